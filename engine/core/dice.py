@@ -1,0 +1,83 @@
+"""Seeded, named dice: the same campaign secret and turn give the same rolls, byte for byte.
+
+Each roll draws from its own stream, keyed by purpose and subject, so adding a roll for one
+purpose never shifts the rolls of another. Every roll is logged with its purpose.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def new_secret() -> str:
+    """A fresh campaign secret (kept by the GM, never shown to players before the turn)."""
+    return secrets.token_hex(16)
+
+
+def turn_seed(secret: str, turn: int, stage: str = "") -> str:
+    """The seed of one turn (stage), derived from the campaign secret."""
+    return hashlib.sha256(f"{secret}:{turn}:{stage}".encode()).hexdigest()
+
+
+def commitment(seed: str) -> str:
+    """What the sheet shows before the turn: sha256 of the seed, checkable with any sha256 tool."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One logged roll: what for, about whom, and what came out."""
+
+    purpose: str
+    subject: str
+    result: str
+
+
+@dataclass
+class Dice:
+    """The dice of one turn."""
+
+    seed: str
+    log: list[Roll] = field(default_factory=list)
+    _counters: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def _rng(self, purpose: str, subject: str) -> random.Random:
+        n = self._counters.get((purpose, subject), 0)
+        self._counters[(purpose, subject)] = n + 1
+        digest = hashlib.sha256(f"{self.seed}|{purpose}|{subject}|{n}".encode()).digest()
+        return random.Random(int.from_bytes(digest, "big"))
+
+    def roll(self, purpose: str, sides: int, subject: str = "") -> int:
+        """A die with `sides` faces, 1..sides."""
+        value = self._rng(purpose, subject).randint(1, sides)
+        self.log.append(Roll(purpose, subject, f"d{sides}={value}"))
+        return value
+
+    def shuffle(self, purpose: str, items: Sequence[T], subject: str = "") -> list[T]:
+        """A drawn order of items (the lot)."""
+        out = list(items)
+        self._rng(purpose, subject).shuffle(out)
+        self.log.append(Roll(purpose, subject, ", ".join(map(str, out))))
+        return out
+
+    def choice(self, purpose: str, items: Sequence[T], weights: Sequence[float] | None = None,
+               subject: str = "") -> T:
+        """One weighted draw."""
+        if not items:
+            raise ValueError("nothing to choose from")
+        value = self._rng(purpose, subject).choices(list(items), weights=weights, k=1)[0]
+        self.log.append(Roll(purpose, subject, str(value)))
+        return value
+
+    def chance(self, purpose: str, probability: float, subject: str = "") -> bool:
+        """True with the given probability."""
+        value = self._rng(purpose, subject).random() < probability
+        self.log.append(Roll(purpose, subject, "да" if value else "нет"))
+        return value

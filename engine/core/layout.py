@@ -1,0 +1,109 @@
+"""Tab layouts: named columns with Russian and English headers, read back in either language.
+
+A layout knows its fields and their header words; it finds the columns in a read tab by
+header text, so a GM may reorder columns, and reports a missing column by name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .errors import Problem
+from .tables import Cell, Grid, column_letter, is_blank
+
+
+def norm(text: object) -> str:
+    """Normalise a header or a word for matching: case, ё, punctuation and spaces."""
+    s = str(text or "").strip().lower().replace("ё", "е")
+    return re.sub(r"[\s\.,:;\-—–_()«»\"'/%№#]+", "", s)
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column: its key in code, its Russian and English headers, other accepted headers."""
+
+    key: str
+    ru: str
+    en: str
+    aliases: tuple[str, ...] = ()
+    required: bool = True
+    width: int = 14
+
+    def header(self, lang: str) -> str:
+        return self.en if lang == "en" else self.ru
+
+    def names(self) -> set[str]:
+        return {norm(n) for n in (self.key, self.ru, self.en, *self.aliases)}
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The columns of one kind of tab and its tab names in both languages."""
+
+    ru: str
+    en: str
+    columns: tuple[Column, ...]
+    aliases: tuple[str, ...] = ()
+
+    def tab_name(self, lang: str) -> str:
+        return self.en if lang == "en" else self.ru
+
+    def tab_names(self) -> set[str]:
+        return {norm(n) for n in (self.ru, self.en, *self.aliases)}
+
+    def header(self, lang: str) -> list[Cell]:
+        return [c.header(lang) for c in self.columns]
+
+    def widths(self) -> dict[int, int]:
+        return {i + 1: c.width for i, c in enumerate(self.columns)}
+
+    def col(self, key: str) -> int:
+        """1-based position of a column in the layout as written by us."""
+        for i, c in enumerate(self.columns):
+            if c.key == key:
+                return i + 1
+        raise KeyError(key)
+
+    def locate(self, tab: str, header: Sequence[Cell], problems: list[Problem]) -> dict[str, int]:
+        """Map column keys to 0-based positions in a read header row; record missing ones."""
+        found: dict[str, int] = {}
+        seen: dict[str, int] = {}
+        for i, cell in enumerate(header):
+            if is_blank(cell):
+                continue
+            n = norm(cell)
+            for c in self.columns:
+                if n in c.names():
+                    if c.key in found:
+                        problems.append(Problem(tab, 1, column_letter(i + 1),
+                                                f"столбец «{cell}» повторяется (уже есть в "
+                                                f"{column_letter(found[c.key] + 1)})"))
+                    else:
+                        found[c.key] = i
+                    break
+            seen[n] = i
+        for c in self.columns:
+            if c.required and c.key not in found:
+                problems.append(Problem(tab, 1, "", f"нет столбца «{c.ru}» ({c.en})"))
+        return found
+
+
+def find_tab(tables: Iterable[str], layout: Layout) -> str | None:
+    """The name of the read tab that matches a layout's names, if any."""
+    names = layout.tab_names()
+    for name in tables:
+        if norm(name) in names:
+            return name
+    return None
+
+
+def records(grid: Grid, cols: dict[str, int]) -> list[tuple[int, dict[str, Cell]]]:
+    """(sheet row, {key: cell}) for every non-blank data row below the header."""
+    out: list[tuple[int, dict[str, Cell]]] = []
+    for r, row in enumerate(grid[1:], start=2):
+        if all(is_blank(v) for v in row):
+            continue
+        out.append((r, {k: (row[i] if i < len(row) else None) for k, i in cols.items()}))
+    return out

@@ -1,0 +1,64 @@
+"""Game-agnostic order plumbing: a raw order row, its result, and status words."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .tables import Cell
+
+
+class Status(str, Enum):
+    """The outcome of one order row."""
+
+    DONE = "done"          # resolve: fully executed
+    PARTIAL = "partial"    # resolve: executed in part (the reason says which part)
+    REJECTED = "rejected"  # check or resolve: not executed
+    ACCEPTED = "accepted"  # check: would run as written
+    HISTORY = "history"    # a row of an earlier turn, left as it is
+
+
+STATUS_TEXT: dict[str, dict[Status, str]] = {
+    "ru": {
+        Status.DONE: "выполнен",
+        Status.PARTIAL: "частично",
+        Status.REJECTED: "отклонён",
+        Status.ACCEPTED: "принят",
+        Status.HISTORY: "",
+    },
+    "en": {
+        Status.DONE: "done",
+        Status.PARTIAL: "partial",
+        Status.REJECTED: "rejected",
+        Status.ACCEPTED: "accepted",
+        Status.HISTORY: "",
+    },
+}
+
+
+@dataclass(frozen=True)
+class OrderRow:
+    """A player's order row as read from the sheet: cells by field name, with its location."""
+
+    tab: str
+    row: int
+    state: str
+    cells: dict[str, Cell]
+    columns: dict[str, str] = field(default_factory=dict)  # field -> column letter
+
+    @property
+    def ref(self) -> str:
+        return f"{self.tab}!{self.row}"
+
+    def where(self, fieldname: str) -> str:
+        col = self.columns.get(fieldname, "")
+        return f"{self.tab}!{col}{self.row}" if col else f"{self.tab}, строка {self.row}"
+
+
+@dataclass
+class OrderResult:
+    """What happened to one order row: status, a reason in the campaign's language, the echo."""
+
+    status: Status
+    reason: str = ""
+    understood: str = ""

@@ -1,0 +1,144 @@
+"""Backend-neutral spreadsheet data: what the bridge reads and what it is asked to write.
+
+A tab is a grid of raw cell values (row-major, 0-based lists; sheet rows are 1-based).
+`Formula` marks a cell that holds a formula rather than a value, so the codec can refuse
+formulas in order rows and the writer can tell text that starts with '=' from a formula.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Union
+
+
+class Formula(str):
+    """A cell's formula text, e.g. '=SUM(A1:A3)'."""
+
+    __slots__ = ()
+
+
+Cell = Union[str, int, float, bool, Formula, None]
+Grid = list[list[Cell]]
+Tables = dict[str, Grid]
+
+
+def column_letter(index: int) -> str:
+    """1 -> 'A', 27 -> 'AA'."""
+    if index < 1:
+        raise ValueError(f"column index must be >= 1, got {index}")
+    letters = ""
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def column_index(letters: str) -> int:
+    """'A' -> 1, 'AA' -> 27."""
+    text = letters.strip().upper()
+    if not text or not text.isalpha() or not text.isascii():
+        raise ValueError(f"not a column: {letters!r}")
+    index = 0
+    for ch in text:
+        index = index * 26 + (ord(ch) - 64)
+    return index
+
+
+def a1(row: int, col: int) -> str:
+    """(7, 3) -> 'C7' (1-based)."""
+    return f"{column_letter(col)}{row}"
+
+
+def is_blank(value: Cell) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def trim(grid: Grid) -> Grid:
+    """Drop trailing blank cells and rows, as Google does when it returns values."""
+    rows = [list(r) for r in grid]
+    for r in rows:
+        while r and is_blank(r[-1]):
+            r.pop()
+    while rows and not rows[-1]:
+        rows.pop()
+    return rows
+
+
+@dataclass(frozen=True)
+class Validation:
+    """A dropdown on a column block: options listed inline, or taken from a range of another tab."""
+
+    first_row: int
+    last_row: int
+    column: int
+    options: tuple[str, ...] = ()
+    source: str = ""  # A1 range like "'Правила — Постройки'!A2:A60"; used when options would be too long
+    strict: bool = False
+
+
+@dataclass(frozen=True)
+class TabSpec:
+    """How a tab looks when it is created: content, widths, frozen panes, dropdowns, protection."""
+
+    name: str
+    rows: Grid
+    widths: Mapping[int, int] = field(default_factory=dict)  # column (1-based) -> width in characters
+    frozen_rows: int = 1
+    frozen_cols: int = 0
+    validations: Sequence[Validation] = ()
+    hidden: bool = False
+    kind: str = "data"  # data | rules | orders | report | meta
+    owner: str = ""  # for order tabs: the state whose player may edit the input columns
+    editable_columns: tuple[int, int] | None = None  # 1-based inclusive range players may edit
+    number_formats: Mapping[int, str] = field(default_factory=dict)  # column -> Excel number format
+    tab_color: str = ""
+
+
+@dataclass(frozen=True)
+class WorkbookSpec:
+    """Everything needed to create a new campaign spreadsheet."""
+
+    title: str
+    tabs: Sequence[TabSpec]
+
+    def tab(self, name: str) -> TabSpec:
+        for t in self.tabs:
+            if t.name == name:
+                return t
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class ReplaceTab:
+    """Replace a tab's whole content (formats of the tab are kept); creates the tab if missing."""
+
+    tab: str
+    rows: Grid
+    spec: TabSpec | None = None  # used only when the tab must be created
+
+
+@dataclass(frozen=True)
+class WriteBlock:
+    """Write a rectangle of values at (row, col), 1-based; other cells untouched."""
+
+    tab: str
+    row: int
+    col: int
+    values: Grid
+
+
+@dataclass
+class Changeset:
+    """All changes of one sync, applied in one atomic write. `marker` goes last (turn marker)."""
+
+    replace: list[ReplaceTab] = field(default_factory=list)
+    blocks: list[WriteBlock] = field(default_factory=list)
+    marker: list[WriteBlock] = field(default_factory=list)
+
+    def is_empty(self) -> bool:
+        return not (self.replace or self.blocks or self.marker)
+
+    def all_blocks(self) -> Iterable[WriteBlock]:
+        yield from self.blocks
+        yield from self.marker

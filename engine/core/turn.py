@@ -1,0 +1,65 @@
+"""The turn runner and its report: phases in the ruleset's order, one report for the turn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Generic, TypeVar
+
+from .dice import Dice
+from .ledger import Ledger, LedgerEntry
+from .orders import OrderResult, Status
+
+W = TypeVar("W")
+
+
+@dataclass
+class TurnReport:
+    """What a turn produced besides the new world: ledger lines, chronicle, order results."""
+
+    turn: int
+    lang: str = "ru"
+    ledger: Ledger = field(default_factory=Ledger)
+    chronicle: list[str] = field(default_factory=list)
+    results: dict[str, OrderResult] = field(default_factory=dict)  # order ref -> result
+    lot: list[str] = field(default_factory=list)
+    notes: dict[str, Any] = field(default_factory=dict)  # phase -> free-form facts for reports
+
+    def money(self, state: str, phase: str, category: str, amount: Fraction, reason: str,
+              order_ref: str = "") -> LedgerEntry:
+        return self.ledger.add(LedgerEntry(self.turn, state, phase, category, amount, reason, order_ref))
+
+    def tell(self, text: str) -> None:
+        self.chronicle.append(text)
+
+    def result(self, ref: str, status: Status, reason: str = "", understood: str = "") -> None:
+        prev = self.results.get(ref)
+        self.results[ref] = OrderResult(status, reason, understood or (prev.understood if prev else ""))
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for r in self.results.values():
+            out[r.status.value] = out.get(r.status.value, 0) + 1
+        return out
+
+
+@dataclass(frozen=True)
+class Phase(Generic[W]):
+    """A named step of the turn: `run(world, orders, dice, rules, report) -> world`."""
+
+    name: str
+    run: Callable[..., W]
+
+
+def run_phases(world: W, phases: Sequence[Phase[W]], orders: Any, dice: Dice, rules: Any,
+               report: TurnReport, stop_after: str | None = None,
+               after_each: Callable[[str, W], None] | None = None) -> W:
+    """Apply the phases in order; optionally stop after a named phase (previews, tests)."""
+    for phase in phases:
+        world = phase.run(world, orders, dice, rules, report)
+        if after_each is not None:
+            after_each(phase.name, world)
+        if stop_after == phase.name:
+            break
+    return world

@@ -1,0 +1,365 @@
+"""The only place that knows both the ancient game's tab layouts and its types.
+
+decode: Tables (raw grids) -> Campaign + Rules + the turn's order rows, every problem listed.
+encode: new Campaign + TurnReport -> a Changeset for one atomic write.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from engine.core.cells import CellReader
+from engine.core.errors import CampaignError, Problem
+from engine.core.layout import Layout, find_tab, norm, records
+from engine.core.ledger import LedgerEntry
+from engine.core.money import to_cell
+from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
+from engine.core.tables import Cell, Grid, Tables, column_letter, is_blank
+
+from .model import Border, Campaign, Province, SeaZone, State
+from .rules import Rules, load_rules
+from .vocab import (
+    ADJACENCY,
+    BORDER_KINDS,
+    BORDER_TEXT,
+    META,
+    META_KEYS,
+    ORDER_INPUT_FIELDS,
+    ORDER_TAB_PREFIX,
+    ORDERS,
+    PATH_TEXT,
+    PATHS,
+    POPULATION,
+    PROVINCES,
+    SEAS,
+    STATES,
+    STRATA,
+)
+
+
+@dataclass
+class OrderTab:
+    """One order tab as read: its name, state, located columns and raw grid."""
+
+    tab: str
+    state: str
+    cols: dict[str, int]
+    grid: Grid
+    rows: list[OrderRow] = field(default_factory=list)      # this turn's rows
+    history: list[int] = field(default_factory=list)        # sheet rows of earlier turns, unchanged
+
+    def cell(self, row: int, key: str) -> Cell:
+        i = self.cols.get(key)
+        if i is None or row - 1 >= len(self.grid):
+            return None
+        line = self.grid[row - 1]
+        return line[i] if i < len(line) else None
+
+
+@dataclass
+class Decoded:
+    """Everything read from a campaign sheet."""
+
+    campaign: Campaign
+    rules: Rules
+    meta_tab: str
+    tabs: dict[str, str]  # layout key -> actual tab name
+    order_tabs: dict[str, OrderTab]
+    meta: dict[str, Cell]
+
+
+LAYOUTS: dict[str, Layout] = {"states": STATES, "provinces": PROVINCES, "population": POPULATION,
+                              "adjacency": ADJACENCY, "seas": SEAS}
+
+
+def _meta(tables: Tables, problems: list[Problem]) -> tuple[str, dict[str, Cell]]:
+    tab = find_tab(tables, META)
+    if tab is None:
+        problems.append(Problem(META.ru, 0, "", "нет листа «Кампания» — это не таблица кампании Strategos"))
+        return "", {}
+    by_label = {norm(k): key for key, labels in META_KEYS.items() for k in (key, *labels)}
+    out: dict[str, Cell] = {}
+    for row in tables[tab][1:]:
+        if row and not is_blank(row[0]):
+            key = by_label.get(norm(row[0]))
+            if key:
+                out[key] = row[1] if len(row) > 1 else None
+    return tab, out
+
+
+def read_meta(tables: Tables) -> dict[str, Cell]:
+    """The meta tab alone (which ruleset, which turn), for the sync layer."""
+    problems: list[Problem] = []
+    _tab, meta = _meta(tables, problems)
+    if problems:
+        raise CampaignError(problems)
+    return meta
+
+
+def _grid(tables: Tables, key: str, problems: list[Problem]) -> tuple[str, Grid, dict[str, int]]:
+    layout = LAYOUTS[key]
+    tab = find_tab(tables, layout)
+    if tab is None:
+        problems.append(Problem(layout.ru, 0, "", f"нет листа «{layout.ru}» ({layout.en})"))
+        return layout.ru, [], {}
+    grid = tables[tab]
+    if not grid:
+        problems.append(Problem(tab, 1, "", "лист пуст: нет строки заголовков"))
+        return tab, [], {}
+    return tab, grid, layout.locate(tab, grid[0], problems)
+
+
+def decode(tables: Tables) -> Decoded:
+    """Read and check the whole campaign; raise CampaignError listing every problem."""
+    problems: list[Problem] = []
+    meta_tab, meta = _meta(tables, problems)
+    rules = load_rules(tables, problems)
+    turn = 0
+    if meta_tab:
+        try:
+            turn = int(str(meta.get("turn", "")).strip().split(".")[0])
+            if turn < 1:
+                raise ValueError
+        except ValueError:
+            problems.append(Problem(meta_tab, 0, "B", f"открытый ход должен быть целым ≥ 1, а не {meta.get('turn')!r}"))
+    campaign = Campaign(
+        title=str(meta.get("title") or ""), turn=turn, lang="en" if str(meta.get("lang")) == "en" else "ru",
+        scenario=str(meta.get("scenario") or ""), secret=str(meta.get("secret") or ""),
+        last_resolved=int(meta.get("last_resolved") or 0) if str(meta.get("last_resolved") or "0").isdigit() else 0,
+    )
+    tabs: dict[str, str] = {}
+
+    # provinces first: states refer to them
+    tab, grid, cols = _grid(tables, "provinces", problems)
+    tabs["provinces"] = tab
+    rd = CellReader(tab, cols, problems)
+    for row, rec in records(grid, cols):
+        name = rd.text(row, rec, "name", required=True)
+        if not name:
+            continue
+        if name in campaign.provinces:
+            rd.bad(row, "name", f"провинция «{name}» записана дважды (первый раз в строке {campaign.provinces[name].row})")
+            continue
+        buildings = rd.items(row, rec, "buildings")
+        for b in buildings:
+            if rules.buildings and b not in rules.buildings:
+                rd.bad(row, "buildings", f"неизвестная постройка «{b}»")
+        campaign.provinces[name] = Province(
+            name=name, owner=rd.text(row, rec, "owner"), terrain=rd.text(row, rec, "terrain"),
+            specialisation=rd.text(row, rec, "specialisation"), coastal=rd.flag(row, rec, "coastal"),
+            sea_zones=rd.ints(row, rec, "sea_zones"), buildings=buildings, row=row,
+        )
+
+    tab, grid, cols = _grid(tables, "states", problems)
+    tabs["states"] = tab
+    rd = CellReader(tab, cols, problems)
+    for row, rec in records(grid, cols):
+        name = rd.text(row, rec, "name", required=True)
+        if not name:
+            continue
+        if name in campaign.states:
+            rd.bad(row, "name", f"государство «{name}» записано дважды (первый раз в строке {campaign.states[name].row})")
+            continue
+        gov_text = rd.text(row, rec, "government", required=True)
+        gov = rules.government(gov_text) if gov_text else None
+        if gov_text and gov is None and rules.governments:
+            rd.bad(row, "government", f"неизвестная форма правления «{gov_text}»")
+        techs = rd.items(row, rec, "techs")
+        for t in techs:
+            if rules.techs and t not in rules.techs:
+                rd.bad(row, "techs", f"неизвестная технология «{t}»")
+        path_text = rd.text(row, rec, "path")
+        path = PATHS.get(norm(path_text), "") if path_text else "eastern"
+        if not path:
+            rd.bad(row, "path", f"путь должен быть «западный» или «восточный», а не «{path_text}»")
+        lo, hi = (int(rules.params.get("stability_min", -3)), int(rules.params.get("stability_max", 3)))
+        campaign.states[name] = State(
+            name=name, government=gov.key if gov else gov_text, capital=rd.text(row, rec, "capital", required=True),
+            stability=rd.integer(row, rec, "stability", 0, lo, hi), treasury=rd.number(row, rec, "treasury"),
+            science=rd.number(row, rec, "science"), techs=techs, player=rd.text(row, rec, "player"),
+            path=path or "eastern", ai=rd.flag(row, rec, "ai"), missed=rd.integer(row, rec, "missed", 0, 0),
+            color=rd.text(row, rec, "color"), row=row,
+        )
+    for st in campaign.states.values():
+        cap = campaign.provinces.get(st.capital)
+        if st.capital and cap is None:
+            problems.append(Problem(tab, st.row, rd.where("capital"), f"столица «{st.capital}» — нет такой провинции"))
+        elif cap is not None and cap.owner != st.name:
+            problems.append(Problem(tab, st.row, rd.where("capital"),
+                                    f"столица «{st.capital}» принадлежит «{cap.owner or 'никому'}», а не «{st.name}»"))
+    prov_tab = tabs["provinces"]
+    for p in campaign.provinces.values():
+        if p.owner and p.owner not in campaign.states:
+            problems.append(Problem(prov_tab, p.row, "", f"владелец «{p.owner}» провинции «{p.name}» — нет такого государства"))
+
+    tab, grid, cols = _grid(tables, "population", problems)
+    tabs["population"] = tab
+    rd = CellReader(tab, cols, problems)
+    seen: dict[str, int] = {}
+    for row, rec in records(grid, cols):
+        name = rd.text(row, rec, "province", required=True)
+        if not name:
+            continue
+        prov = campaign.provinces.get(name)
+        if prov is None:
+            rd.bad(row, "province", f"нет такой провинции «{name}» на листе «{prov_tab}»")
+            continue
+        if name in seen:
+            rd.bad(row, "province", f"население «{name}» записано дважды (строки {seen[name]} и {row})")
+            continue
+        seen[name] = row
+        prov.population = {s: rd.integer(row, rec, s, 0, 0) for s in STRATA}
+
+    tab, grid, cols = _grid(tables, "adjacency", problems)
+    tabs["adjacency"] = tab
+    rd = CellReader(tab, cols, problems)
+    for row, rec in records(grid, cols):
+        a, b = rd.text(row, rec, "a", required=True), rd.text(row, rec, "b", required=True)
+        for key, name in (("a", a), ("b", b)):
+            if name and name not in campaign.provinces:
+                rd.bad(row, key, f"нет такой провинции «{name}»")
+        kind_text = rd.text(row, rec, "kind") or "суша"
+        kind = BORDER_KINDS.get(norm(kind_text))
+        if kind is None:
+            rd.bad(row, "kind", f"граница должна быть «суша», «река» или «пролив», а не «{kind_text}»")
+        if a in campaign.provinces and b in campaign.provinces and kind:
+            campaign.borders.append(Border(a, b, kind, rd.text(row, rec, "strait")))
+
+    tab, grid, cols = _grid(tables, "seas", problems)
+    tabs["seas"] = tab
+    rd = CellReader(tab, cols, problems)
+    for row, rec in records(grid, cols):
+        zone = rd.integer(row, rec, "zone", 0, 1)
+        if zone:
+            campaign.seas[zone] = SeaZone(zone, rd.text(row, rec, "name"), rd.ints(row, rec, "neighbours"))
+
+    order_tabs = _order_tabs(tables, campaign, problems)
+    if problems:
+        raise CampaignError(problems)
+    return Decoded(campaign, rules, meta_tab, tabs, order_tabs, meta)
+
+
+def order_state(tab: str) -> str | None:
+    """The state named by an order tab's title («Приказы — Египет»), or None if not an order tab."""
+    for prefix in ORDER_TAB_PREFIX.values():
+        head = prefix.strip()
+        if tab.startswith(head):
+            return tab[len(head):].strip(" —-–:")
+    return None
+
+
+def _order_tabs(tables: Tables, campaign: Campaign, problems: list[Problem]) -> dict[str, OrderTab]:
+    out: dict[str, OrderTab] = {}
+    for tab, grid in tables.items():
+        state = order_state(tab)
+        if state is None:
+            continue
+        if state not in campaign.states:
+            problems.append(Problem(tab, 0, "", f"лист приказов для неизвестного государства «{state}»"))
+            continue
+        if state in out:
+            problems.append(Problem(tab, 0, "", f"у государства «{state}» два листа приказов: «{out[state].tab}» и «{tab}»"))
+            continue
+        if not grid:
+            problems.append(Problem(tab, 1, "", "лист приказов пуст: нет строки заголовков"))
+            continue
+        cols = ORDERS.locate(tab, grid[0], problems)
+        out[state] = OrderTab(tab, state, cols, grid)
+    return out
+
+
+def raw_echo(row: OrderRow) -> str:
+    """The echo of a row that could not be parsed: its inputs as typed."""
+    parts = [str(row.cells.get(k)).strip() for k in ORDER_INPUT_FIELDS[:5] if not is_blank(row.cells.get(k))]
+    return " | ".join(parts)
+
+
+def candidate_rows(ot: OrderTab) -> list[tuple[OrderRow, int | None]]:
+    """Every non-blank order row with the turn stamped in it by an earlier resolve (or None)."""
+    letters = {k: column_letter(i + 1) for k, i in ot.cols.items()}
+    out: list[tuple[OrderRow, int | None]] = []
+    for r, line in enumerate(ot.grid[1:], start=2):
+        cells = {k: (line[i] if i < len(line) else None) for k, i in ot.cols.items()}
+        if all(is_blank(cells.get(k)) for k in ORDER_INPUT_FIELDS if k != "comment"):
+            continue
+        row = OrderRow(ot.tab, r, ot.state, {k: cells.get(k) for k in ORDER_INPUT_FIELDS}, letters)
+        stamp = cells.get("turn")
+        stamped = int(stamp) if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) else None
+        out.append((row, stamped))
+    return out
+
+
+# ---------------------------------------------------------------- encoding
+
+def _cell(value: Fraction | int | str | None) -> Cell:
+    if isinstance(value, Fraction):
+        return to_cell(value)
+    return value
+
+
+def states_grid(c: Campaign, rules: Rules, lang: str) -> Grid:
+    grid: Grid = [STATES.header(lang)]
+    for s in c.states.values():
+        gov = rules.governments.get(s.government)
+        grid.append([
+            s.name, s.player, gov.name(lang) if gov else s.government,
+            PATH_TEXT.get(s.path, (s.path, s.path))[1 if lang == "en" else 0], s.stability,
+            _cell(s.treasury), _cell(s.science), "; ".join(s.techs), s.capital,
+            ("yes" if lang == "en" else "да") if s.ai else ("no" if lang == "en" else "нет"),
+            s.missed, s.color,
+        ])
+    return grid
+
+
+def provinces_grid(c: Campaign, lang: str) -> Grid:
+    grid: Grid = [PROVINCES.header(lang)]
+    yes, no = ("yes", "no") if lang == "en" else ("да", "нет")
+    for p in c.provinces.values():
+        grid.append([p.name, p.owner, p.terrain, p.specialisation, yes if p.coastal else no,
+                     ", ".join(map(str, p.sea_zones)), "; ".join(p.buildings)])
+    return grid
+
+
+def population_grid(c: Campaign, lang: str) -> Grid:
+    grid: Grid = [POPULATION.header(lang)]
+    for p in c.provinces.values():
+        grid.append([p.name, *[p.population.get(s, 0) for s in STRATA]])
+    return grid
+
+
+def adjacency_grid(c: Campaign, lang: str) -> Grid:
+    grid: Grid = [ADJACENCY.header(lang)]
+    for b in c.borders:
+        grid.append([b.a, b.b, BORDER_TEXT[b.kind][1 if lang == "en" else 0], b.strait])
+    return grid
+
+
+def seas_grid(c: Campaign, lang: str) -> Grid:
+    grid: Grid = [SEAS.header(lang)]
+    for z in sorted(c.seas.values(), key=lambda z: z.zone):
+        grid.append([z.zone, z.name, ", ".join(map(str, z.neighbours))])
+    return grid
+
+
+def ledger_rows(entries: list[LedgerEntry]) -> Grid:
+    return [[e.turn, e.state, e.phase, e.category, to_cell(e.amount), e.reason, e.order_ref] for e in entries]
+
+
+def status_text(result: OrderResult, lang: str) -> str:
+    return STATUS_TEXT["en" if lang == "en" else "ru"][result.status]
+
+
+def order_result_cells(result: OrderResult | None, lang: str) -> tuple[Cell, Cell, Cell]:
+    if result is None:
+        return None, None, None
+    return status_text(result, lang), result.reason, result.understood
+
+
+def result_for_status(text: Cell) -> Status | None:
+    n = norm(text)
+    for table in STATUS_TEXT.values():
+        for status, word in table.items():
+            if word and norm(word) == n:
+                return status
+    return None

@@ -1,0 +1,116 @@
+"""The typed campaign of the ancient-world game: states, provinces, the map."""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .vocab import STRATA
+
+
+@dataclass
+class State:
+    """A state (player or AI) with its treasury and standing."""
+
+    name: str
+    government: str  # key in the governments rules table
+    capital: str
+    stability: int = 0
+    treasury: Fraction = Fraction(0)
+    science: Fraction = Fraction(0)
+    techs: list[str] = field(default_factory=list)
+    player: str = ""
+    path: str = "eastern"
+    ai: bool = False
+    missed: int = 0
+    color: str = ""
+    row: int = 0  # sheet row, for messages
+
+
+@dataclass
+class Province:
+    """A province: owner ('' for grey/neutral), geography, buildings and people by stratum."""
+
+    name: str
+    owner: str
+    terrain: str
+    specialisation: str
+    coastal: bool = False
+    sea_zones: tuple[int, ...] = ()
+    buildings: list[str] = field(default_factory=list)
+    population: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STRATA, 0))
+    row: int = 0
+
+    def people(self) -> int:
+        return sum(self.population.values())
+
+
+@dataclass(frozen=True)
+class Border:
+    """A land border between two provinces (land, river or strait)."""
+
+    a: str
+    b: str
+    kind: str = "land"
+    strait: str = ""
+
+
+@dataclass(frozen=True)
+class SeaZone:
+    zone: int
+    name: str = ""
+    neighbours: tuple[int, ...] = ()
+
+
+@dataclass
+class Campaign:
+    """Everything the rules need about one campaign at the start of a turn."""
+
+    title: str
+    turn: int
+    lang: str = "ru"
+    scenario: str = ""
+    secret: str = ""
+    last_resolved: int = 0
+    states: dict[str, State] = field(default_factory=dict)
+    provinces: dict[str, Province] = field(default_factory=dict)
+    borders: list[Border] = field(default_factory=list)
+    seas: dict[int, SeaZone] = field(default_factory=dict)
+    _neighbours: dict[str, set[str]] | None = field(default=None, repr=False, compare=False)
+
+    def neighbours(self, province: str) -> set[str]:
+        """Provinces sharing a land border (rivers and straits included)."""
+        if self._neighbours is None:
+            graph: dict[str, set[str]] = {p: set() for p in self.provinces}
+            for b in self.borders:
+                graph.setdefault(b.a, set()).add(b.b)
+                graph.setdefault(b.b, set()).add(b.a)
+            self._neighbours = graph
+        return self._neighbours.get(province, set())
+
+    def within(self, province: str, steps: int) -> dict[str, int]:
+        """Provinces reachable over land borders in at most `steps`, with their distance."""
+        dist = {province: 0}
+        queue = deque([province])
+        while queue:
+            p = queue.popleft()
+            if dist[p] >= steps:
+                continue
+            for n in self.neighbours(p):
+                if n not in dist:
+                    dist[n] = dist[p] + 1
+                    queue.append(n)
+        return dist
+
+    def by_owner(self) -> dict[str, list[Province]]:
+        """Provinces grouped by owner (computed afresh: owners change during a turn)."""
+        out: dict[str, list[Province]] = {name: [] for name in self.states}
+        for p in self.provinces.values():
+            if p.owner:
+                out.setdefault(p.owner, []).append(p)
+        return out
+
+    def is_capital(self, province: Province) -> bool:
+        owner = self.states.get(province.owner)
+        return owner is not None and owner.capital == province.name

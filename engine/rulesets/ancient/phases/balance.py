@@ -1,0 +1,29 @@
+"""Phase 7 (ANC-TURN-16): the final balance of each state, told in the chronicle."""
+
+from __future__ import annotations
+
+from engine.core.dice import Dice
+from engine.core.money import fmt
+from engine.core.turn import TurnReport
+
+from ..model import Campaign
+from ..rules import Rules
+from ..turnorders import TurnOrders
+
+
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+    opening = report.notes.get("opening", {})
+    by_cat = report.ledger.by_category(report.turn)
+    for name in sorted(world.states):
+        state = world.states[name]
+        cats = by_cat.get(name, {})
+        income = sum((v for v in cats.values() if v > 0), start=0)
+        expense = -sum((v for v in cats.values() if v < 0), start=0)
+        before = opening.get(name, state.treasury)
+        if not cats and state.ai:
+            continue
+        parts = [f"{k} {fmt(v, sign=True)}" for k, v in sorted(cats.items())]
+        detail = f" ({'; '.join(parts)})" if parts else ""
+        report.tell(f"{name}: казна {fmt(before)} → {fmt(state.treasury)} Д — доход {fmt(income)}, "
+                    f"расход {fmt(expense)}{detail}; Ст {state.stability:+d}.")
+    return world

@@ -1,0 +1,441 @@
+"""The ancient-world ruleset (seed 000): create a campaign, check orders, resolve a turn.
+
+This module wires the pieces together: codec (sheet <-> types), orders (parse/echo),
+phases (the rules, in the seed's order) and the report (ledger, chronicle, order results).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import pandas as pd
+
+from engine.core.dice import Dice, commitment, new_secret, turn_seed
+from engine.core.errors import InvalidOrder, TurnMismatch
+from engine.core.ledger import LedgerEntry
+from engine.core.money import amount, fmt, to_cell
+from engine.core.orders import OrderResult, OrderRow, Status
+from engine.core.tables import (
+    Cell,
+    Changeset,
+    Grid,
+    ReplaceTab,
+    TabSpec,
+    Tables,
+    Validation,
+    WorkbookSpec,
+    WriteBlock,
+    column_letter,
+    is_blank,
+)
+from engine.core.turn import Phase, TurnReport, run_phases
+
+from . import codec, orders as order_mod
+from .model import Border, Campaign, Province, SeaZone, State
+from .phases import balance, expenses, lot, taxes
+from .rules import Rules, load_rules
+from .templates import RULES_FILES, load_scenario, rules_grid
+from .turnorders import TurnOrders
+from .vocab import (
+    ACTIONS,
+    ADJACENCY,
+    ARCHIVE,
+    BALANCE_TAB,
+    CHRONICLE,
+    LEDGER,
+    META,
+    META_KEYS,
+    ORDER_ROWS,
+    ORDER_TAB_PREFIX,
+    ORDERS,
+    POPULATION,
+    PROVINCES,
+    RULES_BUILDINGS,
+    SEAS,
+    STATES,
+    STRATA,
+)
+
+NAME = "ancient"
+
+PHASES: tuple[Phase[Campaign], ...] = (
+    Phase("жребий", lot.run),          # ANC-TURN-07
+    Phase("расходы", expenses.run),    # ANC-TURN-12
+    Phase("налоги", taxes.run),        # ANC-TURN-14
+    Phase("баланс", balance.run),      # ANC-TURN-16
+)
+
+INCOME_BASE = ("налоги", "монетный двор")
+EXPENSE_BASE = ("строительство", "стабильность")
+
+
+@dataclass
+class SyncResult:
+    """The outcome of check or resolve: what to write and what to tell the GM."""
+
+    mode: str
+    turn: int
+    changes: Changeset
+    report: TurnReport
+    campaign: Campaign
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+# ------------------------------------------------------------------ creation
+
+def campaign_from_scenario(data: dict[str, Any], title: str, lang: str, secret: str) -> Campaign:
+    """A turn-1 campaign from a scenario file's data."""
+    c = Campaign(title=title, turn=1, lang=lang, scenario=str(data.get("name", "")), secret=secret)
+    for p in data.get("provinces", []):
+        pop = dict.fromkeys(STRATA, 0)
+        pop.update({k: int(v) for k, v in (p.get("population") or {}).items()})
+        c.provinces[p["name"]] = Province(
+            name=p["name"], owner=p.get("owner") or "", terrain=p.get("terrain", ""),
+            specialisation=p.get("specialisation", ""), coastal=bool(p.get("coastal")),
+            sea_zones=tuple(int(z) for z in p.get("sea_zones") or ()), buildings=list(p.get("buildings") or []),
+            population=pop,
+        )
+    for s in data.get("states", []):
+        c.states[s["name"]] = State(
+            name=s["name"], government=s.get("government", "despotism"), capital=s.get("capital", ""),
+            stability=int(s.get("stability", 0)), treasury=amount(s.get("treasury", 0)),
+            science=amount(s.get("science", 0)), techs=list(s.get("techs") or []), player=s.get("player") or "",
+            path=s.get("path", "eastern"), ai=bool(s.get("ai")), color=s.get("color", ""),
+        )
+    for b in data.get("adjacency", []):
+        kind = {"суша": "land", "река": "river", "пролив": "strait"}.get(b[2] if len(b) > 2 else "суша", "land")
+        c.borders.append(Border(b[0], b[1], kind, b[3] if len(b) > 3 else ""))
+    for z in data.get("sea_zones", []):
+        c.seas[int(z["zone"])] = SeaZone(int(z["zone"]), z.get("name", ""), tuple(int(n) for n in z.get("neighbours", ())))
+    return c
+
+
+def meta_grid(c: Campaign, lang: str, status: str) -> Grid:
+    i = 1 if lang == "en" else 0
+    values: dict[str, Cell] = {
+        "title": c.title, "ruleset": NAME, "scenario": c.scenario, "lang": lang, "turn": c.turn,
+        "stage": "orders" if lang == "en" else "приказы", "status": status, "last_resolved": c.last_resolved,
+        "commitment": commitment(turn_seed(c.secret, c.turn)), "secret": c.secret,
+    }
+    return [META.header(lang)] + [[META_KEYS[k][i], v] for k, v in values.items()]
+
+
+def open_status(turn: int, lang: str) -> str:
+    return f"Orders open for turn {turn}" if lang == "en" else f"Приём приказов на ход {turn}"
+
+
+def order_tab_name(state: str, lang: str) -> str:
+    return ORDER_TAB_PREFIX["en" if lang == "en" else "ru"] + state
+
+
+def new_workbook(scenario: str = "demo", lang: str = "ru", title: str | None = None,
+                 secret: str | None = None) -> WorkbookSpec:
+    """Every tab of a new campaign, open for orders for turn 1."""
+    data = load_scenario(scenario)
+    c = campaign_from_scenario(data, title or str(data.get("name", scenario)), lang, secret or new_secret())
+    problems: list = []
+    rules_tabs = {key: rules_grid(key, lang) for key in RULES_FILES}
+    tables: Tables = {layout.tab_name(lang): rules_tabs[key] for key, (_f, layout) in RULES_FILES.items()}
+    rules = load_rules(tables, problems)
+    if problems:
+        from engine.core.errors import CampaignError
+        raise CampaignError(problems)
+    balance_grid = balance_table(c, c, [], lang)
+    tabs: list[TabSpec] = [
+        TabSpec(META.tab_name(lang), meta_grid(c, lang, open_status(1, lang)), META.widths(), kind="meta"),
+        TabSpec(BALANCE_TAB[lang], balance_grid, {1: 22, **{i: 13 for i in range(2, 30)}}, frozen_cols=1,
+                kind="report"),
+        TabSpec(STATES.tab_name(lang), codec.states_grid(c, rules, lang), STATES.widths(), frozen_cols=1),
+        TabSpec(PROVINCES.tab_name(lang), codec.provinces_grid(c, lang), PROVINCES.widths(), frozen_cols=1),
+        TabSpec(POPULATION.tab_name(lang), codec.population_grid(c, lang), POPULATION.widths(), frozen_cols=1),
+        TabSpec(ADJACENCY.tab_name(lang), codec.adjacency_grid(c, lang), ADJACENCY.widths()),
+        TabSpec(SEAS.tab_name(lang), codec.seas_grid(c, lang), SEAS.widths()),
+    ]
+    n_buildings = len(rules_tabs["buildings"])
+    n_provinces = len(c.provinces) + 1
+    for st in c.states.values():
+        if st.ai:
+            continue
+        tabs.append(order_tab_spec(st.name, lang, n_buildings, n_provinces))
+    tabs += [
+        TabSpec(CHRONICLE.tab_name(lang), [CHRONICLE.header(lang), [0, first_entry(c, lang)]], CHRONICLE.widths(),
+                kind="report"),
+        TabSpec(LEDGER.tab_name(lang), [LEDGER.header(lang)], LEDGER.widths(), kind="report"),
+        TabSpec(ARCHIVE.tab_name(lang), [ARCHIVE.header(lang)], ARCHIVE.widths(), kind="report"),
+    ]
+    tabs += [TabSpec(layout.tab_name(lang), rules_tabs[key], layout.widths(), kind="rules")
+             for key, (_f, layout) in RULES_FILES.items()]
+    return WorkbookSpec(c.title, tabs)
+
+
+def first_entry(c: Campaign, lang: str) -> str:
+    players = [s.name for s in c.states.values() if not s.ai]
+    if lang == "en":
+        return f"Campaign «{c.title}» created: {len(c.states)} states, {len(players)} played. Orders open for turn 1."
+    return (f"Создана кампания «{c.title}»: {len(c.states)} государств, из них у игроков {len(players)}. "
+            f"Открыт приём приказов на ход 1.")
+
+
+def order_tab_spec(state: str, lang: str, n_buildings: int, n_provinces: int) -> TabSpec:
+    words = tuple(ru if lang != "en" else en for ru, en, _m in ACTIONS.values())
+    rows: Grid = [ORDERS.header(lang)] + [[None] * len(ORDERS.columns) for _ in range(ORDER_ROWS)]
+    last = ORDER_ROWS + 1
+    b_tab = RULES_BUILDINGS.tab_name(lang)
+    p_tab = PROVINCES.tab_name(lang)
+    validations = (
+        Validation(2, last, ORDERS.col("action"), options=words, strict=False),
+        Validation(2, last, ORDERS.col("object"), source=f"'{b_tab}'!$A$2:$A${n_buildings}"),
+        Validation(2, last, ORDERS.col("where"), source=f"'{p_tab}'!$A$2:$A${n_provinces}"),
+    )
+    return TabSpec(order_tab_name(state, lang), rows, ORDERS.widths(), validations=validations,
+                   kind="orders", owner=state, editable_columns=(1, len(ORDERS.columns) - 4),
+                   tab_color="#4A7A3D")
+
+
+# ------------------------------------------------------------------ balance
+
+def balance_table(before: Campaign, after: Campaign, entries: list[LedgerEntry], lang: str) -> Grid:
+    """The public balance sheet: one row per state, a pivot of this turn's ledger lines."""
+    df = pd.DataFrame([{"state": e.state, "category": e.category, "amount": e.amount} for e in entries],
+                      columns=["state", "category", "amount"])
+    income = df[df["amount"] > 0].groupby(["state", "category"])["amount"].sum() if len(df) else None
+    expense = df[df["amount"] < 0].groupby(["state", "category"])["amount"].sum() if len(df) else None
+    inc_cats = list(INCOME_BASE) + sorted({c for _s, c in (income.index if income is not None else [])} - set(INCOME_BASE))
+    exp_cats = list(EXPENSE_BASE) + sorted({c for _s, c in (expense.index if expense is not None else [])} - set(EXPENSE_BASE))
+    en = lang == "en"
+    header: list[Cell] = ["State" if en else "Государство", "Opening, Д" if en else "Казна на начало, Д"]
+    header += [(f"Income: {c}" if en else f"Доход: {c}") for c in inc_cats]
+    header += ["Income total" if en else "Доход, всего"]
+    header += [(f"Expense: {c}" if en else f"Расход: {c}") for c in exp_cats]
+    header += ["Expenses total" if en else "Расход, всего", "Closing, Д" if en else "Казна на конец, Д",
+               "Stability" if en else "Ст", "Provinces" if en else "Провинции",
+               "Population" if en else "Население", "Science" if en else "Наука"]
+    grid: Grid = [header]
+    by_owner = after.by_owner()
+    for name, st in after.states.items():
+        opening = before.states[name].treasury if name in before.states else st.treasury
+        incs = [income.get((name, c), Fraction(0)) if income is not None else Fraction(0) for c in inc_cats]
+        exps = [-expense.get((name, c), Fraction(0)) if expense is not None else Fraction(0) for c in exp_cats]
+        provs = by_owner.get(name, [])
+        grid.append([name, to_cell(opening), *map(to_cell, incs), to_cell(sum(incs, Fraction(0))),
+                     *map(to_cell, exps), to_cell(sum(exps, Fraction(0))), to_cell(st.treasury), st.stability,
+                     len(provs), sum(p.people() for p in provs), to_cell(st.science)])
+    return grid
+
+
+# ------------------------------------------------------------------ check / resolve
+
+def _read_orders(d: codec.Decoded, vocab: order_mod.Vocabulary, report: TurnReport) -> TurnOrders:
+    """Parse this turn's rows; rows of earlier turns that nobody edited are history."""
+    out = TurnOrders()
+    lang = d.campaign.lang
+    for state, ot in d.order_tabs.items():
+        rows: list[OrderRow] = []
+        for row, stamp in codec.candidate_rows(ot):
+            try:
+                parsed: order_mod.Order | str = order_mod.parse(row, vocab)
+                echo = parsed.describe(lang)
+            except InvalidOrder as exc:
+                parsed = str(exc)
+                echo = codec.raw_echo(row)
+            if stamp is not None and stamp < d.campaign.turn and str(ot.cell(row.row, "understood") or "") == echo:
+                ot.history.append(row.row)
+                continue
+            rows.append(row)
+            out.parsed[row.ref] = parsed
+            if isinstance(parsed, str):
+                report.result(row.ref, Status.REJECTED, parsed, echo)
+            else:
+                report.result(row.ref, Status.REJECTED, "", echo)  # placeholder until executed
+        ot.rows = rows
+        out.rows[state] = rows
+    return out
+
+
+def run_turn(d: codec.Decoded, stop_after: str | None = None) -> tuple[Campaign, TurnReport, TurnOrders]:
+    """Resolve the open turn in memory: the new world and the report. Touches no sheet."""
+    c = d.campaign
+    report = TurnReport(turn=c.turn, lang=c.lang)
+    vocab = order_mod.Vocabulary(c, d.rules)
+    orders = _read_orders(d, vocab, report)
+    world = copy.deepcopy(c)
+    world._neighbours = None
+    report.notes["start_stability"] = {n: s.stability for n, s in c.states.items()}
+    report.notes["opening"] = {n: s.treasury for n, s in c.states.items()}
+    dice = Dice(turn_seed(c.secret, c.turn))
+    world = run_phases(world, PHASES, orders, dice, d.rules, report, stop_after=stop_after)
+    report.notes["dice"] = dice.log
+    for state in orders.rows:
+        for row, parsed in orders.of(state):
+            res = report.results[row.ref]
+            if not isinstance(parsed, str) and res.status is Status.REJECTED and not res.reason:
+                report.result(row.ref, Status.REJECTED, "приказ не исполнен (фаза не дошла до него)")
+    return world, report, orders
+
+
+def summary(mode: str, before: Campaign, after: Campaign, report: TurnReport) -> dict[str, Any]:
+    states = []
+    for name, st in after.states.items():
+        entries = [e for e in report.ledger if e.state == name]
+        states.append({
+            "name": name,
+            "opening": float(before.states[name].treasury),
+            "income": float(sum((e.amount for e in entries if e.amount > 0), Fraction(0))),
+            "expenses": float(-sum((e.amount for e in entries if e.amount < 0), Fraction(0))),
+            "closing": float(st.treasury),
+            "stability": st.stability,
+            "ai": st.ai,
+        })
+    return {"mode": mode, "ruleset": NAME, "turn": report.turn, "states": states, "orders": report.counts()}
+
+
+def check(tables: Tables) -> SyncResult:
+    """Judge every order as resolve would, and write only the status, reason and echo columns."""
+    d = codec.decode(tables)
+    world, report, orders = run_turn(d)
+    lang = d.campaign.lang
+    for ref, res in list(report.results.items()):
+        if res.status is Status.DONE:
+            report.results[ref] = OrderResult(Status.ACCEPTED, res.reason and f"при разрешении: {res.reason}",
+                                              res.understood)
+    changes = Changeset()
+    for ot in d.order_tabs.values():
+        changes.blocks += _status_strips(ot, report, lang)
+    s = summary("check", d.campaign, world, report)
+    return SyncResult("check", d.campaign.turn, changes, report, world, s)
+
+
+def _status_strips(ot: codec.OrderTab, report: TurnReport, lang: str) -> list[WriteBlock]:
+    """Vertical strips of the status, reason and echo columns for every row of this turn."""
+    rows = [r.row for r in ot.rows]
+    if not rows:
+        return []
+    first, last = min(rows), max(rows)
+    by_row = {r.row: report.results.get(r.ref) for r in ot.rows}
+    blocks = []
+    for i, key in enumerate(("status", "reason", "understood")):
+        col = ot.cols[key] + 1
+        values: Grid = []
+        for r in range(first, last + 1):
+            if r in by_row:
+                values.append([codec.order_result_cells(by_row[r], lang)[i]])
+            else:
+                values.append([ot.cell(r, key)])
+        blocks.append(WriteBlock(ot.tab, first, col, values))
+    return blocks
+
+
+def resolve(tables: Tables, expect_turn: int | None = None) -> SyncResult:
+    """One whole turn: read, resolve, and the changes for one atomic write."""
+    d = codec.decode(tables)
+    c = d.campaign
+    if expect_turn is not None and expect_turn != c.turn:
+        done = " — он уже разрешён" if expect_turn <= c.last_resolved else ""
+        raise TurnMismatch(f"Открыт ход {c.turn}, а просили разрешить ход {expect_turn}{done}. Ничего не изменено.")
+    world, report, orders = run_turn(d)
+    lang = c.lang
+    seed = turn_seed(c.secret, c.turn)
+    report.tell(f"Зерно хода {c.turn}: {seed} (sha256 = {commitment(seed)}, опубликован до хода)."
+                if lang != "en" else f"Seed of turn {c.turn}: {seed} (sha256 = {commitment(seed)}).")
+    world.turn = c.turn + 1
+    world.last_resolved = c.turn
+    changes = Changeset()
+    t = d.tabs
+    changes.replace += [
+        ReplaceTab(t["states"], codec.states_grid(world, d.rules, lang)),
+        ReplaceTab(t["provinces"], codec.provinces_grid(world, lang)),
+        ReplaceTab(t["population"], codec.population_grid(world, lang)),
+    ]
+    bal_tab = _existing(tables, BALANCE_TAB.values()) or BALANCE_TAB[lang]
+    changes.replace.append(ReplaceTab(bal_tab, balance_table(c, world, report.ledger.entries, lang)))
+    changes.blocks += _append(tables, LEDGER, lang, codec.ledger_rows(report.ledger.entries))
+    changes.blocks += _append(tables, CHRONICLE, lang, [[c.turn, line] for line in
+                                                         [_turn_title(c.turn, lang), *report.chronicle]])
+    archive_rows: Grid = []
+    for ot in d.order_tabs.values():
+        grid, arch = _resolved_order_grid(ot, report, c.turn, lang)
+        changes.replace.append(ReplaceTab(ot.tab, grid))
+        archive_rows += arch
+    changes.blocks += _append(tables, ARCHIVE, lang, archive_rows)
+    meta = meta_grid(world, lang, open_status(world.turn, lang))
+    changes.marker.append(WriteBlock(d.meta_tab, 1, 1, meta))
+    s = summary("resolve", c, world, report)
+    return SyncResult("resolve", c.turn, changes, report, world, s)
+
+
+def _turn_title(turn: int, lang: str) -> str:
+    return f"=== Turn {turn} ===" if lang == "en" else f"=== Ход {turn} ==="
+
+
+def _existing(tables: Tables, names: Any) -> str | None:
+    for n in names:
+        if n in tables:
+            return n
+    return None
+
+
+def _append(tables: Tables, layout: Any, lang: str, rows: Grid) -> list[WriteBlock]:
+    """Rows appended below the last non-blank row of a log tab (created if missing)."""
+    if not rows:
+        return []
+    from engine.core.layout import find_tab
+    tab = find_tab(tables, layout)
+    if tab is None:
+        return [WriteBlock(layout.tab_name(lang), 1, 1, [layout.header(lang), *rows])]
+    grid = tables[tab]
+    last = len(grid)
+    while last > 0 and all(is_blank(v) for v in grid[last - 1]):
+        last -= 1
+    return [WriteBlock(tab, last + 1, 1, rows)]
+
+
+def _resolved_order_grid(ot: codec.OrderTab, report: TurnReport, turn: int, lang: str) -> tuple[Grid, Grid]:
+    """The order tab after resolve (this turn's rows stamped, older rows cleared) and archive rows."""
+    width = max([len(r) for r in ot.grid] + [max(ot.cols.values()) + 1])
+    grid: Grid = [list(r) + [None] * (width - len(r)) for r in ot.grid]
+    for r in ot.history:
+        for key in (*codec.ORDER_INPUT_FIELDS, "turn", "status", "reason", "understood"):
+            if key in ot.cols:
+                grid[r - 1][ot.cols[key]] = None
+    archive: Grid = []
+    for row in ot.rows:
+        res = report.results[row.ref]
+        status, reason, understood = codec.order_result_cells(res, lang)
+        line = grid[row.row - 1]
+        line[ot.cols["turn"]] = turn
+        line[ot.cols["status"]] = status
+        line[ot.cols["reason"]] = reason
+        line[ot.cols["understood"]] = understood
+        archive.append([turn, ot.state, row.row, *[_plain(row.cells.get(k)) for k in ("action", "object", "where", "to", "qty")],
+                        status, reason, understood])
+    return grid, archive
+
+
+def _plain(value: Cell) -> Cell:
+    return None if is_blank(value) else value
+
+
+def column(key: str) -> str:
+    return column_letter(ORDERS.col(key))
+
+
+__all__ = ["NAME", "SyncResult", "check", "new_workbook", "resolve", "run_turn", "fmt"]
+
+
+def demo_changes(tables: Tables) -> Changeset:
+    """Write the demo's sample orders into the order tabs (a fresh demo campaign)."""
+    from .demo import sample_orders
+
+    d = codec.decode(tables)
+    changes = Changeset()
+    for state, rows in sample_orders(d.campaign, d.rules, d.campaign.lang).items():
+        ot = d.order_tabs.get(state)
+        if ot is None:
+            continue
+        for i, row in enumerate(rows):
+            for key, value in row.items():
+                changes.blocks.append(WriteBlock(ot.tab, 2 + i, ot.cols[key] + 1, [[value]]))
+    return changes

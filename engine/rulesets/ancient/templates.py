@@ -1,0 +1,65 @@
+"""Loading the ruleset's templates (rules tables, scenarios) shipped in templates/ancient/."""
+
+from __future__ import annotations
+
+import csv
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from engine.core.errors import CampaignError
+from engine.core.layout import Layout
+from engine.core.tables import Cell, Grid
+
+from .vocab import RULES_BUILDINGS, RULES_GOVERNMENTS, RULES_PARAMS, RULES_STABILITY, RULES_TECHS
+
+RULES_FILES: dict[str, tuple[str, Layout]] = {
+    "governments": ("governments.csv", RULES_GOVERNMENTS),
+    "stability": ("stability.csv", RULES_STABILITY),
+    "buildings": ("buildings.csv", RULES_BUILDINGS),
+    "technologies": ("technologies.csv", RULES_TECHS),
+    "parameters": ("parameters.csv", RULES_PARAMS),
+}
+
+
+def _files() -> Any:
+    return resources.files("templates") / "ancient"
+
+
+def _typed(text: str) -> Cell:
+    t = text.strip()
+    if not t:
+        return None
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    try:
+        return float(t)
+    except ValueError:
+        return t
+
+
+def rules_grid(key: str, lang: str) -> Grid:
+    """A rules tab as shipped: the header in the campaign's language, then the CSV rows."""
+    filename, layout = RULES_FILES[key]
+    with (_files() / filename).open(encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    grid: Grid = [layout.header(lang)]
+    for rec in rows:
+        grid.append([_typed(rec.get(c.key, "") or "") for c in layout.columns])
+    return grid
+
+
+def scenarios() -> list[str]:
+    return sorted(p.name[:-5] for p in (_files() / "scenarios").iterdir() if p.name.endswith(".yaml"))
+
+
+def load_scenario(name: str) -> dict[str, Any]:
+    path = _files() / "scenarios" / f"{name}.yaml"
+    if not path.is_file():
+        raise CampaignError(f"нет сценария «{name}»; есть: {', '.join(scenarios())}")
+    with path.open(encoding="utf-8") as fh:
+        data: dict[str, Any] = yaml.safe_load(fh)
+    return data

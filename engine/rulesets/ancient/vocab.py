@@ -1,0 +1,207 @@
+"""Words of the ancient-world ruleset: tab layouts, headers, strata, order words (ru/en)."""
+
+from __future__ import annotations
+
+from engine.core.layout import Column, Layout
+
+C = Column
+
+META = Layout("Кампания", "Campaign", (
+    C("key", "Параметр", "Key", width=28),
+    C("value", "Значение", "Value", width=70),
+))
+
+# Keys of the meta tab: key -> (ru, en)
+META_KEYS: dict[str, tuple[str, str]] = {
+    "title": ("Кампания", "Campaign"),
+    "ruleset": ("Правила", "Ruleset"),
+    "scenario": ("Сценарий", "Scenario"),
+    "lang": ("Язык", "Language"),
+    "turn": ("Открытый ход", "Open turn"),
+    "stage": ("Этап", "Stage"),
+    "status": ("Состояние", "Status"),
+    "last_resolved": ("Последний разрешённый ход", "Last resolved turn"),
+    "commitment": ("Хэш зерна хода (sha256)", "Turn seed hash (sha256)"),
+    "secret": ("Секрет ведущего", "GM secret"),
+}
+
+STATES = Layout("Государства", "States", (
+    C("name", "Государство", "State", width=22),
+    C("player", "Игрок", "Player", required=False, width=16),
+    C("government", "Форма правления", "Government", ("правление",), width=16),
+    C("path", "Путь", "Path", required=False, width=11),
+    C("stability", "Стабильность (Ст)", "Stability", ("ст", "стабильность"), width=10),
+    C("treasury", "Казна, Д", "Treasury", ("казна", "д", "деньги"), width=10),
+    C("science", "Очки науки", "Science points", ("наука",), required=False, width=10),
+    C("techs", "Технологии", "Technologies", required=False, width=60),
+    C("capital", "Столица", "Capital", width=18),
+    C("ai", "ИИ", "AI", ("аи", "ai-государство"), required=False, width=6),
+    C("missed", "Пропущено ходов", "Missed turns", ("пропуски",), required=False, width=10),
+    C("color", "Цвет", "Colour", ("color",), required=False, width=9),
+))
+
+PROVINCES = Layout("Провинции", "Provinces", (
+    C("name", "Провинция", "Province", width=22),
+    C("owner", "Владелец", "Owner", width=22),
+    C("terrain", "Местность", "Terrain", width=11),
+    C("specialisation", "Специализация", "Specialisation", ("specialization",), width=16),
+    C("coastal", "Побережье", "Coastal", width=10),
+    C("sea_zones", "Морские зоны", "Sea zones", required=False, width=12),
+    C("buildings", "Постройки", "Buildings", required=False, width=60),
+))
+
+STRATA: tuple[str, ...] = ("СГ", "раб", "ВС", "уч", "дух", "АР")
+STRATA_NAMES: dict[str, tuple[str, str]] = {
+    "СГ": ("свободные граждане", "free citizens"),
+    "раб": ("рабы", "slaves"),
+    "ВС": ("воины", "warriors"),
+    "уч": ("учёные", "scientists"),
+    "дух": ("жрецы", "priests"),
+    "АР": ("аристократы", "aristocrats"),
+}
+
+POPULATION = Layout("Население", "Population", (
+    C("province", "Провинция", "Province", width=22),
+    C("СГ", "СГ", "Citizens", ("свободные граждане", "free citizens", "cit"), width=8),
+    C("раб", "раб", "Slaves", ("рабы", "раб.", "slaves"), width=8),
+    C("ВС", "ВС", "Warriors", ("воины",), width=8),
+    C("уч", "уч", "Scholars", ("учёные", "уч.", "scientists"), width=8),
+    C("дух", "дух", "Priests", ("жрецы", "дух."), width=8),
+    C("АР", "АР", "Aristocrats", ("аристократы",), width=8),
+))
+
+ADJACENCY = Layout("Соседство", "Adjacency", (
+    C("a", "Провинция А", "Province A", width=22),
+    C("b", "Провинция Б", "Province B", width=22),
+    C("kind", "Граница", "Border", width=10),
+    C("strait", "Пролив", "Strait", required=False, width=14),
+))
+
+SEAS = Layout("Море", "Sea zones", (
+    C("zone", "Зона", "Zone", width=8),
+    C("name", "Название", "Name", required=False, width=18),
+    C("neighbours", "Соседние зоны", "Neighbouring zones", width=24),
+))
+
+LEDGER = Layout("Казна", "Ledger", (
+    C("turn", "Ход", "Turn", width=6),
+    C("state", "Государство", "State", width=22),
+    C("phase", "Фаза", "Phase", width=16),
+    C("category", "Статья", "Category", width=20),
+    C("amount", "Сумма, Д", "Amount", width=10),
+    C("reason", "Основание", "Reason", width=70),
+    C("order", "Приказ", "Order", required=False, width=24),
+))
+
+CHRONICLE = Layout("Журнал", "Chronicle", (
+    C("turn", "Ход", "Turn", width=6),
+    C("text", "Запись", "Entry", width=120),
+))
+
+ARCHIVE = Layout("Архив приказов", "Order archive", (
+    C("turn", "Ход", "Turn", width=6),
+    C("state", "Государство", "State", width=20),
+    C("row", "Строка", "Row", width=7),
+    C("action", "Действие", "Action", width=18),
+    C("object", "Объект", "Object", width=20),
+    C("where", "Где", "Where", width=18),
+    C("to", "Куда", "To", width=18),
+    C("qty", "Кол-во", "Qty", width=8),
+    C("status", "Статус", "Status", width=11),
+    C("reason", "Причина", "Reason", width=60),
+    C("understood", "Понято как", "Understood as", width=40),
+))
+
+ORDERS = Layout("Приказы", "Orders", (
+    C("action", "Действие", "Action", width=22),
+    C("object", "Объект", "Object", width=24),
+    C("where", "Где", "Where", ("провинция",), width=20),
+    C("to", "Куда", "To", ("цель",), required=False, width=20),
+    C("qty", "Кол-во", "Qty", ("количество", "quantity"), required=False, width=8),
+    C("comment", "Комментарий", "Comment", required=False, width=24),
+    C("turn", "Ход", "Turn", width=6),
+    C("status", "Статус", "Status", width=11),
+    C("reason", "Причина", "Reason", width=60),
+    C("understood", "Понято как", "Understood as", width=44),
+))
+ORDER_INPUT_FIELDS: tuple[str, ...] = ("action", "object", "where", "to", "qty", "comment")
+ORDER_TAB_PREFIX = {"ru": "Приказы — ", "en": "Orders — "}
+ORDER_ROWS = 40  # prepared rows with dropdowns in a new order tab
+
+RULES_GOVERNMENTS = Layout("Правила — Правление", "Rules — Governments", (
+    C("key", "Ключ", "Key", width=12),
+    C("name_ru", "Название", "Name (ru)", width=14),
+    C("name_en", "Name", "Name (en)", width=12),
+    C("tax", "Налог с СГ, Д", "Tax per citizen", width=10),
+    C("science", "Наука за ход", "Science per turn", width=9),
+    C("army", "Сила войск", "Army strength", width=9),
+    C("stability_price", "Цена Ст, ±Д", "Stability price ±", width=9),
+    C("money_per_turn", "Д за ход", "Д per turn", width=8),
+    C("money_per_aristocrat", "Д за АР", "Д per aristocrat", width=8),
+    C("money_per_province", "Д за провинцию", "Д per province", width=9),
+    C("money_per_route", "Д за маршрут", "Д per route", width=9),
+    C("stability_per_turn", "Ст за ход", "Stability per turn", width=8),
+    C("slave_to_citizen", "раб → СГ, Д", "Slave → citizen", width=9, required=False),
+    C("citizen_to_aristocrat", "СГ → АР, Д", "Citizen → aristocrat", width=9, required=False),
+    C("rule_ids", "Правила", "Rule ids", required=False, width=28),
+))
+
+RULES_STABILITY = Layout("Правила — Стабильность", "Rules — Stability", (
+    C("stability", "Стабильность", "Stability", width=12),
+    C("tax_percent", "Сбор налогов, %", "Taxes collected, %", width=14),
+    C("rule_ids", "Правила", "Rule ids", required=False, width=16),
+))
+
+RULES_BUILDINGS = Layout("Правила — Постройки", "Rules — Buildings", (
+    C("name_ru", "Постройка", "Building (ru)", width=26),
+    C("name_en", "Building", "Building (en)", width=24),
+    C("group", "Раздел", "Group", width=8),
+    C("cost", "Цена, Д", "Cost", width=8),
+    C("cost_slaves", "Цена, раб", "Cost in slaves", width=8),
+    C("tech", "Технологии", "Technologies", width=26),
+    C("where", "Где можно строить", "Where", width=50),
+    C("workers", "Работники", "Workers", width=14),
+    C("workshop", "Мастерская", "Workshop", width=10),
+    C("unique", "Единственность", "Unique", width=10),
+    C("produces", "Производит", "Produces", width=16),
+    C("effects", "Эффекты", "Effects", width=30),
+    C("rule_ids", "Правила", "Rule ids", required=False, width=26),
+))
+
+RULES_TECHS = Layout("Правила — Технологии", "Rules — Technologies", (
+    C("name_ru", "Технология", "Technology (ru)", width=24),
+    C("name_en", "Technology", "Technology (en)", width=22),
+    C("cost", "Цена, очки науки", "Cost", width=10),
+    C("prerequisites", "Требует", "Prerequisites", width=36),
+    C("description_ru", "Описание", "Description", required=False, width=60),
+    C("rule_ids", "Правила", "Rule ids", required=False, width=20),
+))
+
+RULES_PARAMS = Layout("Правила — Параметры", "Rules — Parameters", (
+    C("key", "Ключ", "Key", width=24),
+    C("value", "Значение", "Value", width=10),
+    C("description_ru", "Описание", "Description", required=False, width=60),
+    C("rule_ids", "Правила", "Rule ids", required=False, width=22),
+))
+
+BALANCE_TAB = {"ru": "Баланс", "en": "Balance"}
+
+# Order actions: key -> (ru word, en word, other accepted words)
+ACTIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "build": ("Построить", "Build", ("строить", "постройка", "построй", "стр", "build")),
+    "stability": ("Стабильность", "Stability", (
+        "вложить в стабильность", "купить стабильность", "+1 ст", "ст", "invest in stability",
+        "buy stability")),
+    "none": ("Нет действий", "No actions", ("без действий", "ничего", "пас", "none", "pass", "no action")),
+}
+
+YES = {"да", "yes", "y", "true", "1", "истина", "+", "д", "x", "х"}
+NO = {"нет", "no", "n", "false", "0", "ложь", "-", "", "н"}
+
+PATHS = {"западный": "western", "western": "western", "запад": "western",
+         "восточный": "eastern", "eastern": "eastern", "восток": "eastern"}
+PATH_TEXT = {"western": ("западный", "western"), "eastern": ("восточный", "eastern")}
+
+BORDER_KINDS = {"суша": "land", "land": "land", "река": "river", "river": "river",
+                "пролив": "strait", "strait": "strait"}
+BORDER_TEXT = {"land": ("суша", "land"), "river": ("река", "river"), "strait": ("пролив", "strait")}

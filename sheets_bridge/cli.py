@@ -1,0 +1,132 @@
+"""The `strategos` command line: the only place that turns errors into exit codes.
+
+Exit codes: 0 ok, 1 a domain error (message on stderr), 2 a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from engine import rulesets
+from engine.core.errors import StrategosError, UsageError
+
+from . import sync
+from .xlsx import XlsxBackend
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"strategos: ошибка в команде: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="strategos", description="Strategos — инструменты ведущего для форумных стратегий.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    new = sub.add_parser("new", help="создать кампанию (.xlsx)")
+    new.add_argument("target", help="путь к новому файлу CAMPAIGN.xlsx")
+    new.add_argument("--ruleset", default="ancient", help="правила (по умолчанию ancient)")
+    new.add_argument("--scenario", default="demo", help="сценарий (по умолчанию demo)")
+    new.add_argument("--lang", choices=("ru", "en"), default="ru", help="язык листов (ru по умолчанию)")
+    new.add_argument("--title", help="название кампании")
+    new.add_argument("--force", action="store_true", help="заменить существующий файл")
+    new.add_argument("--json", action="store_true", help="вывод в JSON")
+
+    for name, text in (("check", "проверить приказы и записать статусы"),
+                       ("resolve", "разрешить открытый ход и записать итоги")):
+        c = sub.add_parser(name, help=text)
+        c.add_argument("target", help="CAMPAIGN.xlsx или id/URL таблицы Google")
+        c.add_argument("--json", action="store_true", help="вывод в JSON")
+        c.add_argument("--credentials", help="JSON сервисного аккаунта Google")
+        if name == "resolve":
+            c.add_argument("--turn", type=int, help="разрешить, только если открыт именно этот ход")
+
+    demo = sub.add_parser("demo", help="демо-кампания: создать, заполнить приказы, проверить и разрешить ход")
+    demo.add_argument("dir", nargs="?", default="strategos-demo", help="папка (по умолчанию ./strategos-demo)")
+    demo.add_argument("--lang", choices=("ru", "en"), default="ru")
+    demo.add_argument("--json", action="store_true", help="вывод в JSON")
+    return p
+
+
+def _print_summary(result: Any, out: Any) -> None:
+    s = result.summary
+    word = "Проверен" if s["mode"] == "check" else "Разрешён"
+    print(f"{word} ход {s['turn']}.", file=out)
+    counts = ", ".join(f"{k}: {v}" for k, v in sorted(s["orders"].items())) or "приказов нет"
+    print(f"Приказы — {counts}", file=out)
+    rows = [st for st in s["states"] if not st["ai"]]
+    if rows:
+        print(f"{'Государство':<24}{'Начало':>9}{'Доход':>9}{'Расход':>9}{'Конец':>9}{'Ст':>4}", file=out)
+        for st in rows:
+            print(f"{st['name']:<24}{st['opening']:>9.1f}{st['income']:>9.1f}{st['expenses']:>9.1f}"
+                  f"{st['closing']:>9.1f}{st['stability']:>+4d}", file=out)
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.command == "new":
+        path = sync.create(args.target, ruleset=args.ruleset, scenario=args.scenario, lang=args.lang,
+                           title=args.title, overwrite=args.force)
+        if args.json:
+            print(json.dumps({"created": path, "turn": 1}, ensure_ascii=False))
+        else:
+            print(f"Создана кампания: {path}. Открыт приём приказов на ход 1.")
+        return 0
+    if args.command in ("check", "resolve"):
+        backend = sync.open_backend(args.target, sync.Options(credentials=getattr(args, "credentials", None)))
+        if args.command == "check":
+            result = sync.check(backend)
+        else:
+            result = sync.resolve(backend, turn=args.turn)
+        if args.json:
+            print(json.dumps(result.summary, ensure_ascii=False, indent=1))
+        else:
+            _print_summary(result, sys.stdout)
+        return 0
+    if args.command == "demo":
+        return _demo(Path(args.dir), args.lang, args.json)
+    raise UsageError(f"неизвестная команда {args.command}")
+
+
+def _demo(folder: Path, lang: str, as_json: bool) -> int:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "demo.xlsx"
+    sync.create(str(path), scenario="demo", lang=lang, overwrite=True)
+    backend = XlsxBackend(path)
+    tables = backend.read()
+    backend.write(rulesets.get("ancient").demo_changes(tables))
+    checked = sync.check(XlsxBackend(path))
+    resolved = sync.resolve(XlsxBackend(path), turn=1)
+    if as_json:
+        print(json.dumps({"workbook": str(path), "check": checked.summary, "resolve": resolved.summary},
+                         ensure_ascii=False, indent=1))
+        return 0
+    print(f"Демо-кампания: {path}")
+    print("Образцы приказов записаны; проверка:", ", ".join(
+        f"{k}: {v}" for k, v in sorted(checked.summary["orders"].items())))
+    _print_summary(resolved, sys.stdout)
+    print(f"Откройте {path}: листы «Баланс», «Журнал», «Казна» и «Приказы — …» показывают итоги хода 1.")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _run(args)
+    except UsageError as exc:
+        print(f"strategos: {exc}", file=sys.stderr)
+        return 2
+    except StrategosError as exc:
+        print(f"strategos: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,211 @@
+"""The embedded default backend: a local .xlsx workbook through openpyxl.
+
+One read loads the workbook; one write applies every change to that loaded workbook and
+saves it atomically: a temporary file in the same folder, fsync, the previous version kept
+beside it as `<name>.bak`, then os.replace. A crash at any moment leaves either the old
+file or the new one, never a broken one.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import openpyxl
+from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.utils import get_column_letter
+from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.worksheet import Worksheet
+
+from engine.core.errors import BackendError
+from engine.core.tables import Cell, Changeset, Formula, Grid, Tables, TabSpec, WorkbookSpec
+
+HEADER_FONT = Font(bold=True, color="FFFFFF")
+HEADER_FILL = {"data": "3B5B7A", "rules": "6B5B3B", "orders": "4A7A3D", "report": "7A3B3B", "meta": "444444"}
+INVALID_TITLE_CHARS = set('[]:*?/\\')
+
+# test hook: called between the steps of the atomic save (crash tests kill the process there)
+_SAVE_HOOK: Callable[[str], None] | None = None
+
+
+def _hook(step: str) -> None:
+    if _SAVE_HOOK is not None:
+        _SAVE_HOOK(step)
+
+
+def check_title(name: str) -> None:
+    if len(name) > 31 or any(ch in INVALID_TITLE_CHARS for ch in name) or not name.strip():
+        raise BackendError(f"имя листа «{name}» не подходит для Excel: не длиннее 31 знака и без []:*?/\\")
+
+
+def _put(ws: Worksheet, row: int, col: int, value: Cell) -> None:
+    cell = ws.cell(row=row, column=col)
+    if isinstance(value, Formula):
+        cell.value = str(value)
+        return
+    cell.value = value
+    if isinstance(value, str) and value.startswith("="):
+        cell.data_type = "s"  # a player's '=…' stays text
+
+
+def _grid_of(ws: Worksheet) -> Grid:
+    grid: Grid = []
+    for row in ws.iter_rows():
+        line: list[Cell] = []
+        for cell in row:
+            v = cell.value
+            if cell.data_type == "f" and isinstance(v, str):
+                v = Formula(v)
+            elif v is not None and not isinstance(v, (str, int, float, bool)):
+                v = str(v)  # dates and the like: as text
+            line.append(v)
+        grid.append(line)
+    while grid and all(v is None for v in grid[-1]):
+        grid.pop()
+    return grid
+
+
+def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True) -> None:
+    """Save `wb` to `path` so that `path` is always a whole workbook, old or new."""
+    path = path.resolve()
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        _hook("before-save")
+        wb.save(tmp)
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        _hook("saved-temp")
+        if keep_backup and path.exists():
+            bak = path.with_name(path.name + ".bak")
+            fd2, bak_tmp = tempfile.mkstemp(prefix=f".{path.name}.bak.", suffix=".tmp", dir=path.parent)
+            os.close(fd2)
+            shutil.copy2(path, bak_tmp)
+            os.replace(bak_tmp, bak)
+            _hook("backup-kept")
+        os.replace(tmp, path)
+        _hook("replaced")
+        dir_fd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+class XlsxBackend:
+    """A campaign in a local .xlsx file."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        self.location = str(self.path)
+        self._wb: Workbook | None = None
+
+    def _load(self) -> Workbook:
+        if self._wb is None:
+            if not self.path.exists():
+                raise BackendError(f"файл кампании не найден: {self.path}")
+            try:
+                self._wb = openpyxl.load_workbook(self.path)
+            except Exception as exc:  # openpyxl raises many kinds for a broken file
+                raise BackendError(f"не удалось открыть {self.path} как книгу Excel: {exc}") from exc
+        return self._wb
+
+    def read(self) -> Tables:
+        wb = self._load()
+        return {ws.title: _grid_of(ws) for ws in wb.worksheets}
+
+    def write(self, changes: Changeset) -> None:
+        if changes.is_empty():
+            return
+        wb = self._load()
+        for rep in changes.replace:
+            ws = wb[rep.tab] if rep.tab in wb.sheetnames else _new_sheet(wb, rep.spec or TabSpec(rep.tab, []))
+            old_rows, old_cols = ws.max_row, ws.max_column
+            for r, line in enumerate(rep.rows, start=1):
+                for c, v in enumerate(line, start=1):
+                    _put(ws, r, c, v)
+                for c in range(len(line) + 1, old_cols + 1):
+                    if ws.cell(row=r, column=c).value is not None:
+                        ws.cell(row=r, column=c).value = None
+            for r in range(len(rep.rows) + 1, old_rows + 1):
+                for c in range(1, old_cols + 1):
+                    if ws.cell(row=r, column=c).value is not None:
+                        ws.cell(row=r, column=c).value = None
+        for block in changes.all_blocks():
+            if block.tab not in wb.sheetnames:
+                _new_sheet(wb, TabSpec(block.tab, []))
+            ws = wb[block.tab]
+            for dr, line in enumerate(block.values):
+                for dc, v in enumerate(line):
+                    _put(ws, block.row + dr, block.col + dc, v)
+        atomic_save(wb, self.path)
+
+    def tab_names(self) -> list[str]:
+        return list(self._load().sheetnames)
+
+
+def _new_sheet(wb: Workbook, spec: TabSpec) -> Worksheet:
+    check_title(spec.name)
+    ws = wb.create_sheet(spec.name)
+    _format(ws, spec)
+    return ws
+
+
+def _format(ws: Worksheet, spec: TabSpec) -> None:
+    for col, width in spec.widths.items():
+        ws.column_dimensions[get_column_letter(col)].width = width
+    if spec.frozen_rows or spec.frozen_cols:
+        ws.freeze_panes = ws.cell(row=spec.frozen_rows + 1, column=spec.frozen_cols + 1)
+    fill = PatternFill("solid", fgColor=HEADER_FILL.get(spec.kind, "3B5B7A"))
+    if spec.rows:
+        for c in range(1, len(spec.rows[0]) + 1):
+            cell = ws.cell(row=1, column=c)
+            cell.font = HEADER_FONT
+            cell.fill = fill
+            cell.alignment = Alignment(wrap_text=True, vertical="center")
+    for v in spec.validations:
+        if v.options:
+            formula = '"' + ",".join(v.options) + '"'
+        else:
+            formula = v.source
+        dv = DataValidation(type="list", formula1=formula, allow_blank=True, showErrorMessage=v.strict)
+        dv.add(f"{get_column_letter(v.column)}{v.first_row}:{get_column_letter(v.column)}{v.last_row}")
+        ws.add_data_validation(dv)
+    for col, fmt in spec.number_formats.items():
+        for r in range(2, max(len(spec.rows), 2) + 1):
+            ws.cell(row=r, column=col).number_format = fmt
+    if spec.tab_color:
+        ws.sheet_properties.tabColor = spec.tab_color.lstrip("#")
+    if spec.hidden:
+        ws.sheet_state = "hidden"
+
+
+def create_xlsx(spec: WorkbookSpec, path: str | os.PathLike[str], overwrite: bool = False) -> str:
+    """Create a campaign workbook from a spec; refuses to overwrite unless asked."""
+    target = Path(path)
+    if target.exists() and not overwrite:
+        raise BackendError(f"файл {target} уже есть — выберите другое имя (или --force, чтобы заменить)")
+    if target.suffix.lower() != ".xlsx":
+        raise BackendError(f"файл кампании должен оканчиваться на .xlsx: {target}")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    wb = openpyxl.Workbook()
+    wb.remove(wb.active)
+    for tab in spec.tabs:
+        check_title(tab.name)
+        ws = wb.create_sheet(tab.name)
+        for r, line in enumerate(tab.rows, start=1):
+            for c, v in enumerate(line, start=1):
+                if v is not None:
+                    _put(ws, r, c, v)
+        _format(ws, tab)
+    wb.properties.title = spec.title
+    atomic_save(wb, target, keep_backup=False)
+    return str(target)
