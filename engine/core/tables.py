@@ -142,3 +142,23 @@ class Changeset:
     def all_blocks(self) -> Iterable[WriteBlock]:
         yield from self.blocks
         yield from self.marker
+
+
+def apply_changes(tables: Tables, changes: Changeset) -> Tables:
+    """The tables after a changeset, computed in memory (for tests and previews)."""
+    out: Tables = {name: [list(r) for r in grid] for name, grid in tables.items()}
+    for rep in changes.replace:
+        out[rep.tab] = [list(r) for r in rep.rows]
+    for block in changes.all_blocks():
+        grid = out.setdefault(block.tab, [])
+        for dr, line in enumerate(block.values):
+            r = block.row - 1 + dr
+            while len(grid) <= r:
+                grid.append([])
+            row = grid[r]
+            for dc, v in enumerate(line):
+                c = block.col - 1 + dc
+                while len(row) <= c:
+                    row.append(None)
+                row[c] = v
+    return {name: trim(grid) for name, grid in out.items()}

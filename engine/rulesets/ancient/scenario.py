@@ -1,0 +1,270 @@
+"""Conformance scenarios: a setup, orders in players' notation, expected results.
+
+The format (docs/scenarios.md) is read here and run through the real path — the codec,
+the phases and the changeset — on an in-memory workbook, so a scenario proves exactly
+what `strategos resolve` does to a sheet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from engine.core.errors import StrategosError
+from engine.core.layout import Layout, find_tab, norm
+from engine.core.money import amount
+from engine.core.orders import STATUS_TEXT
+from engine.core.tables import Cell, Formula, Tables, apply_changes, trim
+
+from . import codec, ruleset
+from .model import Province, State
+from .templates import RULES_FILES
+from .vocab import CHRONICLE, LEDGER, ORDERS, STRATA
+
+FIXED_SECRET = "scenario-secret"
+
+
+@dataclass
+class Outcome:
+    """What one scenario run found: failures (empty when everything matched)."""
+
+    failures: list[str] = field(default_factory=list)
+
+    def expect(self, ok: bool, message: str) -> None:
+        if not ok:
+            self.failures.append(message)
+
+
+def _near(a: Fraction, b: Any) -> bool:
+    return a == amount(b)
+
+
+def build_tables(setup: dict[str, Any]) -> Tables:
+    """The campaign tables a scenario starts from: the demo or an empty world, plus patches."""
+    lang = setup.get("lang", "ru")
+    spec = ruleset.new_workbook(scenario=setup.get("scenario", "demo"), lang=lang, title="scenario",
+                                secret=setup.get("secret", FIXED_SECRET))
+    tables: Tables = {t.name: trim([list(r) for r in t.rows]) for t in spec.tabs}
+    d = codec.decode(tables)
+    c = d.campaign
+    if setup.get("base") == "empty":
+        c.states.clear()
+        c.provinces.clear()
+        c.borders.clear()
+    for name, patch in (setup.get("provinces") or {}).items():
+        p = c.provinces.get(name)
+        if p is None:
+            p = c.provinces[name] = Province(name=name, owner="", terrain="равнина", specialisation="зерно")
+        for key, value in (patch or {}).items():
+            if key == "population":
+                p.population = {s: int((value or {}).get(s, 0 if setup.get("replace_population", True) else p.population.get(s, 0))) for s in STRATA}
+            elif key == "sea_zones":
+                p.sea_zones = tuple(int(z) for z in value)
+            elif key == "buildings":
+                p.buildings = list(value)
+            else:
+                setattr(p, key, value)
+    for name, patch in (setup.get("states") or {}).items():
+        st = c.states.get(name)
+        if st is None:
+            st = c.states[name] = State(name=name, government="monarchy", capital="")
+        for key, value in (patch or {}).items():
+            if key in ("treasury", "science"):
+                setattr(st, key, amount(value))
+            else:
+                setattr(st, key, value)
+    for b in setup.get("adjacency") or []:
+        from .model import Border
+        kind = {"суша": "land", "река": "river", "пролив": "strait"}.get(b[2] if len(b) > 2 else "суша", "land")
+        c.borders.append(Border(b[0], b[1], kind, b[3] if len(b) > 3 else ""))
+    t = d.tabs
+    tables[t["states"]] = trim(codec.states_grid(c, d.rules, lang))
+    tables[t["provinces"]] = trim(codec.provinces_grid(c, lang))
+    tables[t["population"]] = trim(codec.population_grid(c, lang))
+    tables[t["adjacency"]] = trim(codec.adjacency_grid(c, lang))
+    # order tabs follow the (patched) states: one per player state
+    for name in [n for n in tables if codec.order_state(n) is not None]:
+        del tables[name]
+    n_b = len(tables[RULES_FILES["buildings"][1].tab_name(lang)])
+    for st in c.states.values():
+        if not st.ai:
+            tab = ruleset.order_tab_spec(st.name, lang, n_b, len(c.provinces) + 1)
+            tables[tab.name] = trim([list(r) for r in tab.rows])
+    for key, patches in (setup.get("rules") or {}).items():
+        _patch_rules(tables, key, patches, lang)
+    return tables
+
+
+def _patch_rules(tables: Tables, key: str, patches: dict[str, dict[str, Any]], lang: str) -> None:
+    """Change cells of a rules tab: {row key: {column key: value}} (row key = first column)."""
+    layout: Layout = RULES_FILES[key][1]
+    tab = find_tab(tables, layout) or layout.tab_name(lang)
+    grid = tables[tab]
+    cols = {c.key: i for i, c in enumerate(layout.columns)}
+    for row_key, values in patches.items():
+        target = next((r for r in grid[1:] if r and norm(r[0]) == norm(row_key)), None)
+        if target is None:
+            target = [row_key] + [None] * (len(layout.columns) - 1)
+            grid.append(target)
+        for col_key, value in values.items():
+            i = cols[col_key]
+            while len(target) <= i:
+                target.append(None)
+            target[i] = value
+
+
+def _order_cells(order: Any) -> dict[str, Cell]:
+    """An order in players' notation: a list [action, object, where, to, qty] or a mapping."""
+    keys = ("action", "object", "where", "to", "qty", "comment")
+    if isinstance(order, str):
+        order = [order]
+    if isinstance(order, list):
+        return {k: v for k, v in zip(keys, order) if v is not None}
+    cells = {k: v for k, v in order.items() if k in keys}
+    if "formula" in order:
+        cells[order.get("formula_in", "object")] = Formula(order["formula"])
+    return cells
+
+
+def put_orders(tables: Tables, orders: dict[str, list[Any]]) -> None:
+    for state, rows in (orders or {}).items():
+        tab = next((n for n in tables if codec.order_state(n) == state), None)
+        if tab is None:
+            raise StrategosError(f"в сценарии нет листа приказов для «{state}»")
+        grid = tables[tab]
+        cols = {c.key: i for i, c in enumerate(ORDERS.columns)}
+        # write below the last used row
+        start = len(grid)
+        for i, order in enumerate(rows):
+            line: list[Cell] = [None] * len(ORDERS.columns)
+            for k, v in _order_cells(order).items():
+                line[cols[k]] = v
+            r = start + i
+            while len(grid) <= r:
+                grid.append([])
+            grid[r] = line
+
+
+def run(data: dict[str, Any]) -> Outcome:
+    """Run every turn of a scenario and compare with its expectations."""
+    out = Outcome()
+    tables = build_tables(data.get("setup") or {})
+    for n, turn in enumerate(data.get("turns") or [], start=1):
+        put_orders(tables, turn.get("orders") or {})
+        mode = turn.get("mode", "resolve")
+        expect = turn.get("expect") or {}
+        try:
+            result = ruleset.check(tables) if mode == "check" else ruleset.resolve(tables, turn.get("turn"))
+        except StrategosError as exc:
+            want = expect.get("error")
+            out.expect(bool(want) and str(want) in str(exc), f"ход {n}: ошибка {exc}")
+            continue
+        out.expect("error" not in expect, f"ход {n}: ожидалась ошибка {expect.get('error')!r}, её нет")
+        before = tables
+        tables = apply_changes(tables, result.changes)
+        _check(out, n, expect, before, tables, result)
+    return out
+
+
+def _check(out: Outcome, n: int, expect: dict[str, Any], before: Tables, tables: Tables, result: Any) -> None:
+    d = codec.decode(tables)
+    c = d.campaign
+    for name, want in (expect.get("states") or {}).items():
+        st = c.states.get(name)
+        if st is None:
+            out.expect(False, f"ход {n}: нет государства {name}")
+            continue
+        for key, value in want.items():
+            if key in ("treasury", "science"):
+                got = getattr(st, key)
+                out.expect(_near(got, value), f"ход {n}: {name}.{key} = {float(got)}, ожидалось {value}")
+            elif key == "techs_include":
+                out.expect(all(t in st.techs for t in value), f"ход {n}: {name} техн. {st.techs} без {value}")
+            else:
+                got = getattr(st, key)
+                out.expect(got == value, f"ход {n}: {name}.{key} = {got!r}, ожидалось {value!r}")
+    for name, want in (expect.get("provinces") or {}).items():
+        p = c.provinces.get(name)
+        if p is None:
+            out.expect(False, f"ход {n}: нет провинции {name}")
+            continue
+        for key, value in want.items():
+            if key == "population":
+                for s, v in value.items():
+                    out.expect(p.population.get(s) == v, f"ход {n}: {name}.{s} = {p.population.get(s)}, ожидалось {v}")
+            elif key == "buildings_include":
+                out.expect(all(b in p.buildings for b in value), f"ход {n}: в {name} {p.buildings}, нет {value}")
+            elif key == "buildings_exclude":
+                out.expect(not any(b in p.buildings for b in value), f"ход {n}: в {name} {p.buildings}, лишнее из {value}")
+            else:
+                got = getattr(p, key)
+                out.expect(got == value, f"ход {n}: {name}.{key} = {got!r}, ожидалось {value!r}")
+    _check_orders(out, n, expect.get("orders") or {}, tables, result)
+    _check_ledger(out, n, expect, tables, result.turn)
+    chron_tab = find_tab(tables, CHRONICLE)
+    text = "\n".join(str(r[1]) for r in tables.get(chron_tab or "", [])[1:] if len(r) > 1 and r[0] == result.turn)
+    for snippet in expect.get("chronicle_contains") or []:
+        out.expect(snippet in text, f"ход {n}: в журнале нет «{snippet}»")
+    for snippet in expect.get("chronicle_excludes") or []:
+        out.expect(snippet not in text, f"ход {n}: в журнале есть лишнее «{snippet}»")
+    if "open_turn" in expect:
+        out.expect(c.turn == expect["open_turn"], f"ход {n}: открыт ход {c.turn}, ожидался {expect['open_turn']}")
+    if expect.get("unchanged"):
+        out.expect(result.changes.is_empty() or tables == before, f"ход {n}: таблица изменилась")
+
+
+def _check_orders(out: Outcome, n: int, want: dict[str, list[Any]], tables: Tables, result: Any) -> None:
+    words = {v: k for table in STATUS_TEXT.values() for k, v in table.items() if v}
+    for state, expected in want.items():
+        tab = next((t for t in tables if codec.order_state(t) == state), None)
+        if tab is None:
+            out.expect(False, f"ход {n}: нет листа приказов {state}")
+            continue
+        grid = tables[tab]
+        cols = {c.key: i for i, c in enumerate(ORDERS.columns)}
+        rows = [r for r in grid[1:] if any(r[cols[k]] not in (None, "") for k in ("action", "object", "where")
+                                           if cols[k] < len(r))]
+        rows = [r for r in rows if (r[cols["turn"]] if cols["turn"] < len(r) else None) in (None, result.turn)]
+        out.expect(len(rows) == len(expected), f"ход {n}: у {state} строк приказов {len(rows)}, ожидалось {len(expected)}")
+        for i, (row, exp) in enumerate(zip(rows, expected), start=1):
+            exp = {"status": exp} if isinstance(exp, str) else exp
+            row = row + [None] * (len(ORDERS.columns) - len(row))
+            status, reason, echo = row[cols["status"]], str(row[cols["reason"]] or ""), str(row[cols["understood"]] or "")
+            want_status = exp.get("status")
+            if want_status:
+                out.expect(words.get(status) == words.get(want_status),
+                           f"ход {n}: {state}, приказ {i}: статус «{status}», ожидался «{want_status}» ({reason})")
+            for snippet in _as_list(exp.get("reason_contains")):
+                out.expect(snippet in reason, f"ход {n}: {state}, приказ {i}: в причине «{reason}» нет «{snippet}»")
+            for snippet in _as_list(exp.get("understood_contains")):
+                out.expect(snippet in echo, f"ход {n}: {state}, приказ {i}: «{echo}» без «{snippet}»")
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def _check_ledger(out: Outcome, n: int, expect: dict[str, Any], tables: Tables, turn: int) -> None:
+    tab = find_tab(tables, LEDGER)
+    lines = [r for r in tables.get(tab or "", [])[1:] if r and r[0] == turn]
+    for want in expect.get("ledger") or []:
+        match = [r for r in lines if (r + [None] * 7)[1] == want.get("state")
+                 and ("category" not in want or r[3] == want["category"])
+                 and ("amount" not in want or amount(r[4]) == amount(want["amount"]))
+                 and all(s in str(r[5]) for s in _as_list(want.get("reason_contains")))]
+        out.expect(bool(match), f"ход {n}: в книге казны нет строки {want}; есть: {[r[1:6] for r in lines]}")
+    for state in expect.get("no_ledger_for") or []:
+        out.expect(not [r for r in lines if r[1] == state], f"ход {n}: у {state} есть строки казны")
+    if expect.get("balance_equals_ledger", True):
+        d = codec.decode(tables)
+        # closing = opening + this turn's ledger, for every state
+        bal = next((tables[t] for t in tables if norm(t) in ("баланс", "balance")), [])
+        for row in bal[1:]:
+            name, opening, closing = row[0], amount(row[1]), amount(row[-5])
+            total = sum((amount(r[4]) for r in lines if r[1] == name), Fraction(0))
+            out.expect(opening + total == closing, f"ход {n}: {name}: {opening} + {total} ≠ {closing}")
+            st = d.campaign.states.get(name)
+            out.expect(st is not None and st.treasury == closing, f"ход {n}: {name}: казна ≠ баланс")

@@ -1,0 +1,86 @@
+"""The .xlsx backend: atomic save, the previous version kept, text that looks like a formula."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from engine.core.errors import CampaignError
+from engine.core.tables import Changeset, Formula, WriteBlock
+from sheets_bridge import sync, xlsx
+from sheets_bridge.xlsx import XlsxBackend
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("step", ["before-save", "saved-temp", "backup-kept"])
+def test_a_crash_during_save_leaves_the_old_workbook(campaign: Path, step: str, monkeypatch) -> None:
+    before = sha(campaign)
+
+    def crash(at: str) -> None:
+        if at == step:
+            raise KeyboardInterrupt(at)
+
+    monkeypatch.setattr(xlsx, "_SAVE_HOOK", crash)
+    with pytest.raises(KeyboardInterrupt):
+        sync.resolve(XlsxBackend(campaign))
+    assert sha(campaign) == before
+    assert not [p for p in campaign.parent.iterdir() if p.name.endswith(".tmp")]
+    openpyxl.load_workbook(campaign)  # still opens
+
+
+def test_save_keeps_the_previous_version(campaign: Path) -> None:
+    before = sha(campaign)
+    sync.resolve(XlsxBackend(campaign))
+    bak = campaign.with_name(campaign.name + ".bak")
+    assert sha(bak) == before
+    assert sha(campaign) != before
+
+
+def test_player_text_starting_with_equals_stays_text(campaign: Path) -> None:
+    backend = XlsxBackend(campaign)
+    backend.read()
+    backend.write(Changeset(blocks=[WriteBlock("Журнал", 5, 2, [['=IMPORTXML("x","y")']]),
+                                    WriteBlock("Журнал", 6, 2, [[Formula("=1+1")]])]))
+    ws = openpyxl.load_workbook(campaign)["Журнал"]
+    assert ws["B5"].data_type == "s" and ws["B5"].value == '=IMPORTXML("x","y")'
+    assert ws["B6"].data_type == "f"
+    tables = XlsxBackend(campaign).read()
+    assert not isinstance(tables["Журнал"][4][1], Formula)
+    assert isinstance(tables["Журнал"][5][1], Formula)
+
+
+def test_new_campaign_has_dropdowns_frozen_headers_and_widths(campaign: Path) -> None:
+    wb = openpyxl.load_workbook(campaign)
+    ws = wb["Приказы — Египет"]
+    assert ws.freeze_panes == "A2"
+    formulas = [dv.formula1 for dv in ws.data_validations.dataValidation]
+    assert any("Построить" in f for f in formulas)
+    assert any("Правила — Постройки" in f for f in formulas)
+    assert ws.column_dimensions["I"].width >= 40
+    assert wb["Государства"].freeze_panes == "B2"
+
+
+def test_a_broken_workbook_is_refused_with_every_problem_and_left_unchanged(campaign: Path) -> None:
+    wb = openpyxl.load_workbook(campaign)
+    states = wb["Государства"]
+    states["F3"] = "много"                  # text in a number column
+    states["A4"] = states["A2"].value      # a state named twice
+    del wb["Море"]                          # a deleted tab
+    wb["Провинции"]["B2"] = "Атлантида"     # an owner that does not exist
+    wb.save(campaign)
+    before = sha(campaign)
+    with pytest.raises(CampaignError) as exc:
+        sync.resolve(XlsxBackend(campaign))
+    text = str(exc.value)
+    assert "Государства!F3" in text and "не число" in text
+    assert "записано дважды" in text
+    assert "нет листа «Море»" in text
+    assert "Атлантида" in text
+    assert len(exc.value.problems) >= 4
+    assert sha(campaign) == before
