@@ -14,6 +14,7 @@ from typing import Any
 
 from engine import rulesets
 from engine.core.errors import StrategosError, UsageError
+from engine.core.orders import STATUS_TEXT, Status
 
 from . import sync
 from .xlsx import XlsxBackend
@@ -55,11 +56,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _counts(counts: dict[str, int]) -> str:
+    """Order counts by status, in Russian words: «выполнен: 8, отклонён: 3»."""
+    words = STATUS_TEXT["ru"]
+    return ", ".join(f"{words[Status(k)]}: {v}" for k, v in sorted(counts.items()))
+
+
 def _print_summary(result: Any, out: Any) -> None:
     s = result.summary
     word = "Проверен" if s["mode"] == "check" else "Разрешён"
     print(f"{word} ход {s['turn']}.", file=out)
-    counts = ", ".join(f"{k}: {v}" for k, v in sorted(s["orders"].items())) or "приказов нет"
+    counts = _counts(s["orders"]) or "приказов нет"
     print(f"Приказы — {counts}", file=out)
     rows = [st for st in s["states"] if not st["ai"]]
     if rows:
@@ -80,10 +87,7 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.command in ("check", "resolve"):
         backend = sync.open_backend(args.target, sync.Options(credentials=getattr(args, "credentials", None)))
-        if args.command == "check":
-            result = sync.check(backend)
-        else:
-            result = sync.resolve(backend, turn=args.turn)
+        result = sync.check(backend) if args.command == "check" else sync.resolve(backend, turn=args.turn)
         if args.json:
             print(json.dumps(result.summary, ensure_ascii=False, indent=1))
         else:
@@ -108,8 +112,7 @@ def _demo(folder: Path, lang: str, as_json: bool) -> int:
                          ensure_ascii=False, indent=1))
         return 0
     print(f"Демо-кампания: {path}")
-    print("Образцы приказов записаны; проверка:", ", ".join(
-        f"{k}: {v}" for k, v in sorted(checked.summary["orders"].items())))
+    print("Образцы приказов записаны; проверка:", _counts(checked.summary["orders"]))
     _print_summary(resolved, sys.stdout)
     print(f"Откройте {path}: листы «Баланс», «Журнал», «Казна» и «Приказы — …» показывают итоги хода 1.")
     return 0

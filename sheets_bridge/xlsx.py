@@ -172,10 +172,7 @@ def _format(ws: Worksheet, spec: TabSpec) -> None:
             cell.fill = fill
             cell.alignment = Alignment(wrap_text=True, vertical="center")
     for v in spec.validations:
-        if v.options:
-            formula = '"' + ",".join(v.options) + '"'
-        else:
-            formula = v.source
+        formula = '"' + ",".join(v.options) + '"' if v.options else v.source
         dv = DataValidation(type="list", formula1=formula, allow_blank=True, showErrorMessage=v.strict)
         dv.add(f"{get_column_letter(v.column)}{v.first_row}:{get_column_letter(v.column)}{v.last_row}")
         ws.add_data_validation(dv)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from .model import Campaign, Province, State
 
 TERMS = ("spec", "terrain", "near", "near_own", "near_terrain", "capital", "coastal", "building",
-         "province", "tech")
+         "province", "tech", "government")
 
 
 class ConditionSyntaxError(ValueError):
@@ -156,6 +156,8 @@ def _check_term(term: Term, ctx: Context) -> bool:
         return _low(p.name) in {_low(a) for a in args}
     if name == "tech":
         return all(_low(a) in {_low(t) for t in st.techs} for a in args)
+    if name == "government":
+        return _low(st.government) in {_low(a) for a in args}
     raise ConditionSyntaxError(f"неизвестное условие {name!r}")
 
 
@@ -201,6 +203,8 @@ def describe_term(term: Term, lang: str = "ru") -> str:
         return f"только в провинциях: {', '.join(a)}" if ru else f"only in: {', '.join(a)}"
     if term.name == "tech":
         return f"технология {_quote(a)}" if ru else f"technology {_quote(a)}"
+    if term.name == "government":
+        return f"форма правления {_quote(a)}" if ru else f"government {_quote(a)}"
     return term.name
 
 

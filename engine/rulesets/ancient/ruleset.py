@@ -23,8 +23,8 @@ from engine.core.tables import (
     Changeset,
     Grid,
     ReplaceTab,
-    TabSpec,
     Tables,
+    TabSpec,
     Validation,
     WorkbookSpec,
     WriteBlock,
@@ -33,10 +33,11 @@ from engine.core.tables import (
 )
 from engine.core.turn import Phase, TurnReport, run_phases
 
-from . import codec, orders as order_mod
+from . import codec
+from . import orders as order_mod
 from .model import Border, Campaign, Province, SeaZone, State
 from .phases import balance, expenses, lot, taxes
-from .rules import Rules, load_rules
+from .rules import load_rules
 from .templates import RULES_FILES, load_scenario, rules_grid
 from .turnorders import TurnOrders
 from .vocab import (
@@ -422,7 +423,7 @@ def column(key: str) -> str:
     return column_letter(ORDERS.col(key))
 
 
-__all__ = ["NAME", "SyncResult", "check", "new_workbook", "resolve", "run_turn", "fmt"]
+__all__ = ["NAME", "SyncResult", "check", "fmt", "new_workbook", "resolve", "run_turn"]
 
 
 def demo_changes(tables: Tables) -> Changeset:

@@ -143,13 +143,16 @@ def _stability(world: Campaign, order: InvestStability, rules: Rules, budget: Bu
     return f"+1 Ст за {fmt(price)} Д (Ст {before:+d} → {state.stability:+d})"
 
 
+HANDLED = (Build, InvestStability, NoActions)
+
+
 def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
     budget = Budget(world)
     bought: dict[str, int] = {}
     for name in report.lot or sorted(world.states):
         for row, order in orders.of(name):
-            if isinstance(order, str):
-                continue  # unreadable rows were answered when parsed
+            if not isinstance(order, HANDLED):
+                continue  # unreadable rows were answered when parsed; other kinds belong to other phases
             try:
                 reason = _execute(world, order, rules, budget, report, bought)
             except _Refused as exc:
@@ -165,6 +168,4 @@ def _execute(world: Campaign, order: Order, rules: Rules, budget: Budget, report
         return _build(world, order, rules, budget, report)
     if isinstance(order, InvestStability):
         return _stability(world, order, rules, budget, report, bought)
-    if isinstance(order, NoActions):
-        return "нет действий — приказ засчитан"
-    raise _Refused(f"приказ «{order.describe()}» пока не исполняется движком")
+    return "нет действий — приказ засчитан"
