@@ -17,11 +17,12 @@ from engine.core.money import to_cell
 from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
 from engine.core.tables import Cell, Grid, Tables, column_letter, is_blank
 
-from .model import Border, Campaign, Province, SeaZone, State
+from .model import Border, Campaign, GMEvent, Province, SeaZone, State
 from .rules import Rules, load_rules
 from .vocab import (
     ADJACENCY,
     BORDER_KINDS,
+    GM_EVENTS,
     BORDER_TEXT,
     META,
     META_KEYS,
@@ -179,6 +180,8 @@ def decode(tables: Tables) -> Decoded:
             stability=rd.integer(row, rec, "stability", 0, lo, hi), treasury=rd.number(row, rec, "treasury"),
             science=rd.number(row, rec, "science"), techs=techs, player=rd.text(row, rec, "player"),
             path=path or "eastern", ai=rd.flag(row, rec, "ai"), missed=rd.integer(row, rec, "missed", 0, 0),
+            excused=rd.flag(row, rec, "excused") if "excused" in cols else False,
+            famine=rd.integer(row, rec, "famine", 0, 0), peace=rd.integer(row, rec, "peace", 0, 0),
             color=rd.text(row, rec, "color"), row=row,
         )
     for st in campaign.states.values():
@@ -234,10 +237,28 @@ def decode(tables: Tables) -> Decoded:
         if zone:
             campaign.seas[zone] = SeaZone(zone, rd.text(row, rec, "name"), rd.ints(row, rec, "neighbours"))
 
+    gm_tab = find_tab(tables, GM_EVENTS)
+    if gm_tab is not None and tables[gm_tab]:
+        cols = GM_EVENTS.locate(gm_tab, tables[gm_tab][0], problems)
+        rd = CellReader(gm_tab, cols, problems)
+        for row, rec in records(tables[gm_tab], cols):
+            event = rd.text(row, rec, "event", required=True)
+            if event and rules.events and not _event_key(rules, event):
+                rd.bad(row, "event", f"неизвестное событие «{event}» (есть: {', '.join(rules.events)})")
+                continue
+            campaign.gm_events.append(GMEvent(rd.integer(row, rec, "turn", 0, 1), _event_key(rules, event) or event,
+                                              rd.text(row, rec, "target"), row))
     order_tabs = _order_tabs(tables, campaign, problems)
     if problems:
         raise CampaignError(problems)
     return Decoded(campaign, rules, meta_tab, tabs, order_tabs, meta)
+
+
+def _event_key(rules: Rules, text: str) -> str | None:
+    for key, card in rules.events.items():
+        if norm(text) in (norm(key), norm(card.name_ru), norm(card.name_en)):
+            return key
+    return None
 
 
 def order_state(tab: str) -> str | None:
@@ -307,7 +328,7 @@ def states_grid(c: Campaign, rules: Rules, lang: str) -> Grid:
             PATH_TEXT.get(s.path, (s.path, s.path))[1 if lang == "en" else 0], s.stability,
             _cell(s.treasury), _cell(s.science), "; ".join(s.techs), s.capital,
             ("yes" if lang == "en" else "да") if s.ai else ("no" if lang == "en" else "нет"),
-            s.missed, s.color,
+            s.missed, ("yes" if lang == "en" else "да") if s.excused else None, s.famine, s.peace, s.color,
         ])
     return grid
 
@@ -343,7 +364,8 @@ def seas_grid(c: Campaign, lang: str) -> Grid:
 
 
 def ledger_rows(entries: list[LedgerEntry]) -> Grid:
-    return [[e.turn, e.state, e.phase, e.category, to_cell(e.amount), e.reason, e.order_ref] for e in entries]
+    return [[e.turn, e.state, e.phase, e.category, to_cell(e.amount), e.resource, e.reason, e.order_ref]
+            for e in entries]
 
 
 def status_text(result: OrderResult, lang: str) -> str:

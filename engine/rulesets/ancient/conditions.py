@@ -132,9 +132,7 @@ def _check_term(term: Term, ctx: Context) -> bool:
     if name in ("near", "near_own"):
         specs, steps = _split_distance(args, 1)
         wanted = {_low(a) for a in specs}
-        for other, d in world.within(p.name, steps).items():
-            if d == 0 and name == "near":
-                continue
+        for other in world.within(p.name, steps):  # the province itself counts (distance 0)
             q = world.provinces.get(other)
             if q and _low(q.specialisation) in wanted and (name == "near" or q.owner == st.name):
                 return True

@@ -24,6 +24,9 @@ class State:
     path: str = "eastern"
     ai: bool = False
     missed: int = 0
+    excused: bool = False  # the GM excused this turn's missing orders
+    famine: int = 0  # turns of famine in a row, up to the last resolved turn
+    peace: int = 0  # turns in a row at peace without famine (the empire's stability clock)
     color: str = ""
     row: int = 0  # sheet row, for messages
 
@@ -63,6 +66,16 @@ class SeaZone:
     neighbours: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True)
+class GMEvent:
+    """An event the GM placed by hand for a turn (tab «События ведущего»)."""
+
+    turn: int
+    event: str
+    target: str
+    row: int = 0
+
+
 @dataclass
 class Campaign:
     """Everything the rules need about one campaign at the start of a turn."""
@@ -77,6 +90,7 @@ class Campaign:
     provinces: dict[str, Province] = field(default_factory=dict)
     borders: list[Border] = field(default_factory=list)
     seas: dict[int, SeaZone] = field(default_factory=dict)
+    gm_events: list[GMEvent] = field(default_factory=list)
     _neighbours: dict[str, set[str]] | None = field(default=None, repr=False, compare=False)
 
     def neighbours(self, province: str) -> set[str]:

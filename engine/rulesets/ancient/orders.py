@@ -18,7 +18,7 @@ from engine.core.tables import Cell, Formula, is_blank
 
 from .model import Campaign
 from .rules import Rules
-from .vocab import ACTIONS
+from .vocab import ACTIONS, STRATA, STRATA_NAMES
 
 MAX_QTY = 1_000_000
 
@@ -66,6 +66,81 @@ class NoActions(Order):
         return "No actions this turn" if lang == "en" else "Нет действий в этот ход"
 
 
+@dataclass(frozen=True)
+class Research(Order):
+    """Buy a technology with accumulated science points (ANC-SCI-01)."""
+
+    tech: str
+
+    def describe(self, lang: str = "ru") -> str:
+        return f"Research «{self.tech}»" if lang == "en" else f"Изучить технологию «{self.tech}»"
+
+
+@dataclass(frozen=True)
+class Convert(Order):
+    """Move people between strata in a province (ANC-STRATA-04, -12..16)."""
+
+    src: str
+    dst: str
+    province: str
+    count: int
+
+    def describe(self, lang: str = "ru") -> str:
+        if lang == "en":
+            return f"Convert {self.count} {self.src} → {self.dst} in {self.province}"
+        return f"Перевести {self.count} {self.src} → {self.dst} в провинции {self.province}"
+
+
+@dataclass(frozen=True)
+class Move(Order):
+    """Resettle people between own provinces (ANC-POP-01)."""
+
+    stratum: str
+    src: str
+    dst: str
+    count: int
+
+    def describe(self, lang: str = "ru") -> str:
+        if lang == "en":
+            return f"Move {self.count} {self.stratum} from {self.src} to {self.dst}"
+        return f"Переселить {self.count} {self.stratum} из провинции {self.src} в провинцию {self.dst}"
+
+
+@dataclass(frozen=True)
+class Colonise(Order):
+    """Colonise a neutral (grey) province next to an own one (ANC-MISC-04)."""
+
+    province: str
+    stratum: str  # settlers' stratum, "" = free citizens if any, else slaves
+
+    def describe(self, lang: str = "ru") -> str:
+        who = f" ({self.stratum})" if self.stratum else ""
+        return f"Colonise {self.province}{who}" if lang == "en" else f"Колонизировать провинцию {self.province}{who}"
+
+
+@dataclass(frozen=True)
+class ChangeGovernment(Order):
+    """A voluntary step of government (ANC-GOV-02)."""
+
+    target: str  # government key
+    target_name: str
+
+    def describe(self, lang: str = "ru") -> str:
+        return (f"Change government to {self.target_name}" if lang == "en"
+                else f"Сменить форму правления на «{self.target_name}»")
+
+
+@dataclass(frozen=True)
+class Pay(Order):
+    """Tribute or another payment to a state (ANC-MONEY-06)."""
+
+    to: str
+    amount: int
+
+    def describe(self, lang: str = "ru") -> str:
+        return f"Pay {self.amount} Д to {self.to}" if lang == "en" else f"Заплатить {self.amount} Д государству {self.to}"
+
+
 class Vocabulary:
     """Name indexes a parser needs; built once per turn."""
 
@@ -74,6 +149,11 @@ class Vocabulary:
         self.action_keys = {ru: key for key, (ru, _en, _more) in ACTIONS.items()}
         self.buildings = NameIndex((b.name_ru, (b.name_en,)) for b in rules.buildings.values())
         self.provinces = NameIndex((p, ()) for p in campaign.provinces)
+        self.states = NameIndex((s, ()) for s in campaign.states)
+        self.techs = NameIndex((t.name_ru, (t.name_en,)) for t in rules.techs.values())
+        self.governments = NameIndex((g.key, (g.name_ru, g.name_en)) for g in rules.governments.values())
+        self.gov_names = {g.key: g.name_ru for g in rules.governments.values()}
+        self.strata = NameIndex((s, (STRATA_NAMES[s][0], STRATA_NAMES[s][1], s + ".")) for s in STRATA)
         self.action_words = {key: (ru, en) for key, (ru, en, _m) in ACTIONS.items()}
 
 
@@ -83,6 +163,10 @@ def _text(cell: Cell) -> str:
 
 # what -> (message when blank, adjective+noun when unknown)
 _WORDS = {
+    "tech": ("не указана технология", "неизвестная технология"),
+    "state": ("не указано государство", "неизвестное государство"),
+    "government": ("не указана форма правления", "неизвестная форма правления"),
+    "stratum": ("не указана страта", "неизвестная страта"),
     "action": ("не указано действие", "неизвестное действие"),
     "building": ("не указана постройка", "неизвестная постройка"),
     "province": ("не указана провинция", "неизвестная провинция"),
@@ -144,4 +228,52 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
         if qty not in (None, 1):
             raise InvalidOrder(f"{row.where('qty')}: +1 Ст за ход, не больше (указано {qty})")
         return InvestStability(row)
+    if action == "research":
+        return Research(row, _lookup(vocab.techs, row.cells.get("object"), "tech", row.where("object")))
+    if action == "convert":
+        src, dst = _strata_pair(row, vocab)
+        province = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
+        return Convert(row, src, dst, province, qty or 1)
+    if action == "move":
+        stratum = _lookup(vocab.strata, row.cells.get("object"), "stratum", row.where("object"))
+        src = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
+        dst = _lookup(vocab.provinces, row.cells.get("to"), "province", row.where("to"))
+        if src == dst:
+            raise InvalidOrder(f"{row.where('to')}: переселять некуда — «Где» и «Куда» совпадают")
+        return Move(row, stratum, src, dst, qty or 1)
+    if action == "colonise":
+        province = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
+        stratum = ""
+        if not is_blank(row.cells.get("object")):
+            stratum = _lookup(vocab.strata, row.cells.get("object"), "stratum", row.where("object"))
+        return Colonise(row, province, stratum)
+    if action == "government":
+        key = _lookup(vocab.governments, row.cells.get("object"), "government", row.where("object"))
+        return ChangeGovernment(row, key, vocab.gov_names.get(key, key))
+    if action == "pay":
+        to = _lookup(vocab.states, row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("where"),
+                     "state", row.where("to"))
+        if qty is None:
+            raise InvalidOrder(f"{row.where('qty')}: укажите сумму в Д")
+        return Pay(row, to, qty)
     return NoActions(row)
+
+
+_ARROWS = ("→", "->", "=>", ">", " в ", " to ", " into ", "—", "–", " - ")
+
+
+def _strata_pair(row: OrderRow, vocab: Vocabulary) -> tuple[str, str]:
+    """«раб → СГ», «рабы в свободные граждане», «slaves -> citizens»."""
+    text = _text(row.cells.get("object"))
+    where = row.where("object")
+    if not text:
+        raise InvalidOrder(f"{where}: укажите перевод, например «раб → СГ»")
+    for arrow in _ARROWS:
+        if arrow in f" {text} ":
+            left, right = f" {text} ".split(arrow, 1)
+            src = _lookup(vocab.strata, left.strip(), "stratum", where)
+            dst = _lookup(vocab.strata, right.strip(), "stratum", where)
+            if src == dst:
+                raise InvalidOrder(f"{where}: перевод из страты в ту же страту «{text}»")
+            return src, dst
+    raise InvalidOrder(f"{where}: непонятный перевод «{text}» — пишите «раб → СГ»")

@@ -13,11 +13,18 @@ from engine.core.tables import Cell, Tables, column_letter, is_blank
 
 from . import conditions
 from .vocab import (
+    PATHS,
     RULES_BUILDINGS,
+    RULES_CONVERSIONS,
+    RULES_DEGRADATION,
+    RULES_EVENT_ODDS,
+    RULES_EVENTS,
+    RULES_GOODS,
     RULES_GOVERNMENTS,
     RULES_PARAMS,
     RULES_STABILITY,
     RULES_TECHS,
+    RULES_TRANSITIONS,
     STRATA,
     YES,
 )
@@ -39,6 +46,8 @@ class Government:
     stability_per_turn: int = 0
     slave_to_citizen: Fraction | None = None
     citizen_to_aristocrat: Fraction | None = None
+    people_per_turn: int = 0
+    colonise: bool = True
 
     def name(self, lang: str) -> str:
         return self.name_en if lang == "en" else self.name_ru
@@ -101,12 +110,96 @@ class Technology:
 
 
 @dataclass(frozen=True)
+class Transition:
+    """A voluntary step of government along a path, with its conditions (ANC-GOV-05..13)."""
+
+    src: str
+    dst: str
+    path: str
+    stability_min: int | None = None
+    stability_max: int | None = None
+    peace: bool = False
+    war: bool = False
+    aristocrats_min: int | None = None
+    aristocrats_max: int | None = None
+    temples_min: int | None = None
+    forums_min: int | None = None
+    provinces_min: int | None = None
+    treasury_min: Fraction | None = None
+    tech: str = ""
+
+
+@dataclass(frozen=True)
+class Degradation:
+    """Where a government falls at −3 (ANC-GOV-14..16): first matching row wins."""
+
+    src: str
+    path: str  # any | western | eastern
+    dst: str
+    condition: str = ""
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """Moving people between strata (ANC-STRATA-12..16): cost, goods, limits."""
+
+    src: str
+    dst: str
+    cost: str  # a number, or "gov:<column>" for the government's own price (blank there = not allowed)
+    goods: tuple[str, ...] = ()
+    per_turn_max: int | None = None
+    governments: tuple[str, ...] = ()
+    discount_effect: str = ""
+
+
+@dataclass(frozen=True)
+class Good:
+    name_ru: str
+    name_en: str
+    specialisation: str = ""
+    food: bool = False
+
+
+@dataclass(frozen=True)
+class EventCard:
+    """One card of the random-events deck (ANC-EVENT-01..03)."""
+
+    key: str
+    name_ru: str
+    name_en: str
+    kind: str  # good | bad
+    weight: Fraction
+    target: str  # state | province | capital | sea
+    condition: str
+    effects: dict[str, str]
+    text_ru: str = ""
+
+
+@dataclass(frozen=True)
 class Rules:
     governments: dict[str, Government]
     tax_percent: dict[int, Fraction]
     buildings: dict[str, Building]
     techs: dict[str, Technology]
     params: dict[str, Fraction]
+    transitions: tuple[Transition, ...] = ()
+    degradation: tuple[Degradation, ...] = ()
+    conversions: tuple[Conversion, ...] = ()
+    goods: dict[str, Good] = field(default_factory=dict)
+    events: dict[str, EventCard] = field(default_factory=dict)
+    event_odds: dict[int, tuple[Fraction, Fraction]] = field(default_factory=dict)
+
+    def good_of(self, specialisation: str) -> str:
+        """The good a specialisation yields («скот» → «мясо»); the name itself when not listed."""
+        n = norm(specialisation)
+        for g in self.goods.values():
+            if g.specialisation and norm(g.specialisation) == n:
+                return g.name_ru
+        return specialisation
+
+    def is_food(self, good: str) -> bool:
+        g = self.goods.get(good)
+        return bool(g and g.food)
 
     def param(self, key: str) -> Fraction:
         return self.params[key]
@@ -122,6 +215,17 @@ class Rules:
 
 REQUIRED_PARAMS = ("stability_min", "stability_max", "stability_price", "stability_price_min",
                    "stability_per_turn_max", "mint_per_province", "workshops_per_province")
+
+# parameters later added to the rules tab; a campaign created before them uses these values
+PARAM_DEFAULTS: dict[str, Fraction] = {
+    "events_per_turn": Fraction(5), "growth_chance_percent": Fraction(25), "growth_blocked_above_needs": Fraction(1),
+    "move_cost_per_step": Fraction(1), "colonise_cost": Fraction(30), "colonise_settlers": Fraction(1),
+    "food_provinces_per_unit": Fraction(3), "famine_stability_mode": Fraction(2), "famine_stability_delta": Fraction(-1),
+    "empire_peace_turns": Fraction(2), "government_change_stability": Fraction(-2), "science_base": Fraction(1),
+    "science_government_mode": Fraction(1), "science_per_scholar": Fraction(5), "aristocrats_per_turn_max": Fraction(1),
+    "priest_cost": Fraction(15), "arena_slaves_per_turn": Fraction(1),
+    "missed_turns_to_ai": Fraction(2), "ai_stability": Fraction(0), "mine_min_workers": Fraction(3),
+}
 
 
 def parse_workers(text: str) -> tuple[WorkerOption, ...]:
@@ -222,6 +326,8 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             money_per_route=r.num(row, rec, "money_per_route", Fraction(0)),
             stability_per_turn=int(r.num(row, rec, "stability_per_turn", Fraction(0))),
             slave_to_citizen=opt["slave_to_citizen"], citizen_to_aristocrat=opt["citizen_to_aristocrat"],
+            people_per_turn=int(r.num(row, rec, "people_per_turn", Fraction(0))),
+            colonise=norm(r.text(rec, "colonise") or "да") in YES,
         )
 
     tax_percent: dict[int, Fraction] = {}
@@ -280,4 +386,99 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     for key in REQUIRED_PARAMS:
         if r.tab and key not in params:
             problems.append(Problem(r.tab, 0, "", f"нет параметра «{key}»"))
-    return Rules(governments, tax_percent, buildings, techs, params)
+    for key, value in PARAM_DEFAULTS.items():
+        params.setdefault(key, value)
+
+    def opt_int(rd: _Reader, row: int, rec: dict[str, Cell], key: str) -> int | None:
+        return None if is_blank(rec.get(key)) else int(rd.num(row, rec, key))
+
+    def gov_key(rd: _Reader, row: int, rec: dict[str, Cell], key: str) -> str:
+        text = rd.text(rec, key)
+        for g in governments.values():
+            if norm(text) in (norm(g.key), norm(g.name_ru), norm(g.name_en)):
+                return g.key
+        if governments:
+            rd.bad(row, key, f"неизвестная форма правления «{text}»")
+        return text
+
+    def path_of(rd: _Reader, row: int, rec: dict[str, Cell]) -> str:
+        text = rd.text(rec, "path")
+        if norm(text) in ("any", "любой", ""):
+            return "any"
+        if norm(text) not in {norm(k) for k in PATHS}:
+            rd.bad(row, "path", f"путь должен быть «западный», «восточный» или «любой», а не «{text}»")
+        return PATHS.get(text.lower(), "any")
+
+    transitions: list[Transition] = []
+    r = _Reader(tables, RULES_TRANSITIONS, problems)
+    for row, rec in r.rows:
+        transitions.append(Transition(
+            src=gov_key(r, row, rec, "from"), dst=gov_key(r, row, rec, "to"), path=path_of(r, row, rec),
+            stability_min=opt_int(r, row, rec, "stability_min"), stability_max=opt_int(r, row, rec, "stability_max"),
+            peace=norm(r.text(rec, "peace")) in YES, war=norm(r.text(rec, "war")) in YES,
+            aristocrats_min=opt_int(r, row, rec, "aristocrats_min"),
+            aristocrats_max=opt_int(r, row, rec, "aristocrats_max"),
+            temples_min=opt_int(r, row, rec, "temples_min"), forums_min=opt_int(r, row, rec, "forums_min"),
+            provinces_min=opt_int(r, row, rec, "provinces_min"),
+            treasury_min=None if is_blank(rec.get("treasury_min")) else r.num(row, rec, "treasury_min"),
+            tech=r.text(rec, "tech"),
+        ))
+
+    degradation: list[Degradation] = []
+    r = _Reader(tables, RULES_DEGRADATION, problems)
+    for row, rec in r.rows:
+        cond = r.text(rec, "condition")
+        if cond and not re.fullmatch(r"\s*\w+\s*(>=|<=|>|<|==|=)\s*\w+\s*", cond):
+            r.bad(row, "condition", f"непонятное условие «{cond}»: ожидается, например, «provinces>=3»")
+        degradation.append(Degradation(gov_key(r, row, rec, "from"), path_of(r, row, rec),
+                                       gov_key(r, row, rec, "to"), cond))
+
+    goods: dict[str, Good] = {}
+    r = _Reader(tables, RULES_GOODS, problems)
+    for row, rec in r.rows:
+        name = r.text(rec, "name_ru")
+        if name:
+            goods[name] = Good(name, r.text(rec, "name_en") or name, r.text(rec, "specialisation"),
+                               norm(r.text(rec, "food")) in YES)
+
+    conversions: list[Conversion] = []
+    r = _Reader(tables, RULES_CONVERSIONS, problems)
+    known = {norm(s): s for s in STRATA}
+    for row, rec in r.rows:
+        src, dst = r.text(rec, "from"), r.text(rec, "to")
+        for key, value in (("from", src), ("to", dst)):
+            if norm(value) not in known:
+                r.bad(row, key, f"неизвестная страта «{value}» (есть: {', '.join(STRATA)})")
+        cost = r.text(rec, "cost")
+        if not cost.startswith("gov:"):
+            r.num(row, rec, "cost")
+        goods_list = tuple(g.strip() for g in r.text(rec, "goods").split("|") if g.strip())
+        for g in goods_list:
+            if goods and g not in goods:
+                r.bad(row, "goods", f"неизвестный товар «{g}»")
+        conversions.append(Conversion(
+            known.get(norm(src), src), known.get(norm(dst), dst), cost, goods_list,
+            opt_int(r, row, rec, "per_turn_max"),
+            tuple(gov_key(r, row, {"g": g}, "g") for g in re.split(r"[;,]", r.text(rec, "governments")) if g.strip()),
+            r.text(rec, "discount_effect"),
+        ))
+
+    events: dict[str, EventCard] = {}
+    r = _Reader(tables, RULES_EVENTS, problems)
+    for row, rec in r.rows:
+        key = r.text(rec, "key")
+        if not key:
+            continue
+        target = r.text(rec, "target")
+        if target not in ("state", "province", "capital", "sea"):
+            r.bad(row, "target", f"цель события должна быть state, province, capital или sea, а не «{target}»")
+        events[key] = EventCard(key, r.text(rec, "name_ru") or key, r.text(rec, "name_en") or key,
+                                r.text(rec, "kind") or "bad", r.num(row, rec, "weight", Fraction(1)), target,
+                                r.text(rec, "condition"), parse_effects(r.text(rec, "effects")), r.text(rec, "text_ru"))
+
+    odds: dict[int, tuple[Fraction, Fraction]] = {}
+    r = _Reader(tables, RULES_EVENT_ODDS, problems)
+    for row, rec in r.rows:
+        odds[int(r.num(row, rec, "stability"))] = (r.num(row, rec, "bad_weight"), r.num(row, rec, "good_weight"))
+    return Rules(governments, tax_percent, buildings, techs, params, tuple(transitions), tuple(degradation),
+                 tuple(conversions), goods, events, odds)

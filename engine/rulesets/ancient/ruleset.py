@@ -36,7 +36,7 @@ from engine.core.turn import Phase, TurnReport, run_phases
 from . import codec
 from . import orders as order_mod
 from .model import Border, Campaign, Province, SeaZone, State
-from .phases import balance, expenses, lot, taxes
+from .phases import balance, colonisation, endturn, events, expenses, lot, population, taxes
 from .rules import load_rules
 from .templates import RULES_FILES, load_scenario, rules_grid
 from .turnorders import TurnOrders
@@ -46,6 +46,7 @@ from .vocab import (
     ARCHIVE,
     BALANCE_TAB,
     CHRONICLE,
+    GM_EVENTS,
     LEDGER,
     META,
     META_KEYS,
@@ -63,14 +64,19 @@ from .vocab import (
 NAME = "ancient"
 
 PHASES: tuple[Phase[Campaign], ...] = (
-    Phase("жребий", lot.run),          # ANC-TURN-07
-    Phase("расходы", expenses.run),    # ANC-TURN-12
-    Phase("налоги", taxes.run),        # ANC-TURN-14
-    Phase("баланс", balance.run),      # ANC-TURN-16
+    Phase("жребий", lot.run),                # ANC-TURN-07
+    Phase("события", events.run),            # 1, ANC-TURN-09
+    Phase("население", population.run),      # 2, ANC-TURN-10
+    Phase("колонизация", colonisation.run),  # 3, ANC-TURN-11
+    Phase("расходы", expenses.run),          # 4, ANC-TURN-12
+    Phase("налоги", taxes.run),              # 5, ANC-TURN-14
+    Phase("итоги", endturn.run),             # 7, ANC-TURN-16 (food, science, stability)
+    Phase("баланс", balance.run),            # 7, ANC-TURN-16
 )
 
-INCOME_BASE = ("налоги", "монетный двор")
-EXPENSE_BASE = ("строительство", "стабильность")
+MONEY = "Д"
+INCOME_BASE = ("налоги", "монетный двор", "правление")
+EXPENSE_BASE = ("строительство", "стабильность", "правление")
 
 
 @dataclass
@@ -165,6 +171,7 @@ def new_workbook(scenario: str = "demo", lang: str = "ru", title: str | None = N
         TabSpec(CHRONICLE.tab_name(lang), [CHRONICLE.header(lang), [0, first_entry(c, lang)]], CHRONICLE.widths(),
                 kind="report"),
         TabSpec(LEDGER.tab_name(lang), [LEDGER.header(lang)], LEDGER.widths(), kind="report"),
+        TabSpec(GM_EVENTS.tab_name(lang), [GM_EVENTS.header(lang)], GM_EVENTS.widths()),
         TabSpec(ARCHIVE.tab_name(lang), [ARCHIVE.header(lang)], ARCHIVE.widths(), kind="report"),
     ]
     tabs += [TabSpec(layout.tab_name(lang), rules_tabs[key], layout.widths(), kind="rules")
@@ -200,7 +207,8 @@ def order_tab_spec(state: str, lang: str, n_buildings: int, n_provinces: int) ->
 
 def balance_table(before: Campaign, after: Campaign, entries: list[LedgerEntry], lang: str) -> Grid:
     """The public balance sheet: one row per state, a pivot of this turn's ledger lines."""
-    df = pd.DataFrame([{"state": e.state, "category": e.category, "amount": e.amount} for e in entries],
+    df = pd.DataFrame([{"state": e.state, "category": e.category, "amount": e.amount}
+                       for e in entries if e.resource == MONEY],
                       columns=["state", "category", "amount"])
     income = df[df["amount"] > 0].groupby(["state", "category"])["amount"].sum() if len(df) else None
     expense = df[df["amount"] < 0].groupby(["state", "category"])["amount"].sum() if len(df) else None
@@ -265,6 +273,7 @@ def run_turn(d: codec.Decoded, stop_after: str | None = None) -> tuple[Campaign,
     world = copy.deepcopy(c)
     world._neighbours = None
     report.notes["start_stability"] = {n: s.stability for n, s in c.states.items()}
+    report.notes["start_government"] = {n: s.government for n, s in c.states.items()}
     report.notes["opening"] = {n: s.treasury for n, s in c.states.items()}
     dice = Dice(turn_seed(c.secret, c.turn))
     world = run_phases(world, PHASES, orders, dice, d.rules, report, stop_after=stop_after)
@@ -280,7 +289,7 @@ def run_turn(d: codec.Decoded, stop_after: str | None = None) -> tuple[Campaign,
 def summary(mode: str, before: Campaign, after: Campaign, report: TurnReport) -> dict[str, Any]:
     states = []
     for name, st in after.states.items():
-        entries = [e for e in report.ledger if e.state == name]
+        entries = [e for e in report.ledger if e.state == name and e.resource == MONEY]
         states.append({
             "name": name,
             "opening": float(before.states[name].treasury),

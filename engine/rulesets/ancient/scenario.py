@@ -23,6 +23,8 @@ from .templates import RULES_FILES
 from .vocab import CHRONICLE, LEDGER, ORDERS, STRATA
 
 FIXED_SECRET = "scenario-secret"
+# a scenario's world is quiet unless it says otherwise: no random events, no random births
+QUIET = {"events_per_turn": {"value": 0}, "growth_chance_percent": {"value": 0}}
 
 
 @dataclass
@@ -91,7 +93,9 @@ def build_tables(setup: dict[str, Any]) -> Tables:
         if not st.ai:
             tab = ruleset.order_tab_spec(st.name, lang, n_b, len(c.provinces) + 1)
             tables[tab.name] = trim([list(r) for r in tab.rows])
-    for key, patches in (setup.get("rules") or {}).items():
+    rules_patch = dict(setup.get("rules") or {})
+    rules_patch["parameters"] = {**QUIET, **(rules_patch.get("parameters") or {})}
+    for key, patches in rules_patch.items():
         _patch_rules(tables, key, patches, lang)
     return tables
 
@@ -251,20 +255,21 @@ def _check_ledger(out: Outcome, n: int, expect: dict[str, Any], tables: Tables, 
     tab = find_tab(tables, LEDGER)
     lines = [r for r in tables.get(tab or "", [])[1:] if r and r[0] == turn]
     for want in expect.get("ledger") or []:
-        match = [r for r in lines if (r + [None] * 7)[1] == want.get("state")
+        match = [r for r in lines if (r + [None] * 8)[1] == want.get("state")
                  and ("category" not in want or r[3] == want["category"])
                  and ("amount" not in want or amount(r[4]) == amount(want["amount"]))
-                 and all(s in str(r[5]) for s in _as_list(want.get("reason_contains")))]
-        out.expect(bool(match), f"ход {n}: в книге казны нет строки {want}; есть: {[r[1:6] for r in lines]}")
+                 and (r[5] == want.get("resource", "Д"))
+                 and all(s in str(r[6]) for s in _as_list(want.get("reason_contains")))]
+        out.expect(bool(match), f"ход {n}: в книге казны нет строки {want}; есть: {[r[1:7] for r in lines]}")
     for state in expect.get("no_ledger_for") or []:
-        out.expect(not [r for r in lines if r[1] == state], f"ход {n}: у {state} есть строки казны")
+        out.expect(not [r for r in lines if r[1] == state and r[5] == "Д"], f"ход {n}: у {state} есть строки казны")
     if expect.get("balance_equals_ledger", True):
         d = codec.decode(tables)
         # closing = opening + this turn's ledger, for every state
         bal = next((tables[t] for t in tables if norm(t) in ("баланс", "balance")), [])
         for row in bal[1:]:
             name, opening, closing = row[0], amount(row[1]), amount(row[-5])
-            total = sum((amount(r[4]) for r in lines if r[1] == name), Fraction(0))
+            total = sum((amount(r[4]) for r in lines if r[1] == name and r[5] == "Д"), Fraction(0))
             out.expect(opening + total == closing, f"ход {n}: {name}: {opening} + {total} ≠ {closing}")
             st = d.campaign.states.get(name)
             out.expect(st is not None and st.treasury == closing, f"ход {n}: {name}: казна ≠ баланс")

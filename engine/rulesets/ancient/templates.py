@@ -12,13 +12,31 @@ from engine.core.errors import CampaignError
 from engine.core.layout import Layout
 from engine.core.tables import Cell, Grid
 
-from .vocab import RULES_BUILDINGS, RULES_GOVERNMENTS, RULES_PARAMS, RULES_STABILITY, RULES_TECHS
+from .vocab import (
+    RULES_BUILDINGS,
+    RULES_CONVERSIONS,
+    RULES_DEGRADATION,
+    RULES_EVENT_ODDS,
+    RULES_EVENTS,
+    RULES_GOODS,
+    RULES_GOVERNMENTS,
+    RULES_PARAMS,
+    RULES_STABILITY,
+    RULES_TECHS,
+    RULES_TRANSITIONS,
+)
 
 RULES_FILES: dict[str, tuple[str, Layout]] = {
     "governments": ("governments.csv", RULES_GOVERNMENTS),
     "stability": ("stability.csv", RULES_STABILITY),
     "buildings": ("buildings.csv", RULES_BUILDINGS),
     "technologies": ("technologies.csv", RULES_TECHS),
+    "transitions": ("transitions.csv", RULES_TRANSITIONS),
+    "degradation": ("degradation.csv", RULES_DEGRADATION),
+    "conversions": ("conversions.csv", RULES_CONVERSIONS),
+    "goods": ("goods.csv", RULES_GOODS),
+    "events": ("events.csv", RULES_EVENTS),
+    "event_odds": ("event_odds.csv", RULES_EVENT_ODDS),
     "parameters": ("parameters.csv", RULES_PARAMS),
 }
 

@@ -37,6 +37,9 @@ STATES = Layout("Государства", "States", (
     C("capital", "Столица", "Capital", width=18),
     C("ai", "ИИ", "AI", ("аи", "ai-государство"), required=False, width=6),
     C("missed", "Пропущено ходов", "Missed turns", ("пропуски",), required=False, width=10),
+    C("excused", "Пропуск прощён", "Miss excused", ("прощён",), required=False, width=10),
+    C("famine", "Голод, ходов подряд", "Famine turns", ("голод",), required=False, width=10),
+    C("peace", "Мирных ходов", "Peaceful turns", required=False, width=9),
     C("color", "Цвет", "Colour", ("color",), required=False, width=9),
 ))
 
@@ -88,7 +91,8 @@ LEDGER = Layout("Казна", "Ledger", (
     C("state", "Государство", "State", width=22),
     C("phase", "Фаза", "Phase", width=16),
     C("category", "Статья", "Category", width=20),
-    C("amount", "Сумма, Д", "Amount", width=10),
+    C("amount", "Сумма", "Amount", ("сумма, д",), width=10),
+    C("resource", "Ед.", "Unit", ("ресурс",), required=False, width=11),
     C("reason", "Основание", "Reason", width=70),
     C("order", "Приказ", "Order", required=False, width=24),
 ))
@@ -143,6 +147,8 @@ RULES_GOVERNMENTS = Layout("Правила — Правление", "Rules — G
     C("stability_per_turn", "Ст за ход", "Stability per turn", width=8),
     C("slave_to_citizen", "раб → СГ, Д", "Slave → citizen", width=9, required=False),
     C("citizen_to_aristocrat", "СГ → АР, Д", "Citizen → aristocrat", width=9, required=False),
+    C("people_per_turn", "Людей за ход", "People per turn", width=9, required=False),
+    C("colonise", "Колонизация", "May colonise", width=9, required=False),
     C("rule_ids", "Правила", "Rule ids", required=False, width=28),
 ))
 
@@ -184,6 +190,78 @@ RULES_PARAMS = Layout("Правила — Параметры", "Rules — Parame
     C("rule_ids", "Правила", "Rule ids", required=False, width=22),
 ))
 
+RULES_TRANSITIONS = Layout("Правила — Смена правления", "Rules — Government change", (
+    C("from", "Из", "From", width=13),
+    C("to", "В", "To", width=13),
+    C("path", "Путь", "Path", width=10),
+    C("stability_min", "Ст не ниже", "Stability ≥", required=False, width=9),
+    C("stability_max", "Ст не выше", "Stability ≤", required=False, width=9),
+    C("peace", "Нужен мир", "Peace", required=False, width=9),
+    C("war", "Нужна война", "War", required=False, width=9),
+    C("aristocrats_min", "АР не меньше", "Aristocrats ≥", required=False, width=9),
+    C("aristocrats_max", "АР не больше", "Aristocrats ≤", required=False, width=9),
+    C("temples_min", "Действующих храмов", "Active temples ≥", required=False, width=9),
+    C("forums_min", "Форумов", "Forums ≥", required=False, width=9),
+    C("provinces_min", "Провинций не меньше", "Provinces ≥", required=False, width=9),
+    C("treasury_min", "Казна не меньше, Д", "Treasury ≥", required=False, width=9),
+    C("tech", "Технология", "Technology", required=False, width=14),
+    C("rule_ids", "Правила", "Rule ids", required=False, width=16),
+))
+
+RULES_DEGRADATION = Layout("Правила — Деградация", "Rules — Degradation", (
+    C("from", "Из", "From", width=13),
+    C("path", "Путь", "Path", width=10),
+    C("to", "В", "To", width=13),
+    C("condition", "Условие", "Condition", required=False, width=24),
+    C("rule_ids", "Правила", "Rule ids", required=False, width=16),
+))
+
+RULES_CONVERSIONS = Layout("Правила — Страты", "Rules — Strata", (
+    C("from", "Из страты", "From", width=9),
+    C("to", "В страту", "To", width=9),
+    C("cost", "Цена, Д", "Cost", width=22),
+    C("goods", "Нужен товар", "Goods", required=False, width=28),
+    C("per_turn_max", "Не больше за ход", "Max per turn", required=False, width=9),
+    C("governments", "Только при", "Governments", required=False, width=16),
+    C("discount_effect", "Скидка от постройки", "Discount effect", required=False, width=18),
+    C("rule_ids", "Правила", "Rule ids", required=False, width=24),
+))
+
+RULES_GOODS = Layout("Правила — Товары", "Rules — Goods", (
+    C("name_ru", "Товар", "Good (ru)", width=18),
+    C("name_en", "Good", "Good (en)", width=14),
+    C("specialisation", "Специализация", "Specialisation", required=False, width=16),
+    C("food", "Еда", "Food", required=False, width=6),
+    C("rule_ids", "Правила", "Rule ids", required=False, width=22),
+))
+
+RULES_EVENTS = Layout("Правила — События", "Rules — Events", (
+    C("key", "Ключ", "Key", width=12),
+    C("name_ru", "Событие", "Event (ru)", width=22),
+    C("name_en", "Event", "Event (en)", width=18),
+    C("kind", "Вид", "Kind", width=7),
+    C("weight", "Вес", "Weight", width=6),
+    C("target", "Цель", "Target", width=9),
+    C("condition", "Условие", "Condition", required=False, width=14),
+    C("effects", "Действие", "Effects", width=26),
+    C("text_ru", "Текст для журнала", "Chronicle text", required=False, width=50),
+    C("rule_ids", "Правила", "Rule ids", required=False, width=22),
+))
+
+RULES_EVENT_ODDS = Layout("Правила — Шансы событий", "Rules — Event odds", (
+    C("stability", "Стабильность", "Stability", width=12),
+    C("bad_weight", "Вес плохих событий", "Bad events weight", width=12),
+    C("good_weight", "Вес хороших событий", "Good events weight", width=12),
+    C("rule_ids", "Правила", "Rule ids", required=False, width=16),
+))
+
+GM_EVENTS = Layout("События ведущего", "GM events", (
+    C("turn", "Ход", "Turn", width=6),
+    C("event", "Событие", "Event", width=22),
+    C("target", "Цель", "Target", width=22),
+    C("comment", "Комментарий", "Comment", required=False, width=40),
+))
+
 BALANCE_TAB = {"ru": "Баланс", "en": "Balance"}
 
 # Order actions: key -> (ru word, en word, other accepted words)
@@ -193,6 +271,13 @@ ACTIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "вложить в стабильность", "купить стабильность", "+1 ст", "ст", "invest in stability",
         "buy stability")),
     "none": ("Нет действий", "No actions", ("без действий", "ничего", "пас", "none", "pass", "no action")),
+    "research": ("Изучить", "Research", ("исследовать", "изучение", "наука", "технология", "research", "learn")),
+    "convert": ("Перевести", "Convert", ("перевод", "конвертировать", "обратить", "convert")),
+    "move": ("Переселить", "Move people", ("переселение", "переместить", "move", "move people")),
+    "colonise": ("Колонизировать", "Colonise", ("колонизация", "колонизовать", "colonise", "colonize")),
+    "government": ("Сменить правление", "Change government", (
+        "смена правления", "форма правления", "правление", "change government", "government")),
+    "pay": ("Заплатить", "Pay", ("дань", "платёж", "платеж", "выплатить", "pay", "tribute")),
 }
 
 YES = {"да", "yes", "y", "true", "1", "истина", "+", "д", "x", "х"}

@@ -1,11 +1,14 @@
-"""Phase 4, state expenditures (ANC-TURN-12): construction and the stability investment.
+"""Phase 4, state expenditures (ANC-TURN-12): construction, «qualification» (strata
+conversions), resettlement, the stability investment, government change, research,
+payments between states, and the government's fixed charges.
 
 States act in the lot's order, each state's orders in row order. Only the money of the
-previous balance may be spent (ANC-MONEY-02): the budget is the opening treasury.
+previous balance may be spent (ANC-MONEY-02).
 """
 
 from __future__ import annotations
 
+from collections import Counter, deque
 from fractions import Fraction
 
 from engine.core.dice import Dice
@@ -14,31 +17,35 @@ from engine.core.orders import Status
 from engine.core.turn import TurnReport
 
 from .. import conditions
+from ..economy import Budget, Refused, budget, count_people, shift_stability
 from ..model import Campaign, Province, State
-from ..orders import Build, InvestStability, NoActions, Order
+from ..orders import (
+    Build,
+    ChangeGovernment,
+    Convert,
+    InvestStability,
+    Move,
+    NoActions,
+    Order,
+    Pay,
+    Research,
+)
 from ..rules import Building, Rules
-from ..staffing import allocate
+from ..staffing import allocate, production, staff
 from ..turnorders import TurnOrders
 
 PHASE = "расходы"
+HANDLED = (Build, InvestStability, NoActions, Convert, Move, ChangeGovernment, Research, Pay)
+
+_Refused = Refused  # kept for callers of the first slice
 
 
-class _Refused(Exception):
-    """An order breaks a rule; the message is the reason shown in the row."""
+class Partial(Exception):
+    """The order ran in part; the message says which part."""
 
 
-class Budget:
-    """What a state may still spend this turn: its opening treasury minus what it spent."""
-
-    def __init__(self, world: Campaign) -> None:
-        self.left = {name: max(s.treasury, Fraction(0)) for name, s in world.states.items()}
-
-    def take(self, state: str, cost: Fraction, what: str) -> None:
-        left = self.left[state]
-        if cost > left:
-            raise _Refused(f"не хватает {fmt(cost - left)} Д на {what}: нужно {fmt(cost)} Д, "
-                           f"доступно {fmt(left)} Д (тратить можно только казну прошлого хода)")
-        self.left[state] = left - cost
+def clamp_stability(value: int, rules: Rules) -> int:
+    return int(max(rules.param("stability_min"), min(rules.param("stability_max"), value)))
 
 
 def stability_price(world: Campaign, state: State, rules: Rules) -> Fraction:
@@ -54,10 +61,6 @@ def stability_price(world: Campaign, state: State, rules: Rules) -> Fraction:
                 if rule is not None:
                     price += rule.effect("stability_price")
     return max(price, rules.param("stability_price_min"))
-
-
-def clamp_stability(value: int, rules: Rules) -> int:
-    return int(max(rules.param("stability_min"), min(rules.param("stability_max"), value)))
 
 
 def why_not(world: Campaign, state: State, province: Province, b: Building, rules: Rules) -> str | None:
@@ -89,83 +92,356 @@ def why_not(world: Campaign, state: State, province: Province, b: Building, rule
     return None
 
 
-def _build(world: Campaign, order: Build, rules: Rules, budget: Budget, report: TurnReport) -> str:
-    state = world.states[order.state]
-    province = world.provinces[order.province]
-    b = rules.buildings[order.building]
-    refusal = why_not(world, state, province, b, rules)
-    if refusal:
-        raise _Refused(refusal)
-    slaves = province.population.get("раб", 0)
-    cost = b.cost_in(province.specialisation)
-    budget.take(state.name, cost, f"«{b.name_ru}»")
-    # everything checked: apply
-    state.treasury -= cost
-    if b.cost_slaves:
-        province.population["раб"] = slaves - b.cost_slaves
-    province.buildings.append(b.name_ru)
-    slaves_txt = f" и {b.cost_slaves} раб." if b.cost_slaves else ""
-    report.money(state.name, PHASE, "строительство", -cost,
-                 f"«{b.name_ru}» в провинции {province.name}", order.row.ref)
-    report.tell(f"{state.name}: построено «{b.name_ru}» в провинции {province.name} "
-                f"(−{fmt(cost)} Д{slaves_txt}).")
-    note = ""
-    once = int(b.effect("stability_once"))
-    if once:
-        before = state.stability
-        state.stability = clamp_stability(before + once, rules)
-        report.tell(f"{state.name}: чудо света «{b.name_ru}» — стабильность {before:+d} → {state.stability:+d}.")
-        note += f"; Ст {before:+d} → {state.stability:+d}"
-    if b.workers and not allocate(province, rules)[b.name_ru]:
-        note += (f"; но работать некому: нужно {b.workers_text()} свободных людей в провинции — "
-                 f"пока не производит")
-    return f"построено за {fmt(cost)} Д{slaves_txt}{note}"
+class Expenses:
+    """The working state of the phase: budget, per-turn counters, goods at hand."""
+
+    def __init__(self, world: Campaign, rules: Rules, report: TurnReport) -> None:
+        self.world = world
+        self.rules = rules
+        self.report = report
+        self.budget: Budget = budget(world, report)
+        self.bought: Counter[str] = Counter()
+        self.converted: Counter[tuple[str, str, str]] = Counter()
+        self.changed_government: set[str] = set()
+        goods = report.notes.get("goods")
+        if goods is None:
+            goods = report.notes["goods"] = production(world, rules)
+        self.goods: dict[str, Counter[str]] = goods
+
+    def own(self, state: State, name: str) -> Province:
+        p = self.world.provinces[name]
+        if p.owner != state.name:
+            owner = f"принадлежит государству {p.owner}" if p.owner else "ничья"
+            raise Refused(f"провинция {p.name} {owner}, а не {state.name}")
+        return p
+
+    # ---------------------------------------------------------------- orders
+
+    def build(self, state: State, order: Build) -> str:
+        province = self.world.provinces[order.province]
+        b = self.rules.buildings[order.building]
+        refusal = why_not(self.world, state, province, b, self.rules)
+        if refusal:
+            raise Refused(refusal)
+        cost = b.cost_in(province.specialisation)
+        self.budget.take(state.name, cost, f"«{b.name_ru}»")
+        state.treasury -= cost
+        if b.cost_slaves:
+            province.population["раб"] -= b.cost_slaves
+        province.buildings.append(b.name_ru)
+        slaves_txt = f" и {b.cost_slaves} раб." if b.cost_slaves else ""
+        self.report.money(state.name, PHASE, "строительство", -cost,
+                          f"«{b.name_ru}» в провинции {province.name}", order.row.ref)
+        self.report.tell(f"{state.name}: построено «{b.name_ru}» в провинции {province.name} "
+                         f"(−{fmt(cost)} Д{slaves_txt}).")
+        note = ""
+        once = int(b.effect("stability_once"))
+        if once:
+            before, after = shift_stability(state, once, self.rules)
+            self.report.tell(f"{state.name}: чудо света «{b.name_ru}» — стабильность {before:+d} → {after:+d}.")
+            note += f"; Ст {before:+d} → {after:+d}"
+        if b.workers and not allocate(province, self.rules)[b.name_ru]:
+            note += (f"; но работать некому: нужно {b.workers_text()} свободных людей в провинции — "
+                     f"пока не производит")
+        return f"построено за {fmt(cost)} Д{slaves_txt}{note}"
+
+    def stability(self, state: State, order: InvestStability) -> str:
+        limit = int(self.rules.param("stability_per_turn_max"))
+        if self.bought[state.name] >= limit:
+            raise Refused("стабильность можно покупать только раз за ход — это уже второй приказ")
+        if state.stability >= int(self.rules.param("stability_max")):
+            raise Refused(f"стабильность уже максимальная ({state.stability:+d})")
+        price = stability_price(self.world, state, self.rules)
+        self.budget.take(state.name, price, "+1 Ст")
+        self.bought[state.name] += 1
+        state.treasury -= price
+        before, after = shift_stability(state, 1, self.rules)
+        self.report.money(state.name, PHASE, "стабильность", -price, f"+1 Ст (Ст {before:+d} → {after:+d})",
+                          order.row.ref)
+        self.report.tell(f"{state.name}: вложено {fmt(price)} Д в стабильность, Ст {before:+d} → {after:+d}.")
+        return f"+1 Ст за {fmt(price)} Д (Ст {before:+d} → {after:+d})"
+
+    def convert(self, state: State, order: Convert) -> str:
+        """ANC-STRATA-04, -12, -15, -16: move people between strata for money and goods."""
+        rules = self.rules
+        province = self.own(state, order.province)
+        rule = next((c for c in rules.conversions if c.src == order.src and c.dst == order.dst), None)
+        if rule is None:
+            allowed = ", ".join(f"{c.src} → {c.dst}" for c in rules.conversions)
+            raise Refused(f"перевода {order.src} → {order.dst} нет в правилах (есть: {allowed})")
+        gov = rules.governments.get(state.government)
+        gov_name = gov.name_ru if gov else state.government
+        if rule.governments and state.government not in rule.governments:
+            names = ", ".join(rules.governments[g].name_ru for g in rule.governments if g in rules.governments)
+            raise Refused(f"перевод {order.src} → {order.dst} возможен только при форме правления: {names}")
+        if rule.cost.startswith("gov:"):
+            price = getattr(gov, rule.cost[4:], None) if gov else None
+            if price is None:
+                raise Refused(f"при форме правления «{gov_name}» перевод {order.src} → {order.dst} не разрешён")
+        else:
+            price = Fraction(rule.cost)
+        discount = Fraction(0)
+        if rule.discount_effect:
+            for p in self.world.provinces.values():
+                if p.owner == state.name:
+                    for b in p.buildings:
+                        if (br := rules.buildings.get(b)) is not None:
+                            discount += br.effect(rule.discount_effect)
+        price = max(Fraction(0), price - discount)
+        want = order.count
+        limits: list[str] = []
+        n = want
+        if rule.per_turn_max is not None:
+            left = rule.per_turn_max - self.converted[(state.name, rule.src, rule.dst)]
+            if left < n:
+                n = max(0, left)
+                limits.append(f"не больше {rule.per_turn_max} за ход")
+        have = province.population.get(order.src, 0)
+        if have < n:
+            n = have
+            limits.append(f"в провинции {province.name} только {have} {order.src}")
+        goods_used: Counter[str] = Counter()
+        if rule.goods:
+            pool = self.goods.setdefault(state.name, Counter())
+            available = sum(pool[g] for g in rule.goods)
+            if available < n:
+                n = available
+                limits.append("нужен товар: " + " или ".join(rule.goods) + f" (есть {available} ед.)")
+        if price:
+            affordable = int(self.budget.can(state.name) // price)
+            if affordable < n:
+                n = affordable
+                limits.append(f"денег хватает на {affordable}")
+        if n <= 0:
+            raise Refused(f"перевод {order.src} → {order.dst} невозможен: " + "; ".join(limits))
+        if rule.goods:
+            pool = self.goods[state.name]
+            need = n
+            for g in rule.goods:
+                take = min(need, pool[g])
+                pool[g] -= take
+                goods_used[g] += take
+                need -= take
+        cost = price * n
+        if cost:
+            self.budget.take(state.name, cost, "перевод")
+            state.treasury -= cost
+            self.report.money(state.name, PHASE, "страты", -cost,
+                              f"{n} {order.src} → {order.dst} в провинции {province.name} по {fmt(price)} Д",
+                              order.row.ref)
+        province.population[order.src] -= n
+        province.population[order.dst] = province.population.get(order.dst, 0) + n
+        self.converted[(state.name, rule.src, rule.dst)] += n
+        used = f", израсходовано: {', '.join(f'{k} {v}' for k, v in goods_used.items())}" if goods_used else ""
+        self.report.tell(f"{state.name}: {n} {order.src} → {order.dst} в провинции {province.name} "
+                         f"(−{fmt(cost)} Д{used}).")
+        text = f"переведено {n} {order.src} → {order.dst} за {fmt(cost)} Д{used}"
+        if n < want:
+            raise Partial(f"{text}; из {want} — {'; '.join(limits)}")
+        return text
+
+    def move(self, state: State, order: Move) -> str:
+        """ANC-POP-01: 1 Д per person per province of the way, through own provinces."""
+        src = self.own(state, order.src)
+        dst = self.own(state, order.dst)
+        steps = _own_path(self.world, state.name, src.name, dst.name)
+        if steps is None:
+            raise Refused(f"нет пути из {src.name} в {dst.name} через свои провинции")
+        have = src.population.get(order.stratum, 0)
+        n = min(order.count, have)
+        if n <= 0:
+            raise Refused(f"в провинции {src.name} нет {order.stratum}")
+        price = self.rules.param("move_cost_per_step") * steps
+        if price:
+            n = min(n, int(self.budget.can(state.name) // price))
+            if n <= 0:
+                self.budget.take(state.name, price, "переселение")
+        cost = price * n
+        if cost:
+            self.budget.take(state.name, cost, "переселение")
+            state.treasury -= cost
+            self.report.money(state.name, PHASE, "переселение", -cost,
+                              f"{n} {order.stratum}: {src.name} → {dst.name}, {steps} пров. × {fmt(price / steps)} Д",
+                              order.row.ref)
+        src.population[order.stratum] -= n
+        dst.population[order.stratum] = dst.population.get(order.stratum, 0) + n
+        self.report.tell(f"{state.name}: переселено {n} {order.stratum} из {src.name} в {dst.name} (−{fmt(cost)} Д).")
+        text = f"переселено {n} {order.stratum} за {fmt(cost)} Д ({steps} пров. пути)"
+        if n < order.count:
+            raise Partial(f"{text}; из {order.count} — людей или денег не хватило")
+        return text
+
+    def government(self, state: State, order: ChangeGovernment) -> str:
+        """ANC-GOV-02..13: one voluntary step a turn along the state's path; −2 Ст (ANC-STAB-08)."""
+        rules = self.rules
+        if state.name in self.changed_government:
+            raise Refused("форму правления можно менять не больше одного шага за ход")
+        if order.target == state.government:
+            raise Refused(f"форма правления уже «{order.target_name}»")
+        steps = [t for t in rules.transitions
+                 if t.src == state.government and t.dst == order.target and t.path in (state.path, "any")]
+        if not steps:
+            options = sorted({rules.governments[t.dst].name_ru for t in rules.transitions
+                              if t.src == state.government and t.path in (state.path, "any")
+                              and t.dst in rules.governments})
+            path = "западному" if state.path == "western" else "восточному"
+            hint = f"; по {path} пути отсюда можно перейти в: {', '.join(options)}" if options else \
+                f"; по {path} пути из этой формы правления шагов нет"
+            gov = rules.governments.get(state.government)
+            raise Refused(f"переход «{gov.name_ru if gov else state.government}» → «{order.target_name}» "
+                          f"не предусмотрен{hint}")
+        problems = [p for t in steps for p in [_transition_problems(self.world, state, t, rules)]]
+        best = min(problems, key=len)
+        if best:
+            raise Refused("условия не выполнены: " + "; ".join(best))
+        before_gov = rules.governments.get(state.government)
+        state.government = order.target
+        self.changed_government.add(state.name)
+        before, after = shift_stability(state, int(rules.param("government_change_stability")), rules)
+        self.report.tell(f"{state.name}: смена формы правления «{before_gov.name_ru if before_gov else ''}» → "
+                         f"«{order.target_name}», Ст {before:+d} → {after:+d}.")
+        return f"теперь «{order.target_name}»; Ст {before:+d} → {after:+d}"
+
+    def research(self, state: State, order: Research) -> str:
+        """ANC-SCI-01: buy a technology with the points accumulated in earlier turns."""
+        tech = self.rules.techs[order.tech]
+        if tech.name_ru in state.techs:
+            raise Refused(f"технология «{tech.name_ru}» уже изучена")
+        missing = [p for p in tech.prerequisites if p not in state.techs]
+        if missing:
+            raise Refused("сначала нужно изучить: " + ", ".join(f"«{m}»" for m in missing))
+        if state.science < tech.cost:
+            raise Refused(f"не хватает {fmt(tech.cost - state.science)} очк. науки: нужно {fmt(tech.cost)}, "
+                          f"накоплено {fmt(state.science)}")
+        state.science -= tech.cost
+        state.techs.append(tech.name_ru)
+        self.report.ledger.add(_science_entry(self.report, state.name, -tech.cost, f"изучена «{tech.name_ru}»",
+                                              order.row.ref))
+        self.report.tell(f"{state.name}: изучена технология «{tech.name_ru}» (−{fmt(tech.cost)} очк. науки).")
+        return f"изучена за {fmt(tech.cost)} очк. науки, осталось {fmt(state.science)}"
+
+    def pay(self, state: State, order: Pay) -> str:
+        """ANC-MONEY-06: tribute and other payments; the receiver may spend it next turn."""
+        if order.to == state.name:
+            raise Refused("платить самому себе незачем")
+        receiver = self.world.states[order.to]
+        amount = Fraction(order.amount)
+        self.budget.take(state.name, amount, f"платёж государству {order.to}")
+        state.treasury -= amount
+        receiver.treasury += amount
+        self.report.money(state.name, PHASE, "дань и платежи", -amount, f"платёж государству {order.to}",
+                          order.row.ref)
+        self.report.money(order.to, PHASE, "дань и платежи", amount, f"платёж от государства {state.name}",
+                          order.row.ref)
+        self.report.tell(f"{state.name} заплатил {fmt(amount)} Д государству {order.to}.")
+        return f"передано {fmt(amount)} Д государству {order.to}"
 
 
-def _stability(world: Campaign, order: InvestStability, rules: Rules, budget: Budget,
-               report: TurnReport, bought: dict[str, int]) -> str:
-    state = world.states[order.state]
-    limit = int(rules.param("stability_per_turn_max"))
-    if bought.get(state.name, 0) >= limit:
-        raise _Refused("стабильность можно покупать только раз за ход — это уже второй приказ")
-    top = int(rules.param("stability_max"))
-    if state.stability >= top:
-        raise _Refused(f"стабильность уже максимальная ({state.stability:+d})")
-    price = stability_price(world, state, rules)
-    budget.take(state.name, price, "+1 Ст")
-    bought[state.name] = bought.get(state.name, 0) + 1
-    before = state.stability
-    state.treasury -= price
-    state.stability = clamp_stability(before + 1, rules)
-    report.money(state.name, PHASE, "стабильность", -price, f"+1 Ст (Ст {before:+d} → {state.stability:+d})",
-                 order.row.ref)
-    report.tell(f"{state.name}: вложено {fmt(price)} Д в стабильность, Ст {before:+d} → {state.stability:+d}.")
-    return f"+1 Ст за {fmt(price)} Д (Ст {before:+d} → {state.stability:+d})"
+def _science_entry(report: TurnReport, state: str, amount: Fraction, reason: str, ref: str = ""):  # type: ignore[no-untyped-def]
+    from engine.core.ledger import LedgerEntry
+
+    return LedgerEntry(report.turn, state, "наука", "наука", amount, reason, ref, resource="очки науки")
 
 
-HANDLED = (Build, InvestStability, NoActions)
+def _own_path(world: Campaign, state: str, a: str, b: str) -> int | None:
+    """Steps between two provinces over land borders through the state's own provinces."""
+    dist = {a: 0}
+    queue = deque([a])
+    while queue:
+        p = queue.popleft()
+        if p == b:
+            return dist[p]
+        for n in world.neighbours(p):
+            if n not in dist and world.provinces[n].owner == state:
+                dist[n] = dist[p] + 1
+                queue.append(n)
+    return None
+
+
+def _transition_problems(world: Campaign, state: State, t, rules: Rules) -> list[str]:  # type: ignore[no-untyped-def]
+    provinces = [p for p in world.provinces.values() if p.owner == state.name]
+    out: list[str] = []
+    at_war = bool(world_wars(world, state.name))
+    if t.stability_min is not None and state.stability < t.stability_min:
+        out.append(f"Ст не ниже {t.stability_min:+d} (сейчас {state.stability:+d})")
+    if t.stability_max is not None and state.stability > t.stability_max:
+        out.append(f"Ст не выше {t.stability_max:+d} (сейчас {state.stability:+d})")
+    if t.peace and at_war:
+        out.append("мир (государство воюет)")
+    if t.war and not at_war:
+        out.append("война (государство ни с кем не воюет)")
+    aristocrats = count_people(provinces, "АР")
+    if t.aristocrats_min is not None and aristocrats < t.aristocrats_min:
+        out.append(f"не меньше {t.aristocrats_min} АР (есть {aristocrats})")
+    if t.aristocrats_max is not None and aristocrats > t.aristocrats_max:
+        out.append(f"не больше {t.aristocrats_max} АР (есть {aristocrats})")
+    if t.temples_min is not None:
+        active = sum(1 for p in provinces for b, ok in staff(p, rules).staffed.items()
+                     if ok and b == "Храм")
+        if active < t.temples_min:
+            out.append(f"действующих храмов не меньше {t.temples_min} (есть {active})")
+    if t.forums_min is not None:
+        forums = sum(1 for p in provinces if "Рынок" in p.buildings)
+        if forums < t.forums_min:
+            out.append(f"форумов (рынков) не меньше {t.forums_min} (есть {forums})")
+    if t.provinces_min is not None and len(provinces) < t.provinces_min:
+        out.append(f"не меньше {t.provinces_min} провинций (есть {len(provinces)})")
+    if t.treasury_min is not None and state.treasury < t.treasury_min:
+        out.append(f"казна не меньше {fmt(t.treasury_min)} Д (есть {fmt(state.treasury)})")
+    if t.tech and t.tech not in state.techs:
+        out.append(f"технология «{t.tech}»")
+    return out
+
+
+def world_wars(world: Campaign, state: str) -> list[str]:
+    """States at war with `state` (none until war is modelled)."""
+    return list(getattr(world, "wars", {}).get(state, []))
+
+
+def _charges(world: Campaign, rules: Rules, report: TurnReport, exp: Expenses) -> None:
+    """The government's fixed charges: despotism −10 Д, oligarchy −1 Д per aristocrat (ANC-GOV-17, -22)."""
+    by_owner = world.by_owner()
+    for name in report.lot or sorted(world.states):
+        state = world.states[name]
+        gov = rules.governments.get(state.government)
+        if gov is None:
+            continue
+        aristocrats = count_people(by_owner.get(name, []), "АР")
+        for amount, reason in (
+            (gov.money_per_turn, f"{gov.name_ru}: {fmt(gov.money_per_turn, sign=True)} Д за ход"),
+            (gov.money_per_aristocrat * aristocrats,
+             f"{gov.name_ru}: {fmt(gov.money_per_aristocrat, sign=True)} Д × {aristocrats} АР"),
+        ):
+            if amount < 0:
+                state.treasury += amount
+                exp.budget.charge(name, -amount)
+                report.money(name, PHASE, "правление", amount, reason)
 
 
 def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
-    budget = Budget(world)
-    bought: dict[str, int] = {}
+    exp = Expenses(world, rules, report)
+    _charges(world, rules, report, exp)
+    handlers = {
+        Build: exp.build, InvestStability: exp.stability, Convert: exp.convert, Move: exp.move,
+        ChangeGovernment: exp.government, Research: exp.research, Pay: exp.pay,
+    }
     for name in report.lot or sorted(world.states):
+        state = world.states[name]
         for row, order in orders.of(name):
             if not isinstance(order, HANDLED):
                 continue  # unreadable rows were answered when parsed; other kinds belong to other phases
             try:
-                reason = _execute(world, order, rules, budget, report, bought)
-            except _Refused as exc:
+                reason = _execute(handlers, state, order)
+            except Partial as exc:
+                report.result(row.ref, Status.PARTIAL, str(exc))
+            except Refused as exc:
                 report.result(row.ref, Status.REJECTED, str(exc))
             else:
                 report.result(row.ref, Status.DONE, reason)
     return world
 
 
-def _execute(world: Campaign, order: Order, rules: Rules, budget: Budget, report: TurnReport,
-             bought: dict[str, int]) -> str:
-    if isinstance(order, Build):
-        return _build(world, order, rules, budget, report)
-    if isinstance(order, InvestStability):
-        return _stability(world, order, rules, budget, report, bought)
-    return "нет действий — приказ засчитан"
+def _execute(handlers: dict, state: State, order: Order) -> str:  # type: ignore[type-arg]
+    if isinstance(order, NoActions):
+        return "нет действий — приказ засчитан"
+    return handlers[type(order)](state, order)

@@ -1,7 +1,10 @@
-"""Phase 5, taxes and duties (ANC-TAX-01..04) and money emission by the mint (ANC-CRAFT-10).
+"""Phase 5, taxes and duties (ANC-TAX-01..04), with the other income of the turn: the mint
+(ANC-CRAFT-10), gold and silver mines (ANC-AGRI-17) and the government's bonuses
+(aristocracy +3 Д per aristocrat, monarchy +1 Д per trade route, empire +3 Д per province).
 
 Tax = free citizens × the government's base rate × the share collected at the stability the
-state had at the START of the turn. Amounts are kept exactly (fractions of Д).
+state had at the START of the turn. A province in revolt pays nothing this turn.
+Amounts are kept exactly (fractions of Д).
 """
 
 from __future__ import annotations
@@ -13,9 +16,10 @@ from engine.core.money import fmt
 from engine.core.turn import TurnReport
 
 from .. import conditions
-from ..model import Campaign
+from ..economy import count_people
+from ..model import Campaign, Province
 from ..rules import Rules
-from ..staffing import allocate
+from ..staffing import staff
 from ..turnorders import TurnOrders
 
 PHASE = "налоги"
@@ -23,28 +27,43 @@ PHASE = "налоги"
 
 def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
     start_stability: dict[str, int] = report.notes.get("start_stability", {})
+    start_government: dict[str, str] = report.notes.get("start_government", {})
+    revolts: set[str] = report.notes.get("revolts", set())
+    routes: dict[str, int] = report.notes.get("routes", {})
     by_owner = world.by_owner()
     mint_rate = rules.param("mint_per_province")
     for name in sorted(world.states):
         state = world.states[name]
         provinces = by_owner.get(name, [])
-        gov = rules.governments.get(state.government)
+        gov = rules.governments.get(start_government.get(name, state.government))
         if gov is None:
             continue
         stability = start_stability.get(name, state.stability)
         percent = rules.tax_percent.get(stability, Fraction(0))
-        citizens = sum(p.population.get("СГ", 0) for p in provinces)
+        paying = [p for p in provinces if p.name not in revolts]
+        citizens = sum(p.population.get("СГ", 0) for p in paying)
         tax = citizens * gov.tax * percent / 100
-        if citizens and gov.tax and percent:
+        if tax:
             state.treasury += tax
             report.money(name, PHASE, "налоги", tax,
                          f"{citizens} СГ × {fmt(gov.tax)} Д ({gov.name_ru}) × {fmt(percent)} % (Ст {stability:+d})")
         report.notes.setdefault("taxes", {})[name] = (citizens, gov.tax, percent, tax)
+        aristocrats = count_people(provinces, "АР")
+        for amount, reason in (
+            (gov.money_per_aristocrat * aristocrats, f"{gov.name_ru}: {fmt(gov.money_per_aristocrat)} Д × {aristocrats} АР"),
+            (gov.money_per_province * len(provinces), f"{gov.name_ru}: {fmt(gov.money_per_province)} Д × {len(provinces)} пров."),
+            (gov.money_per_route * routes.get(name, 0), f"{gov.name_ru}: {fmt(gov.money_per_route)} Д × {routes.get(name, 0)} маршр."),
+            (gov.money_per_turn, f"{gov.name_ru}: {fmt(gov.money_per_turn)} Д за ход"),
+        ):
+            if amount > 0:
+                state.treasury += amount
+                report.money(name, PHASE, "правление", amount, reason)
         _mint(world, name, provinces, rules, mint_rate, report)
+        _mines(world, name, provinces, rules, report)
     return world
 
 
-def _mint(world: Campaign, name: str, provinces: list, rules: Rules, rate: Fraction,
+def _mint(world: Campaign, name: str, provinces: list[Province], rules: Rules, rate: Fraction,
           report: TurnReport) -> None:
     """ANC-CRAFT-09/10: a staffed mint with its gold or silver coins 2 Д per province."""
     state = world.states[name]
@@ -53,15 +72,31 @@ def _mint(world: Campaign, name: str, provinces: list, rules: Rules, rate: Fract
             b = rules.buildings.get(b_name)
             if b is None or not b.effect("mint"):
                 continue
-            if not allocate(p, rules)[b_name]:
+            if not staff(p, rules).staffed[b_name]:
                 report.tell(f"{name}: «{b_name}» в провинции {p.name} простаивает — нет работников "
                             f"({b.workers_text()}).")
                 continue
             if not conditions.holds(b.where, conditions.Context(world, state, p)):
-                report.tell(f"{name}: «{b_name}» простаивает — нет сырья ("
-                            f"{conditions.describe(b.where)}).")
+                report.tell(f"{name}: «{b_name}» простаивает — нет сырья ({conditions.describe(b.where)}).")
                 continue
             income = rate * len(provinces)
             state.treasury += income
             report.money(name, PHASE, "монетный двор", income,
                          f"«{b_name}»: {fmt(rate)} Д × {len(provinces)} провинц.")
+
+
+def _mines(world: Campaign, name: str, provinces: list[Province], rules: Rules, report: TurnReport) -> None:
+    """ANC-AGRI-17: a staffed gold or silver mine pays 1 Д per worker (3 workers: +3 Д)."""
+    state = world.states[name]
+    for p in provinces:
+        if rules.good_of(p.specialisation) not in ("золото", "серебро"):
+            continue
+        s = staff(p, rules)
+        for b_name in p.buildings:
+            b = rules.buildings.get(b_name)
+            if b is None or not b.effect("mine_income") or not s.staffed.get(b_name):
+                continue
+            workers = s.workers[b_name]
+            income = b.effect("mine_income") * workers
+            state.treasury += income
+            report.money(name, PHASE, "рудники", income, f"«{b_name}» ({p.specialisation}, {p.name}): {workers} работн.")

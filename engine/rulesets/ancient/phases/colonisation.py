@@ -1,0 +1,78 @@
+"""Phase 3, colonisation of neutral provinces (ANC-TURN-11, ANC-MISC-03/04).
+
+The seed names the phase but never describes colonisation; our documented default
+(docs/rules-decisions.md): a state colonises a grey province that borders one of its own
+(by land, or by a shared sea zone between two coastal provinces) for «colonise_cost» Д and
+«colonise_settlers» people taken from that neighbour; the province is the state's this turn.
+A government whose «Колонизация» is «нет» (anarchy) cannot colonise. When two states reach
+for the same province, the lot decides.
+"""
+
+from __future__ import annotations
+
+from engine.core.dice import Dice
+from engine.core.money import fmt
+from engine.core.orders import Status
+from engine.core.turn import TurnReport
+
+from ..economy import Refused, budget
+from ..model import Campaign, Province, State
+from ..orders import Colonise
+from ..rules import Rules
+from ..turnorders import TurnOrders
+
+PHASE = "колонизация"
+
+
+def _neighbours(world: Campaign, p: Province) -> list[Province]:
+    out = [world.provinces[n] for n in world.neighbours(p.name) if n in world.provinces]
+    if p.coastal and p.sea_zones:
+        zones = set(p.sea_zones)
+        out += [q for q in world.provinces.values()
+                if q.name != p.name and q.coastal and zones & set(q.sea_zones) and q not in out]
+    return out
+
+
+def colonise(world: Campaign, state: State, order: Colonise, rules: Rules, report: TurnReport) -> str:
+    target = world.provinces[order.province]
+    gov = rules.governments.get(state.government)
+    if gov is not None and not gov.colonise:
+        raise Refused(f"при форме правления «{gov.name_ru}» колонизация невозможна")
+    if target.owner:
+        raise Refused(f"провинция {target.name} уже принадлежит государству {target.owner}")
+    settlers = int(rules.param("colonise_settlers"))
+    sources = [q for q in _neighbours(world, target) if q.owner == state.name]
+    if not sources:
+        raise Refused(f"провинция {target.name} не граничит ни с одной вашей провинцией (ни по суше, ни по морю)")
+    strata = [order.stratum] if order.stratum else ["СГ", "раб"]
+    choice = next(((q, s) for q in sorted(sources, key=lambda q: q.name) for s in strata
+                   if q.population.get(s, 0) >= settlers), None)
+    if choice is None:
+        raise Refused(f"нужно {settlers} поселенц. ({' или '.join(strata)}) в соседней своей провинции: "
+                      + ", ".join(q.name for q in sources))
+    source, stratum = choice
+    cost = rules.param("colonise_cost")
+    budget(world, report).take(state.name, cost, f"колонизацию провинции {target.name}")
+    state.treasury -= cost
+    source.population[stratum] -= settlers
+    target.population[stratum] = target.population.get(stratum, 0) + settlers
+    target.owner = state.name
+    report.money(state.name, PHASE, "колонизация", -cost, f"колонизация провинции {target.name}", order.row.ref)
+    report.tell(f"{state.name}: колонизирована провинция {target.name} ({settlers} {stratum} из {source.name}, "
+                f"−{fmt(cost)} Д).")
+    return f"провинция {target.name} колонизирована: {settlers} {stratum} из {source.name}, {fmt(cost)} Д"
+
+
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+    for name in report.lot or sorted(world.states):
+        state = world.states[name]
+        for row, order in orders.of(name):
+            if not isinstance(order, Colonise):
+                continue
+            try:
+                reason = colonise(world, state, order, rules, report)
+            except Refused as exc:
+                report.result(row.ref, Status.REJECTED, str(exc))
+            else:
+                report.result(row.ref, Status.DONE, reason)
+    return world

@@ -1,0 +1,197 @@
+"""The end of the turn, before the balance (ANC-TURN-16 with the catalogue's proposal for
+the checks the seed gives no phase): missed orders (ANC-TURN-03/04), science (ANC-SCI-02..05),
+food and famine (ANC-FOOD-02..04, ANC-STAB-06), the government's stability clock
+(ANC-STAB-07, -14), forced degradation at −3 (ANC-STAB-17, ANC-GOV-14..16) and the AI
+states' fixed stability (ANC-AI-02).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import deque
+from fractions import Fraction
+
+from engine.core.dice import Dice
+from engine.core.ledger import LedgerEntry
+from engine.core.money import fmt
+from engine.core.turn import TurnReport
+
+from ..economy import clamp, count_people, shift_stability
+from ..model import Campaign, Province, State
+from ..rules import Rules
+from ..staffing import production, province_output
+from ..turnorders import TurnOrders
+
+
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+    by_owner = world.by_owner()
+    for name in sorted(world.states):
+        state = world.states[name]
+        provinces = by_owner.get(name, [])
+        _missed(state, orders, rules, report)
+        _science(state, provinces, rules, report)
+        famine = _food(world, state, provinces, rules, report)
+        _stability_clock(state, famine, rules, report, at_war=bool(getattr(world, "wars", {}).get(name)))
+        _degrade(state, provinces, rules, report)
+        if state.ai:
+            state.stability = int(rules.param("ai_stability"))
+    return world
+
+
+def _missed(state: State, orders: TurnOrders, rules: Rules, report: TurnReport) -> None:
+    """ANC-TURN-04: two turns without orders in a row and the state passes to the GM."""
+    if state.ai:
+        return
+    if orders.sent(state.name):
+        state.missed = 0
+        return
+    if state.excused:
+        state.excused = False
+        report.tell(f"{state.name}: приказов нет, но ведущий простил пропуск.")
+        return
+    state.missed += 1
+    limit = int(rules.param("missed_turns_to_ai"))
+    if state.missed >= limit:
+        state.ai = True
+        state.stability = int(rules.param("ai_stability"))
+        report.tell(f"{state.name}: {state.missed} хода подряд без приказов — государство переходит под управление "
+                    f"ведущего (ИИ), Ст {state.stability:+d}.")
+    elif state.missed == limit - 1:
+        report.tell(f"{state.name}: приказов нет ({state.missed} из {limit}). Последнее предупреждение: ещё один "
+                    f"пропуск — и государство станет ИИ.")
+    else:
+        report.tell(f"{state.name}: приказов нет ({state.missed} из {limit}) — предупреждение.")
+
+
+def _science(state: State, provinces: list[Province], rules: Rules, report: TurnReport) -> None:
+    """ANC-SCI-02..05: +1, the government's points, +3 a library, +5 a scholar; they accumulate."""
+    gov = rules.governments.get(state.government)
+    base = rules.param("science_base")
+    gov_points = gov.science if gov else Fraction(0)
+    if rules.param("science_government_mode") and gov_points > 0:
+        points = max(base, gov_points)
+        parts = [f"{gov.name_ru if gov else ''} {fmt(points)}"]
+    else:
+        points = base + gov_points
+        parts = [f"база {fmt(base)}"] + ([f"{gov.name_ru} {fmt(gov_points, sign=True)}"] if gov and gov_points else [])
+    buildings = sum((rules.buildings[b].effect("science") for p in provinces for b in p.buildings
+                     if b in rules.buildings), Fraction(0))
+    if buildings:
+        points += buildings
+        parts.append(f"постройки +{fmt(buildings)}")
+    scholars = count_people(provinces, "уч")
+    if scholars:
+        points += scholars * rules.param("science_per_scholar")
+        parts.append(f"{scholars} уч × {fmt(rules.param('science_per_scholar'))}")
+    points = max(points, Fraction(0))
+    if points:
+        state.science += points
+        report.ledger.add(LedgerEntry(report.turn, state.name, "наука", "наука", points, "; ".join(parts),
+                                      resource="очки науки"))
+
+
+def _reaches_capital(world: Campaign, state: State, province: Province) -> bool:
+    """Food counts when it can be carried to the capital (ANC-FOOD-03): through own provinces
+    over land, or by sea between two own coastal provinces. The trade table's distances refine
+    this once trade is modelled."""
+    capital = world.provinces.get(state.capital)
+    if capital is None:
+        return False
+    if province.name == capital.name:
+        return True
+    if province.coastal and capital.coastal:
+        return True
+    seen = {province.name}
+    queue = deque([province.name])
+    while queue:
+        p = queue.popleft()
+        for n in world.neighbours(p):
+            if n == capital.name:
+                return True
+            if n not in seen and world.provinces[n].owner == state.name:
+                seen.add(n)
+                queue.append(n)
+    return False
+
+
+def _food(world: Campaign, state: State, provinces: list[Province], rules: Rules, report: TurnReport) -> bool:
+    """ANC-FOOD-02..04: one food unit per three provinces must reach the capital."""
+    if not provinces:
+        state.famine = 0
+        return False
+    per = int(rules.param("food_provinces_per_unit"))
+    need = math.ceil(len(provinces) / per)
+    food = 0
+    for p in provinces:
+        if _reaches_capital(world, state, p):
+            food += sum(n for g, n in province_output(p, rules).items() if rules.is_food(g))
+    food += report.notes.get("food_bought", {}).get(state.name, 0)
+    event = state.name in report.notes.get("famine_event", set())
+    famine = event or food < need
+    if famine:
+        state.famine += 1
+        why = "неурожай" if event else f"еды {food} из {need} нужных"
+        report.tell(f"{state.name}: голод ({why}), {state.famine}-й ход подряд.")
+        mode = int(rules.param("famine_stability_mode"))
+        if state.famine >= mode:
+            before, after = shift_stability(state, int(rules.param("famine_stability_delta")), rules)
+            report.tell(f"{state.name}: голод подрывает стабильность, Ст {before:+d} → {after:+d}.")
+    else:
+        state.famine = 0
+    report.notes.setdefault("food", {})[state.name] = (food, need)
+    return famine
+
+
+def _stability_clock(state: State, famine: bool, rules: Rules, report: TurnReport, at_war: bool) -> None:
+    """ANC-STAB-07 (despotism −1 a turn) and ANC-STAB-14 (empire +1 every two peaceful turns)."""
+    gov = rules.governments.get(state.government)
+    if gov is None or state.ai:
+        return
+    if gov.stability_per_turn:
+        before, after = shift_stability(state, gov.stability_per_turn, rules)
+        report.tell(f"{state.name}: {gov.name_ru} — Ст {before:+d} → {after:+d}.")
+    if famine or at_war:
+        state.peace = 0
+        return
+    state.peace += 1
+    period = int(rules.param("empire_peace_turns"))
+    if gov.money_per_province > 0 and period and state.peace >= period:  # the empire's clock
+        state.peace = 0
+        before, after = shift_stability(state, 1, rules)
+        report.tell(f"{state.name}: {period} мирных хода без голода — Ст {before:+d} → {after:+d}.")
+
+
+def _degrade(state: State, provinces: list[Province], rules: Rules, report: TurnReport) -> None:
+    """ANC-STAB-17, ANC-GOV-14..16: at −3 at the end of the turn the government falls a step."""
+    if state.ai or state.stability > int(rules.param("stability_min")):
+        return
+    facts = {"provinces": len(provinces), "aristocrats": count_people(provinces, "АР"),
+             "routes": report.notes.get("routes", {}).get(state.name, 0), "stability": state.stability}
+    for row in rules.degradation:
+        if row.src != state.government or row.path not in ("any", state.path):
+            continue
+        if row.condition and not _holds(row.condition, facts):
+            continue
+        before = rules.governments.get(state.government)
+        after = rules.governments.get(row.dst)
+        state.government = row.dst
+        state.stability = clamp(state.stability, rules)
+        report.tell(f"{state.name}: стабильность {state.stability:+d} — форма правления деградирует: "
+                    f"«{before.name_ru if before else ''}» → «{after.name_ru if after else row.dst}».")
+        report.notes.setdefault("degraded", []).append(state.name)
+        return
+    report.tell(f"{state.name}: стабильность {state.stability:+d}, но хуже формы правления нет.")
+
+
+def _holds(condition: str, facts: dict[str, int]) -> bool:
+    m = re.fullmatch(r"\s*(\w+)\s*(>=|<=|>|<|==|=)\s*(\w+)\s*", condition)
+    if not m:
+        return False
+    left, op, right = m.groups()
+    a = facts.get(left, int(left) if left.lstrip("-").isdigit() else 0)
+    b = facts.get(right, int(right) if right.lstrip("-").isdigit() else 0)
+    return {">=": a >= b, "<=": a <= b, ">": a > b, "<": a < b}.get(op, a == b)
+
+
+__all__ = ["production", "run"]

@@ -1,0 +1,77 @@
+"""Phase 2, population (ANC-POP-02..05, -07..09, ANC-GOV-18, ANC-BLD-09).
+
+Growth: each province of a state without famine gets a newborn with the seed's 25 % chance
+(a seeded roll per province), plus +1 guaranteed with a hospital; the newborn joins the
+majority stratum, ties to the lower one. A province that has outgrown its aqueduct, sewer or
+baths does not grow (ANC-POP-09, the catalogue's proposal; a GM option). Tyranny represses one
+person a turn; an arena consumes a slave a turn.
+"""
+
+from __future__ import annotations
+
+from engine.core.dice import Dice
+from engine.core.turn import TurnReport
+
+from ..economy import civilians, describe_people, lose_people, majority_stratum
+from ..model import Campaign, Province
+from ..rules import Rules
+from ..turnorders import TurnOrders
+
+NEEDS = ((5, "Акведук"), (8, "Канализация"), (10, "Термы"))
+
+
+def missing_need(p: Province) -> str | None:
+    """The building a province's size demands and lacks (ANC-POP-09)."""
+    people = civilians(p)
+    for above, building in NEEDS:
+        if people > above and building not in p.buildings:
+            return building
+    return None
+
+
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+    chance = int(rules.param("growth_chance_percent"))
+    blocked_by_needs = bool(rules.param("growth_blocked_above_needs"))
+    by_owner = world.by_owner()
+    for name in sorted(world.states):
+        state = world.states[name]
+        provinces = sorted(by_owner.get(name, []), key=lambda p: p.name)
+        if not provinces:
+            continue
+        if state.famine > 0:
+            report.tell(f"{name}: голод — населения не прибавилось.")
+        else:
+            grown: list[str] = []
+            for p in provinces:
+                need = missing_need(p) if blocked_by_needs else None
+                if need:
+                    report.tell(f"{name}: провинция {p.name} не растёт — нужна постройка «{need}».")
+                    continue
+                born = 1 if dice.roll("прирост", 100, subject=p.name) <= chance else 0
+                born += sum(int(rules.buildings[b].effect("growth")) for b in p.buildings if b in rules.buildings)
+                if born:
+                    s = majority_stratum(p)
+                    p.population[s] += born
+                    grown.append(f"{p.name} +{born} {s}")
+            if grown:
+                report.tell(f"{name}: прирост населения — {', '.join(grown)}.")
+        gov = rules.governments.get(state.government)
+        if gov is not None and gov.people_per_turn < 0:  # tyranny's repressions (ANC-GOV-18)
+            victims = -gov.people_per_turn
+            target = max(provinces, key=lambda p: (civilians(p), p.name))
+            lost = lose_people(target, victims)
+            if lost:
+                report.tell(f"{name}: репрессии ({gov.name_ru}) — в провинции {target.name} погибли: {describe_people(lost)}.")
+        for p in provinces:
+            for b in p.buildings:
+                rule = rules.buildings.get(b)
+                need = int(rule.effect("slaves_per_turn")) if rule else 0
+                if need:
+                    capital = world.provinces.get(state.capital, p)
+                    source = p if p.population.get("раб", 0) >= need else capital
+                    if source.population.get("раб", 0) >= need:
+                        source.population["раб"] -= need
+                        report.tell(f"{name}: «{b}» поглотила {need} раб. ({source.name}).")
+                    else:
+                        report.tell(f"{name}: для «{b}» нет рабов — она простаивает.")
+    return world
