@@ -248,7 +248,7 @@ def _read_orders(d: codec.Decoded, vocab: order_mod.Vocabulary, report: TurnRepo
                 parsed: order_mod.Order | str = order_mod.parse(row, vocab)
                 echo = parsed.describe(lang)
             except InvalidOrder as exc:
-                parsed = str(exc)
+                parsed = str(exc).replace(f"{row.tab}!", "", 1)  # the row's own tab goes without saying
                 echo = codec.raw_echo(row)
             if stamp is not None and stamp < d.campaign.turn and str(ot.cell(row.row, "understood") or "") == echo:
                 ot.history.append(row.row)
