@@ -6,6 +6,7 @@ encode: new Campaign + TurnReport -> a Changeset for one atomic write.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -17,10 +18,17 @@ from engine.core.money import to_cell
 from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
 from engine.core.tables import Cell, Grid, Tables, column_letter, is_blank
 
-from .model import Border, Campaign, GMEvent, Province, SeaZone, State
+from .model import BARBARIANS, Army, Border, Campaign, Fleet, GMEvent, Province, Relation, SeaZone, State
 from .rules import Rules, load_rules
 from .vocab import (
     ADJACENCY,
+    ARMIES,
+    DIPLOMACY,
+    FLEETS,
+    LAND_UNITS,
+    RELATION_TEXT,
+    RELATIONS,
+    SHIPS,
     BORDER_KINDS,
     GM_EVENTS,
     BORDER_TEXT,
@@ -248,10 +256,112 @@ def decode(tables: Tables) -> Decoded:
                 continue
             campaign.gm_events.append(GMEvent(rd.integer(row, rec, "turn", 0, 1), _event_key(rules, event) or event,
                                               rd.text(row, rec, "target"), row))
+    _read_forces(tables, campaign, rules, problems)
     order_tabs = _order_tabs(tables, campaign, problems)
     if problems:
         raise CampaignError(problems)
     return Decoded(campaign, rules, meta_tab, tabs, order_tabs, meta)
+
+
+def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Problem]) -> None:
+    """Armies, fleets and diplomacy (tabs optional in a campaign made before war existed)."""
+    known_states = set(c.states) | {BARBARIANS}
+    tab = find_tab(tables, ARMIES)
+    if tab is not None and tables[tab]:
+        cols = ARMIES.locate(tab, tables[tab][0], problems)
+        rd = CellReader(tab, cols, problems)
+        for row, rec in records(tables[tab], cols):
+            name = rd.text(row, rec, "name", required=True)
+            state, prov = rd.text(row, rec, "state", required=True), rd.text(row, rec, "province", required=True)
+            if name in c.armies:
+                rd.bad(row, "name", f"армия «{name}» записана дважды")
+                continue
+            if state and state not in known_states:
+                rd.bad(row, "state", f"нет такого государства «{state}»")
+            if prov and prov not in c.provinces:
+                rd.bad(row, "province", f"нет такой провинции «{prov}»")
+            units = {u: rd.integer(row, rec, u, 0, 0) for u in LAND_UNITS}
+            c.armies[name] = Army(name, state, prov, {u: n for u, n in units.items() if n}, row)
+    tab = find_tab(tables, FLEETS)
+    if tab is not None and tables[tab]:
+        cols = FLEETS.locate(tab, tables[tab][0], problems)
+        rd = CellReader(tab, cols, problems)
+        for row, rec in records(tables[tab], cols):
+            name = rd.text(row, rec, "name", required=True)
+            state = rd.text(row, rec, "state", required=True)
+            if name in c.fleets:
+                rd.bad(row, "name", f"флот «{name}» записан дважды")
+                continue
+            if state and state not in known_states:
+                rd.bad(row, "state", f"нет такого государства «{state}»")
+            zone = rd.integer(row, rec, "zone", 0, 1)
+            if zone and c.seas and zone not in c.seas:
+                rd.bad(row, "zone", f"нет морской зоны {zone}")
+            ships = {u: rd.integer(row, rec, u, 0, 0) for u in SHIPS}
+            cargo = parse_units(rd.text(row, rec, "cargo"))
+            if cargo is None:
+                rd.bad(row, "cargo", "непонятные войска на борту: пишите «2 ТП, 1 ЛК»")
+                cargo = {}
+            c.fleets[name] = Fleet(name, state, zone, {u: n for u, n in ships.items() if n}, cargo, row)
+    tab = find_tab(tables, DIPLOMACY)
+    if tab is not None and tables[tab]:
+        cols = DIPLOMACY.locate(tab, tables[tab][0], problems)
+        rd = CellReader(tab, cols, problems)
+        for row, rec in records(tables[tab], cols):
+            a, b = rd.text(row, rec, "a", required=True), rd.text(row, rec, "b", required=True)
+            for key, name in (("a", a), ("b", b)):
+                if name and name not in c.states:
+                    rd.bad(row, key, f"нет такого государства «{name}»")
+            kind = RELATIONS.get(norm(rd.text(row, rec, "relation")))
+            if kind is None:
+                rd.bad(row, "relation", "отношение должно быть «война», «мир», «союз» или «вассалитет»")
+                continue
+            c.relations.append(Relation(a, b, kind, rd.integer(row, rec, "since", 0, 0)))
+
+
+def parse_units(text: str) -> dict[str, int] | None:
+    """«2 ТП, 1 ЛК» -> {"ТП": 2, "ЛК": 1}; None if unreadable."""
+    out: dict[str, int] = {}
+    for part in re.split(r"[;,]", text or ""):
+        part = part.strip()
+        if not part:
+            continue
+        m = re.fullmatch(r"(\d+)\s*(\S+)", part)
+        if not m:
+            return None
+        unit = {norm(u): u for u in LAND_UNITS}.get(norm(m.group(2)))
+        if unit is None:
+            return None
+        out[unit] = out.get(unit, 0) + int(m.group(1))
+    return out
+
+
+def units_text(units: dict[str, int], order: tuple[str, ...] = LAND_UNITS) -> str:
+    return ", ".join(f"{units[u]} {u}" for u in order if units.get(u))
+
+
+def armies_grid(c: Campaign, lang: str) -> Grid:
+    grid: Grid = [ARMIES.header(lang)]
+    for a in c.armies.values():
+        if a.size():
+            grid.append([a.name, a.state, a.province, *[a.units.get(u) or None for u in LAND_UNITS]])
+    return grid
+
+
+def fleets_grid(c: Campaign, lang: str) -> Grid:
+    grid: Grid = [FLEETS.header(lang)]
+    for f in c.fleets.values():
+        if f.size():
+            grid.append([f.name, f.state, f.zone, *[f.ships.get(u) or None for u in SHIPS], units_text(f.cargo)])
+    return grid
+
+
+def diplomacy_grid(c: Campaign, lang: str) -> Grid:
+    grid: Grid = [DIPLOMACY.header(lang)]
+    i = 1 if lang == "en" else 0
+    for r in c.relations:
+        grid.append([r.a, r.b, RELATION_TEXT[r.kind][i], r.since or None])
+    return grid
 
 
 def _event_key(rules: Rules, text: str) -> str | None:

@@ -8,6 +8,8 @@ from fractions import Fraction
 
 from .vocab import STRATA
 
+BARBARIANS = "Варвары"
+
 
 @dataclass
 class State:
@@ -66,6 +68,45 @@ class SeaZone:
     neighbours: tuple[int, ...] = ()
 
 
+@dataclass
+class Army:
+    """A land army: units by type, standing in a province."""
+
+    name: str
+    state: str
+    province: str
+    units: dict[str, int] = field(default_factory=dict)
+    row: int = 0
+
+    def size(self) -> int:
+        return sum(self.units.values())
+
+
+@dataclass
+class Fleet:
+    """A squadron in a sea zone, with the land units it carries."""
+
+    name: str
+    state: str
+    zone: int
+    ships: dict[str, int] = field(default_factory=dict)
+    cargo: dict[str, int] = field(default_factory=dict)
+    row: int = 0
+
+    def size(self) -> int:
+        return sum(self.ships.values())
+
+
+@dataclass
+class Relation:
+    """war | peace | alliance between two states; vassal: `a` is the suzerain of `b`."""
+
+    a: str
+    b: str
+    kind: str
+    since: int = 0
+
+
 @dataclass(frozen=True)
 class GMEvent:
     """An event the GM placed by hand for a turn (tab «События ведущего»)."""
@@ -91,6 +132,9 @@ class Campaign:
     borders: list[Border] = field(default_factory=list)
     seas: dict[int, SeaZone] = field(default_factory=dict)
     gm_events: list[GMEvent] = field(default_factory=list)
+    armies: dict[str, Army] = field(default_factory=dict)
+    fleets: dict[str, Fleet] = field(default_factory=dict)
+    relations: list[Relation] = field(default_factory=list)
     _neighbours: dict[str, set[str]] | None = field(default=None, repr=False, compare=False)
 
     def neighbours(self, province: str) -> set[str]:
@@ -116,6 +160,37 @@ class Campaign:
                     dist[n] = dist[p] + 1
                     queue.append(n)
         return dist
+
+    def relation(self, a: str, b: str) -> Relation | None:
+        for r in self.relations:
+            if {r.a, r.b} == {a, b}:
+                return r
+        return None
+
+    def at_war(self, a: str, b: str) -> bool:
+        """Barbarians («Варвары») are at war with everybody."""
+        if a == b:
+            return False
+        if BARBARIANS in (a, b):
+            return True
+        r = self.relation(a, b)
+        return r is not None and r.kind == "war"
+
+    def enemies(self, state: str) -> list[str]:
+        return sorted({r.b if r.a == state else r.a for r in self.relations
+                       if r.kind == "war" and state in (r.a, r.b)})
+
+    def allied(self, a: str, b: str) -> bool:
+        if a == b:
+            return True
+        r = self.relation(a, b)
+        return r is not None and r.kind in ("alliance", "vassal")
+
+    def border(self, a: str, b: str) -> Border | None:
+        for x in self.borders:
+            if {x.a, x.b} == {a, b}:
+                return x
+        return None
 
     def by_owner(self) -> dict[str, list[Province]]:
         """Provinces grouped by owner (computed afresh: owners change during a turn)."""

@@ -15,6 +15,7 @@ from . import conditions
 from .vocab import (
     PATHS,
     RULES_BUILDINGS,
+    RULES_COMBAT,
     RULES_CONVERSIONS,
     RULES_DEGRADATION,
     RULES_EVENT_ODDS,
@@ -25,6 +26,7 @@ from .vocab import (
     RULES_STABILITY,
     RULES_TECHS,
     RULES_TRANSITIONS,
+    RULES_UNITS,
     STRATA,
     YES,
 )
@@ -176,6 +178,43 @@ class EventCard:
 
 
 @dataclass(frozen=True)
+class UnitType:
+    """A land unit or a ship (ANC-ARMY-02..07, ANC-NAVY-02..07)."""
+
+    type: str
+    name_ru: str
+    name_en: str
+    kind: str  # land | sea
+    recruits: int
+    strata: tuple[str, ...]
+    cost: Fraction
+    goods: tuple[str, ...]  # all needed, one unit each
+    upkeep: Fraction
+    strength: int
+    moves: int
+    terrain: dict[str, int]
+    weight: int | None  # tons aboard a ship; None = cannot embark
+    capacity: int
+    value: int
+    where_text: str = ""
+    where: conditions.Expr = None
+    tech: str = ""
+
+
+@dataclass(frozen=True)
+class CombatBand:
+    """One row of the combat table: a band of the БО ratio and its result (ANC-COMBAT-03)."""
+
+    kind: str  # суша | море
+    ratio_min: Fraction
+    ratio_max: Fraction | None
+    result: str  # attacker | defender | draw
+    attacker_loss: Fraction  # share of the defender's БО
+    defender_loss: Fraction  # share of the attacker's БО
+    row: int = 0
+
+
+@dataclass(frozen=True)
 class Rules:
     governments: dict[str, Government]
     tax_percent: dict[int, Fraction]
@@ -188,6 +227,8 @@ class Rules:
     goods: dict[str, Good] = field(default_factory=dict)
     events: dict[str, EventCard] = field(default_factory=dict)
     event_odds: dict[int, tuple[Fraction, Fraction]] = field(default_factory=dict)
+    units: dict[str, UnitType] = field(default_factory=dict)
+    combat: tuple[CombatBand, ...] = ()
 
     def good_of(self, specialisation: str) -> str:
         """The good a specialisation yields («скот» → «мясо»); the name itself when not listed."""
@@ -225,6 +266,11 @@ PARAM_DEFAULTS: dict[str, Fraction] = {
     "science_government_mode": Fraction(1), "science_per_scholar": Fraction(5), "aristocrats_per_turn_max": Fraction(1),
     "priest_cost": Fraction(15), "arena_slaves_per_turn": Fraction(1),
     "missed_turns_to_ai": Fraction(2), "ai_stability": Fraction(0), "mine_min_workers": Fraction(3),
+    "forest_defence": Fraction(1), "river_attack": Fraction(-1), "landing_attack": Fraction(-2), "road_bonus": Fraction(1),
+    "war_move_cost": Fraction(1), "plunder_mode": Fraction(1), "enslave_share_percent": Fraction(50),
+    "barbarian_slaves": Fraction(1), "declare_war_stability": Fraction(-1), "declare_war_on_vassal_stability": Fraction(-2),
+    "break_vassal_stability": Fraction(-3), "become_vassal_stability": Fraction(1), "capital_lost_stability": Fraction(-1),
+    "ship_range_max": Fraction(10),
 }
 
 
@@ -480,5 +526,53 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     r = _Reader(tables, RULES_EVENT_ODDS, problems)
     for row, rec in r.rows:
         odds[int(r.num(row, rec, "stability"))] = (r.num(row, rec, "bad_weight"), r.num(row, rec, "good_weight"))
+    units: dict[str, UnitType] = {}
+    r = _Reader(tables, RULES_UNITS, problems)
+    for row, rec in r.rows:
+        t = r.text(rec, "type")
+        if not t:
+            continue
+        terrain: dict[str, int] = {}
+        for part in re.split(r"[;,]", r.text(rec, "terrain")):
+            if ":" in part:
+                k, v = part.split(":", 1)
+                try:
+                    terrain[k.strip().lower()] = int(v.strip())
+                except ValueError:
+                    r.bad(row, "terrain", f"непонятный модификатор «{part.strip()}»: ожидается «горы:+1»")
+        try:
+            where = conditions.parse(r.text(rec, "where"))
+        except conditions.ConditionSyntaxError as exc:
+            r.bad(row, "where", str(exc))
+            where = None
+        strata = tuple(known.get(norm(x), x) for x in r.text(rec, "strata").split("|") if x.strip())
+        for x in strata:
+            if x not in STRATA:
+                r.bad(row, "strata", f"неизвестная страта «{x}»")
+        kind = "sea" if norm(r.text(rec, "kind")) in ("sea", "море", "флот") else "land"
+        units[t] = UnitType(
+            type=t, name_ru=r.text(rec, "name_ru") or t, name_en=r.text(rec, "name_en") or t, kind=kind,
+            recruits=int(r.num(row, rec, "recruits", Fraction(1))), strata=strata, cost=r.num(row, rec, "cost"),
+            goods=tuple(g.strip() for g in r.text(rec, "goods").split("+") if g.strip()),
+            upkeep=r.num(row, rec, "upkeep", Fraction(0)), strength=int(r.num(row, rec, "strength")),
+            moves=int(r.num(row, rec, "moves", Fraction(1))), terrain=terrain,
+            weight=None if is_blank(rec.get("weight")) else int(r.num(row, rec, "weight")),
+            capacity=int(r.num(row, rec, "capacity", Fraction(0))), value=int(r.num(row, rec, "value", Fraction(0))),
+            where_text=r.text(rec, "where"), where=where, tech=r.text(rec, "tech"),
+        )
+
+    combat: list[CombatBand] = []
+    r = _Reader(tables, RULES_COMBAT, problems)
+    results = {"атакующий": "attacker", "attacker": "attacker", "победа атакующего": "attacker",
+               "защитник": "defender", "defender": "defender", "победа защитника": "defender",
+               "ничья": "draw", "draw": "draw"}
+    for row, rec in r.rows:
+        result = results.get(norm(r.text(rec, "result")), "")
+        if not result:
+            r.bad(row, "result", f"итог должен быть «атакующий», «защитник» или «ничья», а не «{r.text(rec, 'result')}»")
+        kind = "море" if norm(r.text(rec, "kind")) in ("море", "sea", "морской") else "суша"
+        combat.append(CombatBand(kind, r.num(row, rec, "ratio_min"),
+                                 None if is_blank(rec.get("ratio_max")) else r.num(row, rec, "ratio_max"),
+                                 result, r.num(row, rec, "attacker_loss"), r.num(row, rec, "defender_loss"), row))
     return Rules(governments, tax_percent, buildings, techs, params, tuple(transitions), tuple(degradation),
-                 tuple(conversions), goods, events, odds)
+                 tuple(conversions), goods, events, odds, units, tuple(combat))

@@ -35,7 +35,7 @@ from engine.core.turn import Phase, TurnReport, run_phases
 
 from . import codec
 from . import orders as order_mod
-from .model import Border, Campaign, Province, SeaZone, State
+from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
 from .phases import balance, colonisation, endturn, events, expenses, lot, population, taxes
 from .rules import load_rules
 from .templates import RULES_FILES, load_scenario, rules_grid
@@ -44,6 +44,9 @@ from .vocab import (
     ACTIONS,
     ADJACENCY,
     ARCHIVE,
+    ARMIES,
+    DIPLOMACY,
+    FLEETS,
     BALANCE_TAB,
     CHRONICLE,
     GM_EVENTS,
@@ -117,6 +120,14 @@ def campaign_from_scenario(data: dict[str, Any], title: str, lang: str, secret: 
         c.borders.append(Border(b[0], b[1], kind, b[3] if len(b) > 3 else ""))
     for z in data.get("sea_zones", []):
         c.seas[int(z["zone"])] = SeaZone(int(z["zone"]), z.get("name", ""), tuple(int(n) for n in z.get("neighbours", ())))
+    for a in data.get("armies", []) or []:
+        c.armies[a["name"]] = Army(a["name"], a["state"], a["province"], dict(a.get("units") or {}))
+    for f in data.get("fleets", []) or []:
+        c.fleets[f["name"]] = Fleet(f["name"], f["state"], int(f["zone"]), dict(f.get("ships") or {}),
+                                    dict(f.get("cargo") or {}))
+    for r in data.get("relations", []) or []:
+        c.relations.append(Relation(r[0], r[1], {"война": "war", "мир": "peace", "союз": "alliance",
+                                                 "вассалитет": "vassal"}.get(r[2], r[2])))
     return c
 
 
@@ -160,6 +171,9 @@ def new_workbook(scenario: str = "demo", lang: str = "ru", title: str | None = N
         TabSpec(POPULATION.tab_name(lang), codec.population_grid(c, lang), POPULATION.widths(), frozen_cols=1),
         TabSpec(ADJACENCY.tab_name(lang), codec.adjacency_grid(c, lang), ADJACENCY.widths()),
         TabSpec(SEAS.tab_name(lang), codec.seas_grid(c, lang), SEAS.widths()),
+        TabSpec(ARMIES.tab_name(lang), codec.armies_grid(c, lang), ARMIES.widths(), frozen_cols=1),
+        TabSpec(FLEETS.tab_name(lang), codec.fleets_grid(c, lang), FLEETS.widths(), frozen_cols=1),
+        TabSpec(DIPLOMACY.tab_name(lang), codec.diplomacy_grid(c, lang), DIPLOMACY.widths()),
     ]
     n_buildings = len(rules_tabs["buildings"])
     n_provinces = len(c.provinces) + 1
@@ -358,6 +372,10 @@ def resolve(tables: Tables, expect_turn: int | None = None) -> SyncResult:
         ReplaceTab(t["states"], codec.states_grid(world, d.rules, lang)),
         ReplaceTab(t["provinces"], codec.provinces_grid(world, lang)),
         ReplaceTab(t["population"], codec.population_grid(world, lang)),
+        ReplaceTab(_existing(tables, (ARMIES.ru, ARMIES.en)) or ARMIES.tab_name(lang), codec.armies_grid(world, lang)),
+        ReplaceTab(_existing(tables, (FLEETS.ru, FLEETS.en)) or FLEETS.tab_name(lang), codec.fleets_grid(world, lang)),
+        ReplaceTab(_existing(tables, (DIPLOMACY.ru, DIPLOMACY.en)) or DIPLOMACY.tab_name(lang),
+                   codec.diplomacy_grid(world, lang)),
     ]
     bal_tab = _existing(tables, BALANCE_TAB.values()) or BALANCE_TAB[lang]
     changes.replace.append(ReplaceTab(bal_tab, balance_table(c, world, report.ledger.entries, lang)))

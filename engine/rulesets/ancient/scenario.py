@@ -18,9 +18,9 @@ from engine.core.orders import STATUS_TEXT
 from engine.core.tables import Cell, Formula, Tables, apply_changes, trim
 
 from . import codec, ruleset
-from .model import Province, State
+from .model import Army, Fleet, Province, Relation, State
 from .templates import RULES_FILES
-from .vocab import CHRONICLE, LEDGER, ORDERS, STRATA
+from .vocab import ARMIES, CHRONICLE, DIPLOMACY, FLEETS, GM_EVENTS, LEDGER, ORDERS, STRATA
 
 FIXED_SECRET = "scenario-secret"
 # a scenario's world is quiet unless it says otherwise: no random events, no random births
@@ -54,6 +54,18 @@ def build_tables(setup: dict[str, Any]) -> Tables:
         c.states.clear()
         c.provinces.clear()
         c.borders.clear()
+        c.armies.clear()
+        c.fleets.clear()
+        c.relations.clear()
+    if "armies" in setup:  # the scenario's armies replace the template's
+        c.armies = {a["name"]: Army(a["name"], a["state"], a["province"], dict(a.get("units") or {}))
+                    for a in setup["armies"] or []}
+    if "fleets" in setup:
+        c.fleets = {f["name"]: Fleet(f["name"], f["state"], int(f["zone"]), dict(f.get("ships") or {}),
+                                     dict(f.get("cargo") or {})) for f in setup["fleets"] or []}
+    for r in setup.get("relations") or []:
+        kind = {"война": "war", "мир": "peace", "союз": "alliance", "вассалитет": "vassal"}.get(r[2], r[2])
+        c.relations = [x for x in c.relations if {x.a, x.b} != {r[0], r[1]}] + [Relation(r[0], r[1], kind)]
     for name, patch in (setup.get("provinces") or {}).items():
         p = c.provinces.get(name)
         if p is None:
@@ -85,6 +97,12 @@ def build_tables(setup: dict[str, Any]) -> Tables:
     tables[t["provinces"]] = trim(codec.provinces_grid(c, lang))
     tables[t["population"]] = trim(codec.population_grid(c, lang))
     tables[t["adjacency"]] = trim(codec.adjacency_grid(c, lang))
+    for layout, grid in ((ARMIES, codec.armies_grid(c, lang)), (FLEETS, codec.fleets_grid(c, lang)),
+                         (DIPLOMACY, codec.diplomacy_grid(c, lang))):
+        tables[find_tab(tables, layout) or layout.tab_name(lang)] = trim(grid)
+    if setup.get("gm_events"):
+        tables[find_tab(tables, GM_EVENTS) or GM_EVENTS.tab_name(lang)] = [
+            GM_EVENTS.header(lang), *[list(e) for e in setup["gm_events"]]]
     # order tabs follow the (patched) states: one per player state
     for name in [n for n in tables if codec.order_state(n) is not None]:
         del tables[name]

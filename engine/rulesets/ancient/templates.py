@@ -14,6 +14,7 @@ from engine.core.tables import Cell, Grid
 
 from .vocab import (
     RULES_BUILDINGS,
+    RULES_COMBAT,
     RULES_CONVERSIONS,
     RULES_DEGRADATION,
     RULES_EVENT_ODDS,
@@ -24,6 +25,7 @@ from .vocab import (
     RULES_STABILITY,
     RULES_TECHS,
     RULES_TRANSITIONS,
+    RULES_UNITS,
 )
 
 RULES_FILES: dict[str, tuple[str, Layout]] = {
@@ -37,6 +39,8 @@ RULES_FILES: dict[str, tuple[str, Layout]] = {
     "goods": ("goods.csv", RULES_GOODS),
     "events": ("events.csv", RULES_EVENTS),
     "event_odds": ("event_odds.csv", RULES_EVENT_ODDS),
+    "units": ("units.csv", RULES_UNITS),
+    "combat": ("combat.csv", RULES_COMBAT),
     "parameters": ("parameters.csv", RULES_PARAMS),
 }
 

@@ -262,6 +262,66 @@ GM_EVENTS = Layout("События ведущего", "GM events", (
     C("comment", "Комментарий", "Comment", required=False, width=40),
 ))
 
+LAND_UNITS: tuple[str, ...] = ("ЛП", "Луч.", "ЛК", "ТП", "БС", "ТК")
+SHIPS: tuple[str, ...] = ("ПЛ", "У", "Б", "Т", "К", "КК")
+
+ARMIES = Layout("Армии", "Armies", (
+    C("name", "Армия", "Army", width=18),
+    C("state", "Государство", "State", width=20),
+    C("province", "Провинция", "Province", width=20),
+    *(C(u, u, u, width=6, required=False) for u in LAND_UNITS),
+))
+
+FLEETS = Layout("Флоты", "Fleets", (
+    C("name", "Флот", "Fleet", width=18),
+    C("state", "Государство", "State", width=20),
+    C("zone", "Морская зона", "Sea zone", width=9),
+    *(C(u, u, u, width=6, required=False) for u in SHIPS),
+    C("cargo", "Войска на борту", "Troops aboard", required=False, width=24),
+))
+
+DIPLOMACY = Layout("Дипломатия", "Diplomacy", (
+    C("a", "Государство А", "State A", width=20),
+    C("b", "Государство Б", "State B", width=20),
+    C("relation", "Отношение", "Relation", width=12),
+    C("since", "С хода", "Since turn", required=False, width=8),
+))
+RELATIONS = {"война": "war", "war": "war", "мир": "peace", "peace": "peace", "союз": "alliance",
+             "alliance": "alliance", "вассал": "vassal", "вассалитет": "vassal", "vassal": "vassal"}
+RELATION_TEXT = {"war": ("война", "war"), "peace": ("мир", "peace"), "alliance": ("союз", "alliance"),
+                 "vassal": ("вассалитет", "vassal")}
+
+RULES_UNITS = Layout("Правила — Войска", "Rules — Units", (
+    C("type", "Тип", "Type", width=7),
+    C("name_ru", "Название", "Name (ru)", width=20),
+    C("name_en", "Name", "Name (en)", width=16),
+    C("kind", "Род", "Kind", width=6),
+    C("recruits", "Рекрутов", "Recruits", width=8),
+    C("strata", "Из страт", "From strata", width=10),
+    C("cost", "Цена, Д", "Cost", width=8),
+    C("goods", "Снаряжение", "Goods", required=False, width=16),
+    C("upkeep", "Содержание, Д", "Upkeep", width=9),
+    C("strength", "Сила", "Strength", width=6),
+    C("moves", "Запас хода", "Moves", width=7),
+    C("terrain", "Местность", "Terrain", required=False, width=22),
+    C("weight", "Вес, у.т.", "Weight", required=False, width=7),
+    C("capacity", "Грузоподъёмность, у.т.", "Capacity", required=False, width=9),
+    C("value", "Ценность", "Value", width=8),
+    C("where", "Где строить", "Where", required=False, width=22),
+    C("tech", "Технология", "Technology", required=False, width=14),
+    C("rule_ids", "Правила", "Rule ids", required=False, width=26),
+))
+
+RULES_COMBAT = Layout("Правила — Таблица боя", "Rules — Combat table", (
+    C("kind", "Бой", "Battle", width=7),
+    C("ratio_min", "БО атак. / БО защ. от", "Ratio from", width=12),
+    C("ratio_max", "до", "to", required=False, width=8),
+    C("result", "Итог", "Result", width=12),
+    C("attacker_loss", "Потери атакующего (доля БО защитника)", "Attacker loss", width=16),
+    C("defender_loss", "Потери защитника (доля БО атакующего)", "Defender loss", width=16),
+    C("rule_ids", "Правила", "Rule ids", required=False, width=22),
+))
+
 BALANCE_TAB = {"ru": "Баланс", "en": "Balance"}
 
 # Order actions: key -> (ru word, en word, other accepted words)
@@ -278,6 +338,18 @@ ACTIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "government": ("Сменить правление", "Change government", (
         "смена правления", "форма правления", "правление", "change government", "government")),
     "pay": ("Заплатить", "Pay", ("дань", "платёж", "платеж", "выплатить", "pay", "tribute")),
+    "recruit": ("Набрать", "Recruit", ("набор", "нанять", "сформировать", "построить корабль", "recruit", "raise")),
+    "march": ("Двинуть", "March", ("идти", "атаковать", "напасть", "марш", "поход", "move army", "march", "attack")),
+    "sail": ("Плыть", "Sail", ("флот", "отплыть", "перевезти", "sail", "move fleet")),
+    "embark": ("Погрузить", "Embark", ("посадить", "на корабли", "embark")),
+    "disband": ("Распустить", "Disband", ("роспуск", "disband", "dismiss")),
+    "raze": ("Разрушить", "Raze", ("снести", "сжечь", "разорить", "raze")),
+    "war": ("Объявить войну", "Declare war", ("война", "declare war", "war")),
+    "peace": ("Заключить мир", "Make peace", ("мир", "make peace", "peace")),
+    "alliance": ("Заключить союз", "Alliance", ("союз", "alliance")),
+    "vassal": ("Стать вассалом", "Become vassal", ("вассалитет", "become vassal", "vassal")),
+    "accept_vassal": ("Принять вассала", "Accept vassal", ("accept vassal",)),
+    "break_vassal": ("Разорвать вассалитет", "Break vassalage", ("разрыв вассалитета", "break vassalage")),
 }
 
 YES = {"да", "yes", "y", "true", "1", "истина", "+", "д", "x", "х"}
