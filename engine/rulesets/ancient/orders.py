@@ -141,6 +141,101 @@ class Pay(Order):
         return f"Pay {self.amount} Д to {self.to}" if lang == "en" else f"Заплатить {self.amount} Д государству {self.to}"
 
 
+@dataclass(frozen=True)
+class Recruit(Order):
+    """Form units or build ships in a province (ANC-ARMY-11, ANC-NAVY-11)."""
+
+    unit: str
+    province: str
+    count: int
+
+    def describe(self, lang: str = "ru") -> str:
+        if lang == "en":
+            return f"Recruit {self.count} {self.unit} in {self.province}"
+        return f"Набрать {self.count} {self.unit} в провинции {self.province}"
+
+
+@dataclass(frozen=True)
+class March(Order):
+    """Move an army (or land the troops a fleet carries) to a province (ANC-MOVE-01..10)."""
+
+    force: str  # an army, or a fleet whose troops land
+    to: str
+    by_sea: bool = False
+
+    def describe(self, lang: str = "ru") -> str:
+        if self.by_sea:
+            return (f"Land the troops of «{self.force}» in {self.to}" if lang == "en"
+                    else f"Высадить войска флота «{self.force}» в провинции {self.to}")
+        return f"March «{self.force}» to {self.to}" if lang == "en" else f"Двинуть «{self.force}» в провинцию {self.to}"
+
+
+@dataclass(frozen=True)
+class Sail(Order):
+    """Move a fleet to a sea zone (ANC-MOVE-11, ANC-NAVY-09/10)."""
+
+    fleet: str
+    zone: int
+
+    def describe(self, lang: str = "ru") -> str:
+        return (f"Sail «{self.fleet}» to sea zone {self.zone}" if lang == "en"
+                else f"Флот «{self.fleet}» — в морскую зону {self.zone}")
+
+
+@dataclass(frozen=True)
+class Embark(Order):
+    """Put an army aboard a fleet in a port (ANC-MOVE-09/10)."""
+
+    army: str
+    fleet: str
+
+    def describe(self, lang: str = "ru") -> str:
+        return (f"Embark «{self.army}» on «{self.fleet}»" if lang == "en"
+                else f"Погрузить «{self.army}» на флот «{self.fleet}»")
+
+
+@dataclass(frozen=True)
+class Disband(Order):
+    """Disband units of an army or ships of a fleet (ANC-UPKEEP-03: the player names deserters)."""
+
+    force: str
+    unit: str
+    count: int
+
+    def describe(self, lang: str = "ru") -> str:
+        return (f"Disband {self.count} {self.unit} of «{self.force}»" if lang == "en"
+                else f"Распустить {self.count} {self.unit} из «{self.force}»")
+
+
+@dataclass(frozen=True)
+class Raze(Order):
+    """Destroy buildings of a captured province (ANC-BLD-01, ANC-MOVE-07)."""
+
+    province: str
+    building: str  # "" = every building
+
+    def describe(self, lang: str = "ru") -> str:
+        what = f"«{self.building}»" if self.building else ("all buildings" if lang == "en" else "все постройки")
+        return f"Raze {what} in {self.province}" if lang == "en" else f"Разрушить {what} в провинции {self.province}"
+
+
+@dataclass(frozen=True)
+class Diplomacy(Order):
+    """Declare war, make peace or an alliance, become or accept a vassal, break vassalage."""
+
+    kind: str  # war | peace | alliance | vassal | accept_vassal | break_vassal
+    other: str
+
+    WORDS = {"war": ("Объявить войну", "Declare war on"), "peace": ("Заключить мир с", "Make peace with"),
+             "alliance": ("Заключить союз с", "Ally with"), "vassal": ("Стать вассалом", "Become a vassal of"),
+             "accept_vassal": ("Принять в вассалы", "Accept as vassal"),
+             "break_vassal": ("Разорвать вассалитет с", "Break vassalage with")}
+
+    def describe(self, lang: str = "ru") -> str:
+        ru, en = self.WORDS[self.kind]
+        return f"{en} {self.other}" if lang == "en" else f"{ru}: {self.other}"
+
+
 class Vocabulary:
     """Name indexes a parser needs; built once per turn."""
 
@@ -155,6 +250,11 @@ class Vocabulary:
         self.gov_names = {g.key: g.name_ru for g in rules.governments.values()}
         self.strata = NameIndex((s, (STRATA_NAMES[s][0], STRATA_NAMES[s][1], s + ".")) for s in STRATA)
         self.action_words = {key: (ru, en) for key, (ru, en, _m) in ACTIONS.items()}
+        self.units = NameIndex((u.type, (u.name_ru, u.name_en, u.type.rstrip("."))) for u in rules.units.values())
+        self.armies = NameIndex((a, ()) for a in campaign.armies)
+        self.fleets = NameIndex((f, ()) for f in campaign.fleets)
+        self.forces = NameIndex([(a, ()) for a in campaign.armies] + [(f, ()) for f in campaign.fleets])
+        self.buildings_or_all = self.buildings
 
 
 def _text(cell: Cell) -> str:
@@ -167,6 +267,10 @@ _WORDS = {
     "state": ("не указано государство", "неизвестное государство"),
     "government": ("не указана форма правления", "неизвестная форма правления"),
     "stratum": ("не указана страта", "неизвестная страта"),
+    "unit": ("не указан род войск", "неизвестный род войск"),
+    "army": ("не указана армия", "неизвестная армия"),
+    "fleet": ("не указан флот", "неизвестный флот"),
+    "force": ("не указаны армия или флот", "нет армии или флота"),
     "action": ("не указано действие", "неизвестное действие"),
     "building": ("не указана постройка", "неизвестная постройка"),
     "province": ("не указана провинция", "неизвестная провинция"),
@@ -256,6 +360,46 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
         if qty is None:
             raise InvalidOrder(f"{row.where('qty')}: укажите сумму в Д")
         return Pay(row, to, qty)
+    if action == "recruit":
+        unit = _lookup(vocab.units, row.cells.get("object"), "unit", row.where("object"))
+        province = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
+        return Recruit(row, unit, province, qty or 1)
+    if action == "march":
+        force_cell = row.cells.get("object")
+        to = _lookup(vocab.provinces, row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("where"),
+                     "province", row.where("to"))
+        if vocab.fleets.get(force_cell) and not vocab.armies.get(force_cell):
+            return March(row, vocab.fleets.get(force_cell) or "", to, by_sea=True)
+        return March(row, _lookup(vocab.armies, force_cell, "army", row.where("object")), to)
+    if action == "sail":
+        fleet = _lookup(vocab.fleets, row.cells.get("object"), "fleet", row.where("object"))
+        target = row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("where")
+        try:
+            zone = int(str(target).strip())
+        except ValueError:
+            raise InvalidOrder(f"{row.where('to')}: укажите номер морской зоны, а не «{target}»") from None
+        return Sail(row, fleet, zone)
+    if action == "embark":
+        army = _lookup(vocab.armies, row.cells.get("object"), "army", row.where("object"))
+        fleet = _lookup(vocab.fleets, row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("where"),
+                        "fleet", row.where("to"))
+        return Embark(row, army, fleet)
+    if action == "disband":
+        unit = _lookup(vocab.units, row.cells.get("object"), "unit", row.where("object"))
+        force = _lookup(vocab.forces, row.cells.get("where"), "force", row.where("where"))
+        return Disband(row, force, unit, qty or 1)
+    if action == "raze":
+        province = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
+        obj = _text(row.cells.get("object"))
+        building = "" if obj.lower() in ("", "всё", "все", "all") else _lookup(
+            vocab.buildings, obj, "building", row.where("object"))
+        return Raze(row, province, building)
+    if action in ("war", "peace", "alliance", "vassal", "accept_vassal", "break_vassal"):
+        other_cell = row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("object")
+        other = _lookup(vocab.states, other_cell, "state", row.where("to"))
+        if other == row.state:
+            raise InvalidOrder(f"{row.where('to')}: нельзя с самим собой")
+        return Diplomacy(row, action, other)
     return NoActions(row)
 
 

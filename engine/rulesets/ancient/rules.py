@@ -50,6 +50,7 @@ class Government:
     citizen_to_aristocrat: Fraction | None = None
     people_per_turn: int = 0
     colonise: bool = True
+    annex: bool = False
 
     def name(self, lang: str) -> str:
         return self.name_en if lang == "en" else self.name_ru
@@ -374,6 +375,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             slave_to_citizen=opt["slave_to_citizen"], citizen_to_aristocrat=opt["citizen_to_aristocrat"],
             people_per_turn=int(r.num(row, rec, "people_per_turn", Fraction(0))),
             colonise=norm(r.text(rec, "colonise") or "да") in YES,
+            annex=norm(r.text(rec, "annex")) in YES,
         )
 
     tax_percent: dict[int, Fraction] = {}

@@ -36,7 +36,7 @@ from engine.core.turn import Phase, TurnReport, run_phases
 from . import codec
 from . import orders as order_mod
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
-from .phases import balance, colonisation, endturn, events, expenses, lot, population, taxes
+from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, war
 from .rules import load_rules
 from .templates import RULES_FILES, load_scenario, rules_grid
 from .turnorders import TurnOrders
@@ -71,7 +71,9 @@ PHASES: tuple[Phase[Campaign], ...] = (
     Phase("события", events.run),            # 1, ANC-TURN-09
     Phase("население", population.run),      # 2, ANC-TURN-10
     Phase("колонизация", colonisation.run),  # 3, ANC-TURN-11
+    Phase("дипломатия", diplomacy.run),      # 4, ANC-TURN-05, ANC-MISC-07
     Phase("расходы", expenses.run),          # 4, ANC-TURN-12
+    Phase("война", war.run),                 # «4», ANC-TURN-13
     Phase("налоги", taxes.run),              # 5, ANC-TURN-14
     Phase("итоги", endturn.run),             # 7, ANC-TURN-16 (food, science, stability)
     Phase("баланс", balance.run),            # 7, ANC-TURN-16

@@ -32,7 +32,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
         _missed(state, orders, rules, report)
         _science(state, provinces, rules, report)
         famine = _food(world, state, provinces, rules, report)
-        _stability_clock(state, famine, rules, report, at_war=bool(getattr(world, "wars", {}).get(name)))
+        _stability_clock(state, famine, rules, report, at_war=bool(world.enemies(name)))
         _degrade(state, provinces, rules, report)
         if state.ai:
             state.stability = int(rules.param("ai_stability"))

@@ -19,23 +19,28 @@ from engine.core.turn import TurnReport
 from .. import conditions
 from ..economy import Budget, Refused, budget, count_people, shift_stability
 from ..model import Campaign, Province, State
+from ..forces import army_at, fleet_at, upkeep
 from ..orders import (
     Build,
     ChangeGovernment,
     Convert,
+    Disband,
     InvestStability,
+    March,
     Move,
     NoActions,
     Order,
     Pay,
+    Recruit,
     Research,
+    Sail,
 )
 from ..rules import Building, Rules
 from ..staffing import allocate, production, staff
 from ..turnorders import TurnOrders
 
 PHASE = "расходы"
-HANDLED = (Build, InvestStability, NoActions, Convert, Move, ChangeGovernment, Research, Pay)
+HANDLED = (Build, InvestStability, NoActions, Convert, Move, ChangeGovernment, Research, Pay, Recruit)
 
 _Refused = Refused  # kept for callers of the first slice
 
@@ -103,6 +108,7 @@ class Expenses:
         self.bought: Counter[str] = Counter()
         self.converted: Counter[tuple[str, str, str]] = Counter()
         self.changed_government: set[str] = set()
+        self.launched: Counter[str] = Counter()
         goods = report.notes.get("goods")
         if goods is None:
             goods = report.notes["goods"] = production(world, rules)
@@ -320,6 +326,89 @@ class Expenses:
         self.report.tell(f"{state.name}: изучена технология «{tech.name_ru}» (−{fmt(tech.cost)} очк. науки).")
         return f"изучена за {fmt(tech.cost)} очк. науки, осталось {fmt(state.science)}"
 
+    def recruit(self, state: State, order: Recruit) -> str:
+        """ANC-ARMY-11, ANC-STRATA-13/14/17/18, ANC-NAVY-02..12: recruits, money and goods, in phase 4."""
+        rules = self.rules
+        unit = rules.units[order.unit]
+        province = self.own(state, order.province)
+        if unit.tech and unit.tech not in state.techs:
+            raise Refused(f"для «{unit.name_ru}» нужна технология «{unit.tech}»")
+        if unit.where is not None:
+            unmet = conditions.failures(unit.where, conditions.Context(self.world, state, province))
+            if unmet:
+                raise Refused(f"«{unit.name_ru}» здесь не набрать: нужно " + "; ".join(unmet))
+        if unit.kind == "sea" and not province.sea_zones:
+            raise Refused(f"провинция {province.name} не выходит к морю")
+        want = order.count
+        n = want
+        limits: list[str] = []
+        if unit.kind == "sea" and unit.where_text and "Верфь" in unit.where_text:
+            yards = province.buildings.count("Верфь")
+            left = yards - self.launched[province.name]
+            if left < n:
+                n = max(0, left)
+                limits.append("верфь спускает 1 корабль за ход (ANC-NAVY-11)")
+        pool = self._recruit_pool(state, unit.strata)
+        people = sum(province.population.get(s, 0) for s in pool)
+        if people < n * unit.recruits:
+            n = people // unit.recruits
+            limits.append(f"рекрутов ({'/'.join(pool)}) в провинции {province.name}: {people}, "
+                          f"нужно {unit.recruits} на {'корабль' if unit.kind == 'sea' else 'отряд'}")
+        goods = self.goods.setdefault(state.name, Counter())
+        for g in unit.goods:
+            if goods[g] < n:
+                n = goods[g]
+                limits.append(f"нужен товар «{g}» (есть {goods[g]} ед. в этот ход)")
+        if unit.cost:
+            affordable = int(self.budget.can(state.name) // unit.cost)
+            if affordable < n:
+                n = affordable
+                limits.append(f"денег хватает на {affordable}")
+        if n <= 0:
+            raise Refused(f"«{unit.name_ru}» не набрать: " + "; ".join(limits))
+        cost = unit.cost * n
+        if cost:
+            self.budget.take(state.name, cost, f"«{unit.name_ru}»")
+            state.treasury -= cost
+            self.report.money(state.name, PHASE, "войска", -cost, f"{n} {unit.type} в провинции {province.name}",
+                              order.row.ref)
+        for g in unit.goods:
+            goods[g] -= n
+        need = n * unit.recruits
+        taken: list[str] = []
+        for s in pool:
+            take = min(need, province.population.get(s, 0))
+            if take:
+                province.population[s] -= take
+                taken.append(f"{take} {s}")
+                need -= take
+        if unit.kind == "sea":
+            fleet = fleet_at(self.world, state.name, province.sea_zones[0])
+            fleet.ships[unit.type] = fleet.ships.get(unit.type, 0) + n
+            self.launched[province.name] += n
+            where = f"флот «{fleet.name}»"
+        else:
+            army = army_at(self.world, state.name, province.name)
+            army.units[unit.type] = army.units.get(unit.type, 0) + n
+            where = f"армия «{army.name}»"
+        used = "".join(f", {g}: {n}" for g in unit.goods)
+        self.report.tell(f"{state.name}: набрано {n} {unit.type} в провинции {province.name} "
+                         f"(−{fmt(cost)} Д; рекруты: {', '.join(taken)}{used}) → {where}.")
+        text = f"набрано {n} {unit.type} за {fmt(cost)} Д (рекруты: {', '.join(taken)}{used}) → {where}"
+        if n < want:
+            raise Partial(f"{text}; из {want} — {'; '.join(limits)}")
+        return text
+
+    def _recruit_pool(self, state: State, strata: tuple[str, ...]) -> list[str]:
+        """Strata that may give recruits; under despotism anyone but a priest can be a slave (ANC-STRATA-04)."""
+        pool = list(strata)
+        if "раб" in strata:
+            for c in self.rules.conversions:
+                if c.dst == "раб" and c.governments and state.government in c.governments and c.cost in ("0", ""):
+                    if c.src not in pool:
+                        pool.append(c.src)
+        return pool
+
     def pay(self, state: State, order: Pay) -> str:
         """ANC-MONEY-06: tribute and other payments; the receiver may spend it next turn."""
         if order.to == state.name:
@@ -394,8 +483,8 @@ def _transition_problems(world: Campaign, state: State, t, rules: Rules) -> list
 
 
 def world_wars(world: Campaign, state: str) -> list[str]:
-    """States at war with `state` (none until war is modelled)."""
-    return list(getattr(world, "wars", {}).get(state, []))
+    """States at war with `state`."""
+    return world.enemies(state)
 
 
 def _charges(world: Campaign, rules: Rules, report: TurnReport, exp: Expenses) -> None:
@@ -418,12 +507,91 @@ def _charges(world: Campaign, rules: Rules, report: TurnReport, exp: Expenses) -
                 report.money(name, PHASE, "правление", amount, reason)
 
 
+def _disband(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnReport) -> None:
+    """Units the players disband themselves are gone before upkeep is due (ANC-UPKEEP-03)."""
+    for name in report.lot or sorted(world.states):
+        for row, order in orders.of(name):
+            if not isinstance(order, Disband):
+                continue
+            force = world.armies.get(order.force) or world.fleets.get(order.force)
+            if force is None or force.state != name:
+                report.result(row.ref, Status.REJECTED, f"«{order.force}» — не ваша армия или флот")
+                continue
+            units = force.units if hasattr(force, "units") else force.ships  # type: ignore[union-attr]
+            have = units.get(order.unit, 0)
+            n = min(have, order.count)
+            if n <= 0:
+                report.result(row.ref, Status.REJECTED, f"в «{order.force}» нет {order.unit}")
+                continue
+            units[order.unit] = have - n
+            if not units[order.unit]:
+                units.pop(order.unit)
+            report.tell(f"{name}: распущено {n} {order.unit} из «{order.force}».")
+            status = Status.DONE if n == order.count else Status.PARTIAL
+            report.result(row.ref, status, f"распущено {n} {order.unit}" + ("" if n == order.count else f" из {order.count}"))
+
+
+def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnReport, exp: Expenses) -> None:
+    """ANC-UPKEEP-01/03: upkeep of every unit and ship; what the treasury cannot pay deserts —
+    first units not fighting, then those in the capital, then those at the front, cheapest first."""
+    for name in report.lot or sorted(world.states):
+        state = world.states[name]
+        armies = [a for a in world.armies.values() if a.state == name and a.size()]
+        fleets = [f for f in world.fleets.values() if f.state == name and f.size()]
+        if not armies and not fleets:
+            continue
+        moving = {o.force for _r, o in orders.of(name) if isinstance(o, March)}
+        moving |= {o.fleet for _r, o in orders.of(name) if isinstance(o, Sail)}
+        enemies = set(world.enemies(name))
+
+        def category(force: object) -> int:
+            fname = getattr(force, "name", "")
+            province = getattr(force, "province", None)
+            if fname in moving:
+                return 2
+            if province is not None:
+                near = {province, *world.neighbours(province)}
+                front = any(world.provinces[p].owner in enemies for p in near if p in world.provinces) or any(
+                    a.state in enemies and a.province in near for a in world.armies.values())
+                if front:
+                    return 2
+                if province == state.capital:
+                    return 1
+            return 0
+
+        total = sum((upkeep(a.units, rules) for a in armies), Fraction(0)) + sum(
+            (upkeep(f.ships, rules) for f in fleets), Fraction(0))
+        budget = exp.budget.can(name)
+        deserted: list[str] = []
+        if total > budget:
+            forces = sorted([*armies, *fleets], key=lambda f: (category(f), f.name))
+            for force in forces:
+                units = force.units if hasattr(force, "units") else force.ships  # type: ignore[union-attr]
+                for t in sorted(list(units), key=lambda t: rules.units[t].value if t in rules.units else 0):
+                    while units.get(t, 0) > 0 and total > budget:
+                        units[t] -= 1
+                        total -= rules.units[t].upkeep
+                        deserted.append(f"{t} ({force.name})")
+                    if not units.get(t):
+                        units.pop(t, None)
+                if total <= budget:
+                    break
+        if total:
+            state.treasury -= total
+            exp.budget.charge(name, total)
+            report.money(name, PHASE, "содержание войск", -total, "содержание армий и флотов")
+        if deserted:
+            report.tell(f"{name}: казне не хватило на содержание — дезертировали: {', '.join(deserted)}.")
+
+
 def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
     exp = Expenses(world, rules, report)
     _charges(world, rules, report, exp)
+    _disband(world, orders, rules, report)
+    _upkeep(world, orders, rules, report, exp)
     handlers = {
         Build: exp.build, InvestStability: exp.stability, Convert: exp.convert, Move: exp.move,
-        ChangeGovernment: exp.government, Research: exp.research, Pay: exp.pay,
+        ChangeGovernment: exp.government, Research: exp.research, Pay: exp.pay, Recruit: exp.recruit,
     }
     for name in report.lot or sorted(world.states):
         state = world.states[name]

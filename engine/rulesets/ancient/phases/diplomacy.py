@@ -1,0 +1,91 @@
+"""Diplomacy at the start of phase 4 (ANC-TURN-05, ANC-MISC-07): declarations of war, peace,
+alliances and vassalage, with their stability effects (ANC-STAB-02, -09, -10, -11).
+
+War is declared by one side. Peace, an alliance and vassalage need the orders of both sides in
+the same turn (the vassal's «Стать вассалом» and the suzerain's «Принять вассала»); a proposal
+to an AI state waits for the GM, who records the answer in «Дипломатия».
+"""
+
+from __future__ import annotations
+
+from engine.core.dice import Dice
+from engine.core.orders import Status
+from engine.core.turn import TurnReport
+
+from ..economy import shift_stability
+from ..model import Campaign, Relation
+from ..orders import Diplomacy
+from ..rules import Rules
+from ..turnorders import TurnOrders
+
+PAIRED = {"peace": "peace", "alliance": "alliance", "vassal": "accept_vassal", "accept_vassal": "vassal"}
+
+
+def _set(world: Campaign, a: str, b: str, kind: str, turn: int) -> None:
+    world.relations = [r for r in world.relations if {r.a, r.b} != {a, b}]
+    if kind != "peace":
+        world.relations.append(Relation(a, b, kind, turn))
+
+
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+    wanted: set[tuple[str, str, str]] = set()
+    rows: list[tuple[str, Diplomacy]] = []
+    for name in report.lot or sorted(world.states):
+        for row, order in orders.of(name):
+            if isinstance(order, Diplomacy):
+                wanted.add((name, order.kind, order.other))
+                rows.append((row.ref, order))
+    done: set[tuple[tuple[str, ...], str]] = set()
+    for ref, o in rows:
+        me, other = o.state, o.other
+        st = world.states[me]
+        rel = world.relation(me, other)
+        if o.kind == "war":
+            if rel is not None and rel.kind == "war":
+                report.result(ref, Status.REJECTED, f"война с государством {other} уже идёт")
+                continue
+            on_vassal = rel is not None and rel.kind == "vassal" and rel.a == me
+            delta = int(rules.param("declare_war_on_vassal_stability" if on_vassal else "declare_war_stability"))
+            _set(world, me, other, "war", report.turn)
+            before, after = shift_stability(st, delta, rules)
+            whom = "своему вассалу " if on_vassal else ""
+            report.tell(f"{me} объявляет войну {whom}{other}! Ст {before:+d} → {after:+d}.")
+            report.result(ref, Status.DONE, f"война объявлена; Ст {before:+d} → {after:+d}")
+            continue
+        if o.kind == "break_vassal":
+            if rel is None or rel.kind != "vassal":
+                report.result(ref, Status.REJECTED, f"с государством {other} нет вассального договора")
+                continue
+            _set(world, me, other, "peace", report.turn)
+            before, after = shift_stability(st, int(rules.param("break_vassal_stability")), rules)
+            report.tell(f"{me} разрывает вассальный договор с {other}. Ст {before:+d} → {after:+d}.")
+            report.result(ref, Status.DONE, f"договор разорван; Ст {before:+d} → {after:+d}")
+            continue
+        answer = PAIRED[o.kind]
+        if (other, answer, me) not in wanted:
+            if world.states[other].ai:
+                report.result(ref, Status.PARTIAL, f"{other} — ИИ-государство: ответ даст ведущий (лист «Дипломатия»)")
+            else:
+                report.result(ref, Status.REJECTED, f"нет встречного приказа государства {other} в этот ход")
+            continue
+        key = (tuple(sorted((me, other))), o.kind if o.kind in ("peace", "alliance") else "vassal")
+        if key in done:
+            report.result(ref, Status.DONE, "договор заключён")
+            continue
+        if o.kind == "peace" and (rel is None or rel.kind != "war"):
+            report.result(ref, Status.REJECTED, f"с государством {other} нет войны")
+            continue
+        done.add(key)
+        if o.kind == "peace":
+            _set(world, me, other, "peace", report.turn)
+            report.tell(f"{me} и {other} заключили мир.")
+        elif o.kind == "alliance":
+            _set(world, me, other, "alliance", report.turn)
+            report.tell(f"{me} и {other} заключили союз.")
+        else:
+            vassal, suzerain = (me, other) if o.kind == "vassal" else (other, me)
+            _set(world, suzerain, vassal, "vassal", report.turn)
+            before, after = shift_stability(world.states[vassal], int(rules.param("become_vassal_stability")), rules)
+            report.tell(f"{vassal} становится вассалом {suzerain}. Ст {vassal}: {before:+d} → {after:+d}.")
+        report.result(ref, Status.DONE, "договор заключён")
+    return world
