@@ -184,7 +184,7 @@ def decode(tables: Tables) -> Decoded:
             rd.bad(row, "path", f"путь должен быть «западный» или «восточный», а не «{path_text}»")
         lo, hi = (int(rules.params.get("stability_min", -3)), int(rules.params.get("stability_max", 3)))
         campaign.states[name] = State(
-            name=name, government=gov.key if gov else gov_text, capital=rd.text(row, rec, "capital", required=True),
+            name=name, government=gov.key if gov else gov_text, capital=rd.text(row, rec, "capital"),
             stability=rd.integer(row, rec, "stability", 0, lo, hi), treasury=rd.number(row, rec, "treasury"),
             science=rd.number(row, rec, "science"), techs=techs, player=rd.text(row, rec, "player"),
             path=path or "eastern", ai=rd.flag(row, rec, "ai"), missed=rd.integer(row, rec, "missed", 0, 0),
@@ -192,9 +192,12 @@ def decode(tables: Tables) -> Decoded:
             famine=rd.integer(row, rec, "famine", 0, 0), peace=rd.integer(row, rec, "peace", 0, 0),
             color=rd.text(row, rec, "color"), row=row,
         )
+    owners = {p.owner for p in campaign.provinces.values()}
     for st in campaign.states.values():
         cap = campaign.provinces.get(st.capital)
-        if st.capital and cap is None:
+        if not st.capital and st.name in owners:
+            problems.append(Problem(tab, st.row, rd.where("capital"), f"у государства «{st.name}» есть провинции, но не указана столица"))
+        elif st.capital and cap is None:
             problems.append(Problem(tab, st.row, rd.where("capital"), f"столица «{st.capital}» — нет такой провинции"))
         elif cap is not None and cap.owner != st.name:
             problems.append(Problem(tab, st.row, rd.where("capital"),

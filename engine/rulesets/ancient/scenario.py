@@ -125,7 +125,11 @@ def _patch_rules(tables: Tables, key: str, patches: dict[str, dict[str, Any]], l
     grid = tables[tab]
     cols = {c.key: i for i, c in enumerate(layout.columns)}
     for row_key, values in patches.items():
-        target = next((r for r in grid[1:] if r and norm(r[0]) == norm(row_key)), None)
+        key = str(row_key)
+        if key.startswith("#"):  # the N-th data row, for tables whose first column repeats
+            target = grid[int(key[1:])] if int(key[1:]) < len(grid) else None
+        else:
+            target = next((r for r in grid[1:] if r and norm(r[0]) == norm(row_key)), None)
         if target is None:
             target = [row_key] + [None] * (len(layout.columns) - 1)
             grid.append(target)
@@ -222,6 +226,27 @@ def _check(out: Outcome, n: int, expect: dict[str, Any], before: Tables, tables:
             else:
                 got = getattr(p, key)
                 out.expect(got == value, f"ход {n}: {name}.{key} = {got!r}, ожидалось {value!r}")
+    for kind, forces in (("armies", c.armies), ("fleets", c.fleets)):
+        for name, want in (expect.get(kind) or {}).items():
+            force = forces.get(name)
+            if want is None or want == "gone":
+                out.expect(force is None, f"ход {n}: «{name}» ещё существует")
+                continue
+            if force is None:
+                out.expect(False, f"ход {n}: нет «{name}» (есть: {', '.join(forces)})")
+                continue
+            for key, value in want.items():
+                got = {"units": getattr(force, "units", None) or getattr(force, "ships", None),
+                       "ships": getattr(force, "ships", None)}.get(key, getattr(force, key, None))
+                if key in ("units", "ships", "cargo"):
+                    got = {k: v for k, v in (got or {}).items() if v}
+                out.expect(got == value, f"ход {n}: «{name}».{key} = {got!r}, ожидалось {value!r}")
+    for pair, want in (expect.get("relations") or {}).items():
+        a, b = [x.strip() for x in pair.split("|")]
+        rel = c.relation(a, b)
+        got = rel.kind if rel else "peace"
+        want_kind = {"война": "war", "мир": "peace", "союз": "alliance", "вассалитет": "vassal"}.get(want, want)
+        out.expect(got == want_kind, f"ход {n}: отношение {a}–{b} = {got}, ожидалось {want_kind}")
     _check_orders(out, n, expect.get("orders") or {}, tables, result)
     _check_ledger(out, n, expect, tables, result.turn, check_balance=result.mode == "resolve")
     chron_tab = find_tab(tables, CHRONICLE)

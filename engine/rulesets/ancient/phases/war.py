@@ -283,13 +283,14 @@ class War:
         if len(route) > reach:
             raise Refused(f"провинция {order.to} в {len(route)} переходах, а запас хода армии — {reach} "
                           f"(самый медленный отряд задаёт ход)")
+        setting_out = dict(army.units)  # every unit that marched pays for its way (ANC-UPKEEP-02)
         prev = start
         for step, p in enumerate(route, start=1):
             province = world.provinces[p]
             if self.hostile_armies(army.state, p):
                 result = self.land_battle(army, province, prev, by_sea=False)
                 if result != "attacker":
-                    self.war_cost(army.state, army.units, step)
+                    self.war_cost(army.state, setting_out, step)
                     army.province = start
                     if not army.size():
                         return f"армия разбита в провинции {p}"
@@ -298,7 +299,7 @@ class War:
                     return f"армия погибла в провинции {p}"
             prev = p
         army.province = order.to
-        self.war_cost(army.state, army.units, len(route))
+        self.war_cost(army.state, setting_out, len(route))
         target = world.provinces[order.to]
         if target.owner != army.state and (not target.owner or world.at_war(army.state, target.owner)):
             self.occupy(army.state, target, start)
