@@ -152,9 +152,14 @@ def order_tab_name(state: str, lang: str) -> str:
 
 
 def new_workbook(scenario: str = "demo", lang: str = "ru", title: str | None = None,
-                 secret: str | None = None) -> WorkbookSpec:
-    """Every tab of a new campaign, open for orders for turn 1."""
-    data = load_scenario(scenario)
+                 secret: str | None = None, data: dict[str, Any] | None = None) -> WorkbookSpec:
+    """Every tab of a new campaign, open for orders for turn 1 (`data`: a scenario given directly,
+    e.g. a generated one; otherwise the template named `scenario`)."""
+    if data is None and scenario.startswith("generated:"):
+        from .generate import generate
+
+        data = generate(int(scenario.split(":", 1)[1]))
+    data = data if data is not None else load_scenario(scenario)
     c = campaign_from_scenario(data, title or str(data.get("name", scenario)), lang, secret or new_secret())
     problems: list = []
     rules_tabs = {key: rules_grid(key, lang) for key in RULES_FILES}
