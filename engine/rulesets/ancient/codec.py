@@ -18,7 +18,7 @@ from engine.core.money import to_cell
 from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
 from engine.core.tables import Cell, Grid, Tables, column_letter, is_blank
 
-from .model import BARBARIANS, Army, Border, Campaign, Fleet, GMEvent, Province, Relation, SeaZone, State
+from .model import BARBARIANS, Army, Border, Campaign, Fleet, GMEvent, Province, Relation, Route, SeaZone, State
 from .rules import Rules, load_rules
 from .vocab import (
     ADJACENCY,
@@ -28,6 +28,7 @@ from .vocab import (
     LAND_UNITS,
     RELATION_TEXT,
     RELATIONS,
+    ROUTES,
     SHIPS,
     BORDER_KINDS,
     GM_EVENTS,
@@ -44,6 +45,7 @@ from .vocab import (
     SEAS,
     STATES,
     STRATA,
+    TRANSIT,
 )
 
 
@@ -306,6 +308,32 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
                 rd.bad(row, "cargo", "непонятные войска на борту: пишите «2 ТП, 1 ЛК»")
                 cargo = {}
             c.fleets[name] = Fleet(name, state, zone, {u: n for u, n in ships.items() if n}, cargo, row)
+    tab = find_tab(tables, ROUTES)
+    if tab is not None and tables[tab]:
+        cols = ROUTES.locate(tab, tables[tab][0], problems)
+        rd = CellReader(tab, cols, problems)
+        for row, rec in records(tables[tab], cols):
+            route = Route(rd.text(row, rec, "seller", required=True), rd.text(row, rec, "src", required=True),
+                          rd.text(row, rec, "good", required=True), rd.text(row, rec, "dst", required=True),
+                          rd.text(row, rec, "buyer"), rd.integer(row, rec, "since", 0, 0),
+                          rd.integer(row, rec, "distance", 0, 0), rd.text(row, rec, "path"), rd.text(row, rec, "state"),
+                          rd.number(row, rec, "seller_income"), rd.number(row, rec, "buyer_income"), row)
+            for key, name in (("src", route.src), ("dst", route.dst)):
+                if name and name not in c.provinces:
+                    rd.bad(row, key, f"нет такой провинции «{name}»")
+            if route.seller and route.seller not in c.states:
+                rd.bad(row, "seller", f"нет такого государства «{route.seller}»")
+            c.routes.append(route)
+    tab = find_tab(tables, TRANSIT)
+    if tab is not None and tables[tab]:
+        cols = TRANSIT.locate(tab, tables[tab][0], problems)
+        rd = CellReader(tab, cols, problems)
+        for row, rec in records(tables[tab], cols):
+            owner, to = rd.text(row, rec, "owner", required=True), rd.text(row, rec, "to", required=True)
+            for key, name in (("owner", owner), ("to", to)):
+                if name and name not in c.states:
+                    rd.bad(row, key, f"нет такого государства «{name}»")
+            c.transit.add((owner, to))
     tab = find_tab(tables, DIPLOMACY)
     if tab is not None and tables[tab]:
         cols = DIPLOMACY.locate(tab, tables[tab][0], problems)
@@ -365,6 +393,18 @@ def diplomacy_grid(c: Campaign, lang: str) -> Grid:
     for r in c.relations:
         grid.append([r.a, r.b, RELATION_TEXT[r.kind][i], r.since or None])
     return grid
+
+
+def routes_grid(c: Campaign, lang: str) -> Grid:
+    grid: Grid = [ROUTES.header(lang)]
+    for r in c.routes:
+        grid.append([r.seller, r.src, r.good, r.dst, r.buyer, r.since, r.distance or None, r.path, r.status,
+                     to_cell(r.seller_income), to_cell(r.buyer_income)])
+    return grid
+
+
+def transit_grid(c: Campaign, lang: str) -> Grid:
+    return [TRANSIT.header(lang), *[[owner, to, None] for owner, to in sorted(c.transit)]]
 
 
 def _event_key(rules: Rules, text: str) -> str | None:

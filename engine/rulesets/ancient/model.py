@@ -107,6 +107,24 @@ class Relation:
     since: int = 0
 
 
+@dataclass
+class Route:
+    """A standing trade route (ANC-TRADE-02): the caravan's province sells a good to the fair's."""
+
+    seller: str
+    src: str
+    good: str
+    dst: str
+    buyer: str
+    since: int = 0
+    distance: int = 0
+    path: str = ""
+    status: str = ""
+    seller_income: Fraction = Fraction(0)
+    buyer_income: Fraction = Fraction(0)
+    row: int = 0
+
+
 @dataclass(frozen=True)
 class GMEvent:
     """An event the GM placed by hand for a turn (tab «События ведущего»)."""
@@ -135,6 +153,8 @@ class Campaign:
     armies: dict[str, Army] = field(default_factory=dict)
     fleets: dict[str, Fleet] = field(default_factory=dict)
     relations: list[Relation] = field(default_factory=list)
+    routes: list[Route] = field(default_factory=list)
+    transit: set[tuple[str, str]] = field(default_factory=set)  # (owner, granted to)
     _neighbours: dict[str, set[str]] | None = field(default=None, repr=False, compare=False)
 
     def neighbours(self, province: str) -> set[str]:

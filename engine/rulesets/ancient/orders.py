@@ -236,6 +236,43 @@ class Diplomacy(Order):
         return f"{en} {self.other}" if lang == "en" else f"{ru}: {self.other}"
 
 
+@dataclass(frozen=True)
+class Trade(Order):
+    """Open a standing trade route: a good from an own province to another province (ANC-TRADE-02)."""
+
+    good: str
+    src: str
+    dst: str
+
+    def describe(self, lang: str = "ru") -> str:
+        return (f"Trade route: {self.good} from {self.src} to {self.dst}" if lang == "en"
+                else f"Торговый маршрут: {self.good} из {self.src} в {self.dst}")
+
+
+@dataclass(frozen=True)
+class CancelRoute(Order):
+    """Close a route the state sells or buys on (breaking a treaty, ANC-STAB-04)."""
+
+    src: str
+    dst: str
+    good: str = ""
+
+    def describe(self, lang: str = "ru") -> str:
+        what = f" ({self.good})" if self.good else ""
+        return (f"Cancel the route {self.src} → {self.dst}{what}" if lang == "en"
+                else f"Отменить маршрут {self.src} → {self.dst}{what}")
+
+
+@dataclass(frozen=True)
+class AllowTransit(Order):
+    """Let another state's caravans cross own provinces (ANC-TRADE-07)."""
+
+    other: str
+
+    def describe(self, lang: str = "ru") -> str:
+        return f"Allow transit to {self.other}" if lang == "en" else f"Разрешить транзит: {self.other}"
+
+
 class Vocabulary:
     """Name indexes a parser needs; built once per turn."""
 
@@ -254,7 +291,7 @@ class Vocabulary:
         self.armies = NameIndex((a, ()) for a in campaign.armies)
         self.fleets = NameIndex((f, ()) for f in campaign.fleets)
         self.forces = NameIndex([(a, ()) for a in campaign.armies] + [(f, ()) for f in campaign.fleets])
-        self.buildings_or_all = self.buildings
+        self.goods = NameIndex((g.name_ru, (g.name_en, g.specialisation)) for g in rules.goods.values())
 
 
 def _text(cell: Cell) -> str:
@@ -268,6 +305,7 @@ _WORDS = {
     "government": ("не указана форма правления", "неизвестная форма правления"),
     "stratum": ("не указана страта", "неизвестная страта"),
     "unit": ("не указан род войск", "неизвестный род войск"),
+    "good": ("не указан товар", "неизвестный товар"),
     "army": ("не указана армия", "неизвестная армия"),
     "fleet": ("не указан флот", "неизвестный флот"),
     "force": ("не указаны армия или флот", "нет армии или флота"),
@@ -394,6 +432,22 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
         building = "" if obj.lower() in ("", "всё", "все", "all") else _lookup(
             vocab.buildings, obj, "building", row.where("object"))
         return Raze(row, province, building)
+    if action in ("trade", "cancel_route"):
+        src = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
+        dst = _lookup(vocab.provinces, row.cells.get("to"), "province", row.where("to"))
+        if src == dst:
+            raise InvalidOrder(f"{row.where('to')}: маршрут из провинции в неё же")
+        if action == "cancel_route":
+            good = "" if is_blank(row.cells.get("object")) else _lookup(
+                vocab.goods, row.cells.get("object"), "good", row.where("object"))
+            return CancelRoute(row, src, dst, good)
+        return Trade(row, _lookup(vocab.goods, row.cells.get("object"), "good", row.where("object")), src, dst)
+    if action == "transit":
+        other_cell = row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("object")
+        other = _lookup(vocab.states, other_cell, "state", row.where("to"))
+        if other == row.state:
+            raise InvalidOrder(f"{row.where('to')}: своим караванам разрешение не нужно")
+        return AllowTransit(row, other)
     if action in ("war", "peace", "alliance", "vassal", "accept_vassal", "break_vassal"):
         other_cell = row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("object")
         other = _lookup(vocab.states, other_cell, "state", row.where("to"))

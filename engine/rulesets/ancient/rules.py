@@ -25,6 +25,7 @@ from .vocab import (
     RULES_PARAMS,
     RULES_STABILITY,
     RULES_TECHS,
+    RULES_TRADE,
     RULES_TRANSITIONS,
     RULES_UNITS,
     STRATA,
@@ -230,6 +231,21 @@ class Rules:
     event_odds: dict[int, tuple[Fraction, Fraction]] = field(default_factory=dict)
     units: dict[str, UnitType] = field(default_factory=dict)
     combat: tuple[CombatBand, ...] = ()
+    trade: dict[str, tuple[Fraction | None, ...]] = field(default_factory=dict)
+
+    def trade_income(self, good: str, distance: int) -> Fraction | None:
+        """The seller's income for a good carried `distance` steps; None if it cannot go that far."""
+        row = self.trade.get(good)
+        if row is None or distance < 1 or distance > len(row):
+            return None
+        return row[distance - 1]
+
+    def trade_reach(self, good: str) -> int | None:
+        """The farthest a good can be carried for sale (ANC-TRADE-09); None when the table has no row."""
+        row = self.trade.get(good)
+        if row is None:
+            return None
+        return max((i + 1 for i, v in enumerate(row) if v is not None), default=0)
 
     def good_of(self, specialisation: str) -> str:
         """The good a specialisation yields («скот» → «мясо»); the name itself when not listed."""
@@ -271,7 +287,9 @@ PARAM_DEFAULTS: dict[str, Fraction] = {
     "war_move_cost": Fraction(1), "plunder_mode": Fraction(1), "enslave_share_percent": Fraction(50),
     "barbarian_slaves": Fraction(1), "declare_war_stability": Fraction(-1), "declare_war_on_vassal_stability": Fraction(-2),
     "break_vassal_stability": Fraction(-3), "become_vassal_stability": Fraction(1), "capital_lost_stability": Fraction(-1),
-    "ship_range_max": Fraction(10),
+    "ship_range_max": Fraction(10), "fair_share_percent": Fraction(50), "internal_share_percent": Fraction(50),
+    "outgoing_routes": Fraction(1), "ai_routes_in": Fraction(1), "ai_routes_out": Fraction(1),
+    "break_treaty_stability": Fraction(-1),
 }
 
 
@@ -576,5 +594,14 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         combat.append(CombatBand(kind, r.num(row, rec, "ratio_min"),
                                  None if is_blank(rec.get("ratio_max")) else r.num(row, rec, "ratio_max"),
                                  result, r.num(row, rec, "attacker_loss"), r.num(row, rec, "defender_loss"), row))
+    trade: dict[str, tuple[Fraction | None, ...]] = {}
+    r = _Reader(tables, RULES_TRADE, problems)
+    for row, rec in r.rows:
+        good = r.text(rec, "good")
+        if not good:
+            continue
+        if goods and good not in goods:
+            r.bad(row, "good", f"неизвестный товар «{good}»")
+        trade[good] = tuple(None if is_blank(rec.get(f"d{i}")) else r.num(row, rec, f"d{i}") for i in range(1, 11))
     return Rules(governments, tax_percent, buildings, techs, params, tuple(transitions), tuple(degradation),
-                 tuple(conversions), goods, events, odds, units, tuple(combat))
+                 tuple(conversions), goods, events, odds, units, tuple(combat), trade)

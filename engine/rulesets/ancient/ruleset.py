@@ -36,7 +36,7 @@ from engine.core.turn import Phase, TurnReport, run_phases
 from . import codec
 from . import orders as order_mod
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
-from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, war
+from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, trade, war
 from .rules import load_rules
 from .templates import RULES_FILES, load_scenario, rules_grid
 from .turnorders import TurnOrders
@@ -58,10 +58,12 @@ from .vocab import (
     ORDERS,
     POPULATION,
     PROVINCES,
+    ROUTES,
     RULES_BUILDINGS,
     SEAS,
     STATES,
     STRATA,
+    TRANSIT,
 )
 
 NAME = "ancient"
@@ -72,15 +74,17 @@ PHASES: tuple[Phase[Campaign], ...] = (
     Phase("население", population.run),      # 2, ANC-TURN-10
     Phase("колонизация", colonisation.run),  # 3, ANC-TURN-11
     Phase("дипломатия", diplomacy.run),      # 4, ANC-TURN-05, ANC-MISC-07
+    Phase("маршруты", trade.routes),         # goods on the routes, usable in phase 4 (ANC-TRADE-10)
     Phase("расходы", expenses.run),          # 4, ANC-TURN-12
     Phase("война", war.run),                 # «4», ANC-TURN-13
     Phase("налоги", taxes.run),              # 5, ANC-TURN-14
+    Phase("торговля", trade.income),         # 6, ANC-TURN-15
     Phase("итоги", endturn.run),             # 7, ANC-TURN-16 (food, science, stability)
     Phase("баланс", balance.run),            # 7, ANC-TURN-16
 )
 
 MONEY = "Д"
-INCOME_BASE = ("налоги", "монетный двор", "правление")
+INCOME_BASE = ("налоги", "торговля", "монетный двор", "правление")
 EXPENSE_BASE = ("строительство", "стабильность", "правление")
 
 
@@ -181,6 +185,8 @@ def new_workbook(scenario: str = "demo", lang: str = "ru", title: str | None = N
         TabSpec(ARMIES.tab_name(lang), codec.armies_grid(c, lang), ARMIES.widths(), frozen_cols=1),
         TabSpec(FLEETS.tab_name(lang), codec.fleets_grid(c, lang), FLEETS.widths(), frozen_cols=1),
         TabSpec(DIPLOMACY.tab_name(lang), codec.diplomacy_grid(c, lang), DIPLOMACY.widths()),
+        TabSpec(ROUTES.tab_name(lang), codec.routes_grid(c, lang), ROUTES.widths()),
+        TabSpec(TRANSIT.tab_name(lang), codec.transit_grid(c, lang), TRANSIT.widths()),
     ]
     n_buildings = len(rules_tabs["buildings"])
     n_provinces = len(c.provinces) + 1
@@ -383,6 +389,8 @@ def resolve(tables: Tables, expect_turn: int | None = None) -> SyncResult:
         ReplaceTab(_existing(tables, (FLEETS.ru, FLEETS.en)) or FLEETS.tab_name(lang), codec.fleets_grid(world, lang)),
         ReplaceTab(_existing(tables, (DIPLOMACY.ru, DIPLOMACY.en)) or DIPLOMACY.tab_name(lang),
                    codec.diplomacy_grid(world, lang)),
+        ReplaceTab(_existing(tables, (ROUTES.ru, ROUTES.en)) or ROUTES.tab_name(lang), codec.routes_grid(world, lang)),
+        ReplaceTab(_existing(tables, (TRANSIT.ru, TRANSIT.en)) or TRANSIT.tab_name(lang), codec.transit_grid(world, lang)),
     ]
     bal_tab = _existing(tables, BALANCE_TAB.values()) or BALANCE_TAB[lang]
     changes.replace.append(ReplaceTab(bal_tab, balance_table(c, world, report.ledger.entries, lang)))

@@ -65,10 +65,13 @@ def allocate(province: Province, rules: Rules, extra: Building | None = None) ->
     return staff(province, rules, extra).staffed
 
 
-def province_output(province: Province, rules: Rules) -> Counter[str]:
-    """Goods a province yields this turn from its staffed buildings (ANC-AGRI-01, -04)."""
+def province_output(province: Province, rules: Rules, world: Campaign | None = None) -> Counter[str]:
+    """Goods a province yields this turn from its staffed buildings (ANC-AGRI-01, -04); a slave market
+    works only with a garrison of its owner in the province (ANC-AGRI-12)."""
     out: Counter[str] = Counter()
     s = staff(province, rules)
+    garrisoned = world is None or any(a.province == province.name and a.state == province.owner and a.size()
+                                      for a in world.armies.values())
     multiplier = 1
     for name in province.buildings:
         b = rules.buildings.get(name)
@@ -77,6 +80,8 @@ def province_output(province: Province, rules: Rules) -> Counter[str]:
     for name in province.buildings:
         b = rules.buildings.get(name)
         if b is None or not b.produces or not s.staffed.get(name):
+            continue
+        if b.effect("garrison") and not garrisoned:
             continue
         if b.produces == "spec":
             out[rules.good_of(province.specialisation)] += multiplier if b.group == "agri" else 1
@@ -90,5 +95,5 @@ def production(world: Campaign, rules: Rules) -> dict[str, Counter[str]]:
     out: dict[str, Counter[str]] = {name: Counter() for name in world.states}
     for p in world.provinces.values():
         if p.owner in out:
-            out[p.owner] += province_output(p, rules)
+            out[p.owner] += province_output(p, rules, world)
     return out

@@ -24,6 +24,7 @@ from .vocab import (
     RULES_PARAMS,
     RULES_STABILITY,
     RULES_TECHS,
+    RULES_TRADE,
     RULES_TRANSITIONS,
     RULES_UNITS,
 )
@@ -41,6 +42,7 @@ RULES_FILES: dict[str, tuple[str, Layout]] = {
     "event_odds": ("event_odds.csv", RULES_EVENT_ODDS),
     "units": ("units.csv", RULES_UNITS),
     "combat": ("combat.csv", RULES_COMBAT),
+    "trade": ("trade.csv", RULES_TRADE),
     "parameters": ("parameters.csv", RULES_PARAMS),
 }
 

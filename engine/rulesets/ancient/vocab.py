@@ -323,6 +323,32 @@ RULES_COMBAT = Layout("Правила — Таблица боя", "Rules — Com
     C("rule_ids", "Правила", "Rule ids", required=False, width=22),
 ))
 
+ROUTES = Layout("Маршруты", "Trade routes", (
+    C("seller", "Продавец", "Seller", width=18),
+    C("src", "Откуда", "From", width=18),
+    C("good", "Товар", "Good", width=16),
+    C("dst", "Куда", "To", width=18),
+    C("buyer", "Покупатель", "Buyer", width=18),
+    C("since", "С хода", "Since turn", width=7),
+    C("distance", "Расстояние", "Distance", required=False, width=9),
+    C("path", "Путь", "Path", required=False, width=50),
+    C("state", "Итог хода", "Last turn", required=False, width=40),
+    C("seller_income", "Доход продавца, Д", "Seller's income", required=False, width=10),
+    C("buyer_income", "Доход покупателя, Д", "Buyer's income", required=False, width=10),
+))
+
+TRANSIT = Layout("Транзит", "Transit", (
+    C("owner", "Кто разрешает", "Granted by", width=20),
+    C("to", "Кому", "Granted to", width=20),
+    C("since", "С хода", "Since turn", required=False, width=8),
+))
+
+RULES_TRADE = Layout("Правила — Торговля", "Rules — Trade", (
+    C("good", "Товар", "Good", width=18),
+    *(C(f"d{i}", f"{i}", f"{i}", (f"расстояние {i}",), width=5, required=False) for i in range(1, 11)),
+    C("rule_ids", "Правила", "Rule ids", required=False, width=22),
+))
+
 BALANCE_TAB = {"ru": "Баланс", "en": "Balance"}
 
 # Order actions: key -> (ru word, en word, other accepted words)
@@ -344,6 +370,9 @@ ACTIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "sail": ("Плыть", "Sail", ("флот", "отплыть", "перевезти", "sail", "move fleet")),
     "embark": ("Погрузить", "Embark", ("посадить", "на корабли", "embark")),
     "disband": ("Распустить", "Disband", ("роспуск", "disband", "dismiss")),
+    "trade": ("Торговать", "Trade", ("маршрут", "торговый маршрут", "продать", "trade", "route", "sell")),
+    "cancel_route": ("Отменить маршрут", "Cancel route", ("закрыть маршрут", "cancel route")),
+    "transit": ("Разрешить транзит", "Allow transit", ("транзит", "allow transit", "transit")),
     "raze": ("Разрушить", "Raze", ("снести", "сжечь", "разорить", "raze")),
     "war": ("Объявить войну", "Declare war", ("война", "declare war", "war")),
     "peace": ("Заключить мир", "Make peace", ("мир", "make peace", "peace")),

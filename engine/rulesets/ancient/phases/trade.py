@@ -1,0 +1,347 @@
+"""Trade (ANC-TRADE-01..18, ANC-AI-03/04, ANC-STRATA-05): standing routes over the map.
+
+Two steps. `routes` runs before the expenditures: it records transit permissions, closes and
+opens routes, and works out which routes function this turn — a good that travels is the buyer's
+to use in this same turn's expenditures, as the seed's Syria → Judea example shows (the catalogue's
+proposal for ANC-TURN-08), and the seller cannot also use it at home (ANC-TRADE-11/15).
+`income` is phase 6: the caravan's table income and the fair's half go into the ledger.
+
+Distance is the number of steps over provinces and sea zones (China → Rome = 10). Land legs through
+another province need a road there unless the seller knows «Караванная торговля», and the consent
+of its owner (ally, vassal, or «Разрешить транзит»); the sea legs need a port where the route
+leaves or reaches land, and no sea leg may be longer than the seller's best ship can sail.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from dataclasses import dataclass
+from fractions import Fraction
+
+from engine.core.dice import Dice
+from engine.core.money import fmt
+from engine.core.orders import Status
+from engine.core.turn import TurnReport
+
+from ..economy import Refused, shift_stability
+from ..model import Campaign, Route, State
+from ..orders import AllowTransit, CancelRoute, Trade
+from ..rules import Rules
+from ..staffing import production, province_output
+from ..turnorders import TurnOrders
+
+PHASE = "торговля"
+CARAVANS = "Караванная торговля"
+
+
+@dataclass(frozen=True)
+class Path:
+    steps: list[tuple[str, object]]  # ("p", province) | ("z", zone), the start excluded
+    blockade_zones: frozenset[int]
+
+    @property
+    def distance(self) -> int:
+        return len(self.steps)
+
+    def text(self) -> str:
+        return " → ".join(str(n) if k == "p" else f"зона {n}" for k, n in self.steps)
+
+
+def ship_range(world: Campaign, state: State, rules: Rules) -> int:
+    """The longest sea leg a state's best ship allows (ANC-TRADE-08), lighthouses included."""
+    best = 0
+    for u in rules.units.values():
+        if u.kind == "sea" and (not u.tech or u.tech in state.techs) and u.where_text and "Верфь" in u.where_text:
+            best = max(best, u.moves)
+    if not best:
+        return 0
+    lighthouses = sum(p.buildings.count("Маяк") for p in world.provinces.values() if p.owner == state.name)
+    return min(best + lighthouses, int(rules.param("ship_range_max")))
+
+
+def may_cross(world: Campaign, seller: str, buyer: str, owner: str) -> bool:
+    return (not owner or owner in (seller, buyer) or world.allied(seller, owner)
+            or (owner, seller) in world.transit)
+
+
+def find_path(world: Campaign, rules: Rules, seller: str, buyer: str, src: str, dst: str) -> tuple[Path | None, str]:
+    """The shortest legal trade path, or why there is none."""
+    st = world.states[seller]
+    caravans = CARAVANS in st.techs
+    sea_max = ship_range(world, st, rules)
+    zone_graph: dict[int, tuple[int, ...]] = {}
+    for z in world.seas.values():
+        zone_graph.setdefault(z.zone, ())
+        zone_graph[z.zone] = tuple(sorted(set(zone_graph[z.zone]) | set(z.neighbours)))
+        for n in z.neighbours:
+            zone_graph[n] = tuple(sorted(set(zone_graph.get(n, ())) | {z.zone}))
+    start = (("p", src), 0)
+    prev: dict[tuple[tuple[str, object], int], tuple[tuple[str, object], int] | None] = {start: None}
+    queue = deque([start])
+    why = ""
+    found = None
+    while queue:
+        node, run = queue.popleft()
+        kind, name = node
+        if node == ("p", dst):
+            found = (node, run)
+            break
+        nexts: list[tuple[tuple[str, object], int]] = []
+        if kind == "p":
+            p = world.provinces[str(name)]
+            if name not in (src, dst) and not caravans and "Дорога" not in p.buildings:
+                # a transit province on a land leg needs a road, unless the seller knows caravan trade
+                why = why or f"в транзитной провинции {name} нет дороги (или изучите «{CARAVANS}»)"
+                continue
+            for n in sorted(world.neighbours(str(name))):
+                q = world.provinces[n]
+                if not may_cross(world, seller, buyer, q.owner):
+                    why = why or f"нет согласия владельца провинции {n} ({q.owner}) на транзит"
+                    continue
+                nexts.append((("p", n), 0))
+            if p.coastal and "Порт" in p.buildings and sea_max:
+                nexts += [(("z", z), 1) for z in p.sea_zones]
+            elif p.coastal and name == src and "Порт" not in p.buildings:
+                why = why or f"для морской торговли нужен порт в провинции {name}"
+        else:
+            zone = int(name)  # type: ignore[arg-type]
+            if run < sea_max:
+                nexts += [(("z", z), run + 1) for z in zone_graph.get(zone, ())]
+            elif sea_max:
+                why = why or f"морское «плечо» длиннее {sea_max} зон (лучший корабль государства)"
+            for p in world.provinces.values():
+                if zone in p.sea_zones and p.coastal:
+                    if "Порт" not in p.buildings:
+                        if p.name == dst:
+                            why = why or f"для морской торговли нужен порт в провинции {dst}"
+                        continue
+                    if may_cross(world, seller, buyer, p.owner):
+                        nexts.append((("p", p.name), 0))
+        for nxt in nexts:
+            if nxt not in prev:
+                prev[nxt] = (node, run)
+                queue.append(nxt)
+    if found is None:
+        return None, why or f"нет пути из {src} в {dst}"
+    steps: list[tuple[str, object]] = []
+    cur: tuple[tuple[str, object], int] | None = found
+    while cur is not None and cur != start:
+        steps.append(cur[0])
+        cur = prev[cur]
+    steps.reverse()
+    zones: set[int] = set()
+    chain = [("p", src), *steps]
+    for a, b in zip(chain, chain[1:]):
+        if a[0] == "p" and b[0] == "p":
+            border = world.border(str(a[1]), str(b[1]))
+            if border is not None and border.kind == "strait":
+                zones |= set(world.provinces[str(a[1])].sea_zones) & set(world.provinces[str(b[1])].sea_zones)
+    return Path(steps, frozenset(zones)), ""
+
+
+def _blockade(world: Campaign, route: Route, path: Path, report: TurnReport) -> str:
+    """ANC-TRADE-12..14: enemies, pirates or rebels anywhere on the route stop it this turn."""
+    sides = {route.seller, route.buyer}
+    provinces = {route.src, *(str(n) for k, n in path.steps if k == "p")}
+    zones = {int(n) for k, n in path.steps if k == "z"} | set(path.blockade_zones)  # type: ignore[arg-type]
+    for a in world.armies.values():
+        if a.size() and a.province in provinces and any(world.at_war(a.state, s) for s in sides if s):
+            return f"блокада: в провинции {a.province} войска государства {a.state}"
+    for f in world.fleets.values():
+        if f.size() and f.zone in zones and any(world.at_war(f.state, s) for s in sides if s):
+            return f"блокада: в морской зоне {f.zone} флот государства {f.state}"
+    pirates = zones & set(report.notes.get("pirates", set()))
+    if pirates:
+        return f"пираты в морской зоне {min(pirates)}"
+    revolts = provinces & set(report.notes.get("revolts", set()))
+    if revolts:
+        return f"восстание в провинции {min(revolts)}"
+    return ""
+
+
+def _influence(world: Campaign, state: str, ai: str) -> int:
+    """ANC-AI-04 (documented default): borders with the AI state's provinces plus its routes with it."""
+    mine = {p.name for p in world.provinces.values() if p.owner == state}
+    theirs = [p.name for p in world.provinces.values() if p.owner == ai]
+    borders = sum(1 for p in theirs for n in world.neighbours(p) if n in mine)
+    routes = sum(1 for r in world.routes if {r.seller, r.buyer} == {state, ai})
+    return borders + routes
+
+
+def _can_sell(world: Campaign, rules: Rules, route: Route) -> str:
+    src = world.provinces[route.src]
+    dst = world.provinces[route.dst]
+    if src.owner != route.seller:
+        return f"провинция {route.src} больше не принадлежит продавцу"
+    out = province_output(src, rules, world)
+    if out[route.good] <= 0:
+        made = ", ".join(sorted(out)) or "ничего"
+        return f"провинция {route.src} не производит «{route.good}» (производит: {made})"
+    if province_output(dst, rules, world)[route.good] > 0:
+        return f"провинция {route.dst} сама производит «{route.good}» — торговать одинаковым товаром нельзя"
+    return ""
+
+
+def routes(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+    """Before phase 4: permissions, closures, new routes, and which routes function this turn."""
+    lot = report.lot or sorted(world.states)
+    for name in lot:
+        for row, o in orders.of(name):
+            if isinstance(o, AllowTransit):
+                world.transit.add((name, o.other))
+                report.result(row.ref, Status.DONE, f"караваны государства {o.other} могут ходить через ваши провинции")
+            elif isinstance(o, CancelRoute):
+                gone = [r for r in world.routes if r.src == o.src and r.dst == o.dst and (not o.good or r.good == o.good)
+                        and name in (r.seller, r.buyer)]
+                if not gone:
+                    report.result(row.ref, Status.REJECTED, f"нет вашего маршрута {o.src} → {o.dst}")
+                    continue
+                for r in gone:
+                    world.routes.remove(r)
+                note = ""
+                if any(r.seller != r.buyer for r in gone):
+                    before, after = shift_stability(world.states[name], int(rules.param("break_treaty_stability")), rules)
+                    note = f"; разрыв торгового договора: Ст {before:+d} → {after:+d}"
+                report.tell(f"{name}: закрыт маршрут {o.src} → {o.dst}{note}.")
+                report.result(row.ref, Status.DONE, f"маршрут закрыт{note}")
+    for name in lot:
+        for row, o in orders.of(name):
+            if isinstance(o, Trade):
+                try:
+                    text = _open(world, rules, report, o)
+                except Refused as exc:
+                    report.result(row.ref, Status.REJECTED, str(exc))
+                    report.tell(f"{name}: маршрут {o.src} → {o.dst} ({o.good}) отклонён — {exc}.")
+                else:
+                    report.result(row.ref, Status.DONE, text)
+    _run_routes(world, rules, report, lot)
+    return world
+
+
+def _open(world: Campaign, rules: Rules, report: TurnReport, o: Trade) -> str:
+    seller = o.state
+    src, dst = world.provinces[o.src], world.provinces[o.dst]
+    if src.owner != seller:
+        raise Refused(f"провинция {o.src} не ваша")
+    buyer = dst.owner
+    if not buyer:
+        raise Refused(f"провинция {o.dst} ничья — торговать не с кем")
+    if world.at_war(seller, buyer):
+        raise Refused(f"с государством {buyer} идёт война")
+    if any(r.src == o.src and r.dst == o.dst and r.good == o.good for r in world.routes):
+        raise Refused("такой маршрут уже есть")
+    route = Route(seller, o.src, o.good, o.dst, buyer, report.turn)
+    why = _can_sell(world, rules, route)
+    if why:
+        raise Refused(why)
+    limit = int(rules.param("outgoing_routes")) + ("Рынок" in src.buildings)
+    if world.states[seller].ai:
+        limit = int(rules.param("ai_routes_out"))
+    out = [r for r in world.routes if r.src == o.src]
+    if len(out) >= limit:
+        extra = "" if "Рынок" in src.buildings else " (второй даёт Рынок — Форум)"
+        raise Refused(f"у провинции {o.src} уже {len(out)} исходящ. маршрут(ов) из {limit}{extra}")
+    reach = rules.trade_reach(o.good)
+    if reach is None:
+        raise Refused(f"«{o.good}» нет в таблице торговли")
+    path, why = find_path(world, rules, seller, buyer, o.src, o.dst)
+    if path is None:
+        raise Refused(why)
+    if path.distance > reach:
+        raise Refused(f"«{o.good}» не довезти: путь {path.distance} шаг(ов), а по таблице торговли — не дальше {reach}")
+    route.distance, route.path = path.distance, path.text()
+    world.routes.append(route)
+    report.tell(f"{seller}: открыт маршрут {o.src} → {o.dst} ({o.good}, {path.distance} шаг.; {path.text()}).")
+    return f"маршрут открыт: {path.distance} шаг. ({path.text()})"
+
+
+def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str]) -> None:
+    """Which routes work this turn; goods move now, money is booked in phase 6."""
+    goods = report.notes.get("goods")
+    if goods is None:
+        goods = report.notes["goods"] = production(world, rules)
+    sold: Counter[str] = Counter()
+    incoming: dict[str, list[Route]] = {}
+    order = {s: i for i, s in enumerate(lot)}
+    live: list[tuple[Route, Path]] = []
+    for route in sorted(world.routes, key=lambda r: (order.get(r.seller, 0), r.since, r.row)):
+        route.seller_income = route.buyer_income = Fraction(0)
+        route.buyer = world.provinces[route.dst].owner
+        why = _can_sell(world, rules, route)
+        path = None
+        if not why:
+            path, why = find_path(world, rules, route.seller, route.buyer, route.src, route.dst)
+        if path is not None and not why:
+            reach = rules.trade_reach(route.good) or 0
+            if path.distance > reach:
+                why = f"путь {path.distance} шаг., а «{route.good}» везут не дальше {reach}"
+        if path is not None and not why and sold[(route.src, route.good)] >= province_output(
+                world.provinces[route.src], rules, world)[route.good]:
+            why = f"весь «{route.good}» провинции {route.src} уже продан"
+        if path is not None and not why and goods.get(route.seller, Counter())[route.good] <= 0:
+            why = f"«{route.good}» израсходован"
+        if path is not None and not why:
+            why = _blockade(world, route, path, report)
+        if why or path is None:
+            route.status = f"ход {report.turn}: не работает — {why}"
+            report.tell(f"Маршрут {route.src} → {route.dst} ({route.good}, {route.seller}) не работает: {why}.")
+            continue
+        route.distance, route.path = path.distance, path.text()
+        sold[(route.src, route.good)] += 1
+        live.append((route, path))
+        incoming.setdefault(route.dst, []).append(route)
+    # ANC-AI-03/04: an AI province takes one incoming route; the stronger influence wins
+    dropped: set[int] = set()
+    for dst, rs in incoming.items():
+        owner = world.provinces[dst].owner
+        limit = int(rules.param("ai_routes_in"))
+        if owner and world.states[owner].ai and len(rs) > limit:
+            ranked = sorted(rs, key=lambda r: (-_influence(world, r.seller, owner), r.since, order.get(r.seller, 0)))
+            for r in ranked[limit:]:
+                dropped.add(id(r))
+                world.routes.remove(r)
+                report.tell(f"{owner} (ИИ) выбирает торговлю с {ranked[0].seller}: маршрут {r.src} → {r.dst} "
+                            f"государства {r.seller} расторгнут (влияние {_influence(world, r.seller, owner)} против "
+                            f"{_influence(world, ranked[0].seller, owner)}).")
+    fair = rules.param("fair_share_percent") / 100
+    internal = rules.param("internal_share_percent") / 100
+    pending = report.notes.setdefault("trade_income", [])
+    counts = report.notes.setdefault("routes", {})
+    for route, path in live:
+        if id(route) in dropped:
+            continue
+        value = rules.trade_income(route.good, path.distance) or Fraction(0)
+        goods[route.seller][route.good] -= 1
+        goods.setdefault(route.buyer, Counter())[route.good] += 1
+        if route.good == "рабы":  # ANC-STRATA-05: a slave route gives the buyer a slave
+            dst = world.provinces[route.dst]
+            dst.population["раб"] = dst.population.get("раб", 0) + 1
+        if rules.is_food(route.good):
+            food = report.notes.setdefault("food_bought", {})
+            food[route.buyer] = food.get(route.buyer, 0) + 1
+        if route.seller == route.buyer:
+            route.seller_income, route.buyer_income = Fraction(0), value * internal
+        else:
+            route.seller_income, route.buyer_income = value, value * fair
+        counts[route.seller] = counts.get(route.seller, 0) + 1
+        route.status = f"ход {report.turn}: работает"
+        pending.append(route)
+
+
+def income(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+    """Phase 6 (ANC-TRADE-09/10/16): the caravan's income and the fair's half."""
+    for route in report.notes.get("trade_income", []):
+        internal = route.seller == route.buyer
+        if route.seller_income:
+            world.states[route.seller].treasury += route.seller_income
+            report.money(route.seller, PHASE, "торговля", route.seller_income,
+                         f"караван: {route.good}, {route.src} → {route.dst}, {route.distance} шаг.")
+        if route.buyer_income:
+            world.states[route.buyer].treasury += route.buyer_income
+            side = "внутренняя торговля" if internal else "ярмарка"
+            report.money(route.buyer, PHASE, "торговля", route.buyer_income,
+                         f"{side}: {route.good}, {route.src} → {route.dst}, {route.distance} шаг.")
+        report.tell(f"Маршрут {route.src} → {route.dst} ({route.good}, {route.distance} шаг.): "
+                    + (f"{route.buyer} +{fmt(route.buyer_income)} Д (внутренняя торговля)." if internal else
+                       f"{route.seller} +{fmt(route.seller_income)} Д, {route.buyer} +{fmt(route.buyer_income)} Д."))
+    return world
