@@ -91,28 +91,44 @@ def _science(state: State, provinces: list[Province], rules: Rules, report: Turn
                                       resource="очки науки"))
 
 
-def _reaches_capital(world: Campaign, state: State, province: Province) -> bool:
-    """Food counts when it can be carried to the capital (ANC-FOOD-03): through own provinces
-    over land, or by sea between two own coastal provinces. The trade table's distances refine
-    this once trade is modelled."""
+def capital_distance(world: Campaign, state: State, province: Province) -> int | None:
+    """Steps from a province to the capital over the state's own provinces and the sea (coastal
+    provinces reach their sea zones), or None when there is no way (ANC-FOOD-03)."""
     capital = world.provinces.get(state.capital)
     if capital is None:
-        return False
-    if province.name == capital.name:
-        return True
-    if province.coastal and capital.coastal:
-        return True
-    seen = {province.name}
-    queue = deque([province.name])
+        return None
+    zone_graph: dict[int, set[int]] = {}
+    for z in world.seas.values():
+        for n in z.neighbours:
+            zone_graph.setdefault(z.zone, set()).add(n)
+            zone_graph.setdefault(n, set()).add(z.zone)
+    coast: dict[int, list[str]] = {}
+    for p in world.provinces.values():
+        if p.owner == state.name and p.coastal:
+            for z in p.sea_zones:
+                coast.setdefault(z, []).append(p.name)
+    start: tuple[str, object] = ("p", province.name)
+    dist: dict[tuple[str, object], int] = {start: 0}
+    queue = deque([start])
     while queue:
-        p = queue.popleft()
-        for n in world.neighbours(p):
-            if n == capital.name:
-                return True
-            if n not in seen and world.provinces[n].owner == state.name:
-                seen.add(n)
+        node = queue.popleft()
+        kind, name = node
+        if node == ("p", capital.name):
+            return dist[node]
+        nexts: list[tuple[str, object]] = []
+        if kind == "p":
+            p = world.provinces[str(name)]
+            nexts += [("p", n) for n in sorted(world.neighbours(p.name)) if world.provinces[n].owner == state.name]
+            if p.coastal:
+                nexts += [("z", z) for z in p.sea_zones]
+        else:
+            nexts += [("z", z) for z in sorted(zone_graph.get(int(name), ()))]  # type: ignore[arg-type]
+            nexts += [("p", n) for n in coast.get(int(name), [])]  # type: ignore[arg-type]
+        for n in nexts:
+            if n not in dist:
+                dist[n] = dist[node] + 1
                 queue.append(n)
-    return False
+    return None
 
 
 def _food(world: Campaign, state: State, provinces: list[Province], rules: Rules, report: TurnReport) -> bool:
@@ -123,9 +139,20 @@ def _food(world: Campaign, state: State, provinces: list[Province], rules: Rules
     per = int(rules.param("food_provinces_per_unit"))
     need = math.ceil(len(provinces) / per)
     food = 0
+    far: list[str] = []
     for p in provinces:
-        if _reaches_capital(world, state, p):
-            food += sum(n for g, n in province_output(p, rules).items() if rules.is_food(g))
+        made = {g: n for g, n in province_output(p, rules, world).items() if rules.is_food(g) and n > 0}
+        if not made:
+            continue
+        distance = capital_distance(world, state, p)
+        for g, n in made.items():
+            reach = rules.trade_reach(g)
+            if distance is not None and (reach is None or distance <= reach):
+                food += n
+            else:
+                far.append(f"{g} из {p.name}")
+    if far:
+        report.tell(f"{state.name}: не доходит до столицы — {', '.join(far)} (ANC-FOOD-03).")
     food += report.notes.get("food_bought", {}).get(state.name, 0)
     event = state.name in report.notes.get("famine_event", set())
     famine = event or food < need
