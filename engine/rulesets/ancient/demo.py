@@ -11,16 +11,23 @@ from engine.core.tables import Cell, Formula
 from .model import Campaign, State
 from .phases.expenses import why_not
 from .rules import Rules
+from .staffing import province_output
 
 Row = dict[str, Cell]
 
 WORDS = {
     "ru": {"build": "Построить", "stability": "Стабильность", "none": "Нет действий", "research": "Изучить",
            "convert": "Перевести", "move": "Переселить", "colonise": "Колонизировать",
-           "government": "Сменить правление", "pay": "Заплатить"},
+           "government": "Сменить правление", "pay": "Заплатить", "recruit": "Набрать", "march": "Двинуть",
+           "sail": "Плыть", "embark": "Погрузить", "disband": "Распустить", "war": "Объявить войну",
+           "trade": "Торговать", "transit": "Разрешить транзит", "peace": "Заключить мир",
+           "raze": "Разрушить", "cancel": "Отменить маршрут"},
     "en": {"build": "Build", "stability": "Stability", "none": "No actions", "research": "Research",
            "convert": "Convert", "move": "Move people", "colonise": "Colonise",
-           "government": "Change government", "pay": "Pay"},
+           "government": "Change government", "pay": "Pay", "recruit": "Recruit", "march": "March",
+           "sail": "Sail", "embark": "Embark", "disband": "Disband", "war": "Declare war",
+           "trade": "Trade", "transit": "Allow transit", "peace": "Make peace",
+           "raze": "Raze", "cancel": "Cancel route"},
 }
 
 
@@ -53,6 +60,47 @@ def _grey_neighbour(c: Campaign, state: str) -> str | None:
                 if not c.provinces[n].owner and (p.population.get("СГ", 0) or p.population.get("раб", 0)):
                     return n
     return None
+
+
+def _military(c: Campaign, rules: Rules, st: State, w: dict[str, str]) -> list[Row]:
+    """Recruit, march, sail, embark, disband, declare war on a grey neighbour's owner, a trade route."""
+    rows: list[Row] = []
+    army = next((a for a in c.armies.values() if a.state == st.name), None)
+    if army is not None:
+        rows.append({"action": w["recruit"], "object": "ЛП", "where": army.province, "qty": 1})
+        own = sorted(n for n in c.neighbours(army.province) if c.provinces[n].owner == st.name)
+        if own:
+            rows.append({"action": w["march"], "object": army.name, "to": own[0]})
+        rows.append({"action": w["disband"], "object": next(iter(army.units)), "where": army.name, "qty": 1})
+    fleet = next((f for f in c.fleets.values() if f.state == st.name), None)
+    zones = sorted({z.zone for z in c.seas.values() if fleet is not None and fleet.zone in z.neighbours}
+                   | set(c.seas[fleet.zone].neighbours if fleet is not None and fleet.zone in c.seas else ()))
+    if fleet is not None and zones:
+        rows.append({"action": w["sail"], "object": fleet.name, "to": zones[0]})
+        if army is not None:
+            rows.append({"action": w["embark"], "object": army.name, "to": fleet.name})  # no port yet: refused
+    neighbours = sorted({c.provinces[n].owner for p in c.provinces.values() if p.owner == st.name
+                         for n in c.neighbours(p.name) if c.provinces[n].owner not in ("", st.name)})
+    ai = [s for s in neighbours if c.states[s].ai]
+    for p in sorted((p for p in c.provinces.values() if p.owner == st.name), key=lambda p: p.name):
+        made = sorted(province_output(p, rules, c))
+        targets = sorted(n for n in c.neighbours(p.name)
+                         if c.provinces[n].owner and c.provinces[n].owner != st.name and c.provinces[n].owner not in ai[:1])
+        if made and targets:
+            rows.append({"action": w["trade"], "object": made[0], "where": p.name, "to": targets[0]})
+            break
+    if neighbours:
+        rows.append({"action": w["transit"], "to": neighbours[0]})
+    if ai:
+        rows.append({"action": w["war"], "to": ai[0]})
+        rows.append({"action": w["peace"], "to": ai[0]})  # an AI state: the GM answers
+    capital = c.provinces.get(st.capital)
+    if capital is not None:
+        rows.append({"action": w["raze"], "object": "всё", "where": capital.name})  # not captured: refused
+        far = sorted(n for n in c.neighbours(capital.name))
+        if far:
+            rows.append({"action": w["cancel"], "where": capital.name, "to": far[0]})  # no such route: refused
+    return rows
 
 
 def sample_orders(c: Campaign, rules: Rules, lang: str = "ru") -> dict[str, list[Row]]:
@@ -114,4 +162,8 @@ def sample_orders(c: Campaign, rules: Rules, lang: str = "ru") -> dict[str, list
         if tech and i < 5:
             rows.append({"action": w["research"], "object": tech})
         out[name] = rows
+    # war and trade: a player state with a fleet shows every military and trade order
+    navy = next((s for s in players if any(f.state == s.name for f in c.fleets.values())), None)
+    if navy is not None:
+        out.setdefault(navy.name, []).extend(_military(c, rules, navy, w))
     return out
