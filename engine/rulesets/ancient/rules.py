@@ -52,6 +52,7 @@ class Government:
     people_per_turn: int = 0
     colonise: bool = True
     annex: bool = False
+    peace_bonus: int = 0
 
     def name(self, lang: str) -> str:
         return self.name_en if lang == "en" else self.name_ru
@@ -394,6 +395,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             people_per_turn=int(r.num(row, rec, "people_per_turn", Fraction(0))),
             colonise=norm(r.text(rec, "colonise") or "да") in YES,
             annex=norm(r.text(rec, "annex")) in YES,
+            peace_bonus=int(r.num(row, rec, "peace_bonus", Fraction(0))),
         )
 
     tax_percent: dict[int, Fraction] = {}

@@ -13,8 +13,9 @@ from typing import Any
 
 import pandas as pd
 
+from engine.core import history
 from engine.core.dice import Dice, commitment, new_secret, turn_seed
-from engine.core.errors import InvalidOrder, TurnMismatch
+from engine.core.errors import CampaignError, InvalidOrder, TurnMismatch
 from engine.core.ledger import LedgerEntry
 from engine.core.money import amount, fmt, to_cell
 from engine.core.orders import OrderResult, OrderRow, Status
@@ -170,7 +171,6 @@ def new_workbook(scenario: str = "demo", lang: str = "ru", title: str | None = N
     tables: Tables = {layout.tab_name(lang): rules_tabs[key] for key, (_f, layout) in RULES_FILES.items()}
     rules = load_rules(tables, problems)
     if problems:
-        from engine.core.errors import CampaignError
         raise CampaignError(problems)
     balance_grid = balance_table(c, c, [], lang)
     tabs: list[TabSpec] = [
@@ -200,6 +200,7 @@ def new_workbook(scenario: str = "demo", lang: str = "ru", title: str | None = N
         TabSpec(LEDGER.tab_name(lang), [LEDGER.header(lang)], LEDGER.widths(), kind="report"),
         TabSpec(GM_EVENTS.tab_name(lang), [GM_EVENTS.header(lang)], GM_EVENTS.widths()),
         TabSpec(ARCHIVE.tab_name(lang), [ARCHIVE.header(lang)], ARCHIVE.widths(), kind="report"),
+        TabSpec(history.HISTORY_TAB, [list(history.HEADER)], {1: 6, 2: 20, 3: 7, 4: 40}, hidden=True, kind="meta"),
     ]
     tabs += [TabSpec(layout.tab_name(lang), rules_tabs[key], layout.widths(), kind="rules")
              for key, (_f, layout) in RULES_FILES.items()]
@@ -291,19 +292,25 @@ def _read_orders(d: codec.Decoded, vocab: order_mod.Vocabulary, report: TurnRepo
     return out
 
 
-def run_turn(d: codec.Decoded, stop_after: str | None = None) -> tuple[Campaign, TurnReport, TurnOrders]:
-    """Resolve the open turn in memory: the new world and the report. Touches no sheet."""
+def run_turn(d: codec.Decoded, stop_after: str | None = None, seed: str | None = None,
+             after_each: Any = None) -> tuple[Campaign, TurnReport, TurnOrders]:
+    """Resolve the open turn in memory: the new world and the report. Touches no sheet.
+    `seed` replaces the seed derived from the secret (verification of a published turn)."""
     c = d.campaign
     report = TurnReport(turn=c.turn, lang=c.lang)
     vocab = order_mod.Vocabulary(c, d.rules)
     orders = _read_orders(d, vocab, report)
+    ai_stability = int(d.rules.params.get("ai_stability", 0))
+    for st in c.states.values():
+        if st.ai:  # ANC-AI-02: an AI state's stability is always the fixed value, whatever the sheet says
+            st.stability = ai_stability
     world = copy.deepcopy(c)
     world._neighbours = None
     report.notes["start_stability"] = {n: s.stability for n, s in c.states.items()}
     report.notes["start_government"] = {n: s.government for n, s in c.states.items()}
     report.notes["opening"] = {n: s.treasury for n, s in c.states.items()}
-    dice = Dice(turn_seed(c.secret, c.turn))
-    world = run_phases(world, PHASES, orders, dice, d.rules, report, stop_after=stop_after)
+    dice = Dice(seed or turn_seed(c.secret, c.turn))
+    world = run_phases(world, PHASES, orders, dice, d.rules, report, stop_after=stop_after, after_each=after_each)
     report.notes["dice"] = dice.log
     for state in orders.rows:
         for row, parsed in orders.of(state):
@@ -365,16 +372,22 @@ def _status_strips(ot: codec.OrderTab, report: TurnReport, lang: str) -> list[Wr
     return blocks
 
 
-def resolve(tables: Tables, expect_turn: int | None = None) -> SyncResult:
-    """One whole turn: read, resolve, and the changes for one atomic write."""
+def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = None,
+            secret: str | None = None) -> SyncResult:
+    """One whole turn: read, resolve, and the changes for one atomic write (with the pre-turn
+    snapshot appended to the history). `secret` comes from the GM's store when the sheet has none."""
     d = codec.decode(tables)
     c = d.campaign
+    if secret:
+        c.secret = secret
     if expect_turn is not None and expect_turn != c.turn:
         done = " — он уже разрешён" if expect_turn <= c.last_resolved else ""
         raise TurnMismatch(f"Открыт ход {c.turn}, а просили разрешить ход {expect_turn}{done}. Ничего не изменено.")
-    world, report, orders = run_turn(d)
+    if not c.secret and not seed:
+        raise CampaignError("нет секрета кампании: без него ход не разрешить (см. docs/reliability.md)")
+    world, report, orders = run_turn(d, seed=seed)
     lang = c.lang
-    seed = turn_seed(c.secret, c.turn)
+    seed = seed or turn_seed(c.secret, c.turn)
     report.tell(f"Зерно хода {c.turn}: {seed} (sha256 = {commitment(seed)}, опубликован до хода)."
                 if lang != "en" else f"Seed of turn {c.turn}: {seed} (sha256 = {commitment(seed)}).")
     world.turn = c.turn + 1
@@ -403,10 +416,25 @@ def resolve(tables: Tables, expect_turn: int | None = None) -> SyncResult:
         changes.replace.append(ReplaceTab(ot.tab, grid))
         archive_rows += arch
     changes.blocks += _append(tables, ARCHIVE, lang, archive_rows)
+    changes.blocks += _history_blocks(tables, c.turn)
     meta = meta_grid(world, lang, open_status(world.turn, lang))
+    if not d.meta.get("secret"):
+        meta = [r for r in meta if r[0] not in (META_KEYS["secret"][0], META_KEYS["secret"][1])]
     changes.marker.append(WriteBlock(d.meta_tab, 1, 1, meta))
     s = summary("resolve", c, world, report)
     return SyncResult("resolve", c.turn, changes, report, world, s)
+
+
+def _history_blocks(tables: Tables, turn: int) -> list[WriteBlock]:
+    """The snapshot of the campaign as it was when `turn` was open, appended to «_История»."""
+    row = history.row_for(turn, tables)
+    grid = tables.get(history.HISTORY_TAB)
+    if not grid:
+        return [WriteBlock(history.HISTORY_TAB, 1, 1, [list(history.HEADER), row])]
+    last = len(grid)
+    while last > 0 and all(is_blank(v) for v in grid[last - 1]):
+        last -= 1
+    return [WriteBlock(history.HISTORY_TAB, last + 1, 1, [row])]
 
 
 def _turn_title(turn: int, lang: str) -> str:

@@ -118,6 +118,14 @@ def build_tables(setup: dict[str, Any]) -> Tables:
     return tables
 
 
+def _same_key(cell: Cell, key: object) -> bool:
+    """Row keys match exactly, or as numbers («-3» is not «3»)."""
+    try:
+        return amount(cell) == amount(key)  # type: ignore[arg-type]
+    except (TypeError, ValueError, ZeroDivisionError):
+        return norm(cell) == norm(key)
+
+
 def _patch_rules(tables: Tables, key: str, patches: dict[str, dict[str, Any]], lang: str) -> None:
     """Change cells of a rules tab: {row key: {column key: value}} (row key = first column)."""
     layout: Layout = RULES_FILES[key][1]
@@ -129,7 +137,7 @@ def _patch_rules(tables: Tables, key: str, patches: dict[str, dict[str, Any]], l
         if key.startswith("#"):  # the N-th data row, for tables whose first column repeats
             target = grid[int(key[1:])] if int(key[1:]) < len(grid) else None
         else:
-            target = next((r for r in grid[1:] if r and norm(r[0]) == norm(row_key)), None)
+            target = next((r for r in grid[1:] if r and _same_key(r[0], row_key)), None)
         if target is None:
             target = [row_key] + [None] * (len(layout.columns) - 1)
             grid.append(target)

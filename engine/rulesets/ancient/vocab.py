@@ -150,6 +150,7 @@ RULES_GOVERNMENTS = Layout("Правила — Правление", "Rules — G
     C("people_per_turn", "Людей за ход", "People per turn", width=9, required=False),
     C("colonise", "Колонизация", "May colonise", width=9, required=False),
     C("annex", "Захват нейтральных", "Annexes neutrals", width=9, required=False),
+    C("peace_bonus", "Ст за мирные ходы", "Stability for peace", width=9, required=False),
     C("rule_ids", "Правила", "Rule ids", required=False, width=28),
 ))
 

@@ -183,9 +183,9 @@ def _stability_clock(state: State, famine: bool, rules: Rules, report: TurnRepor
         return
     state.peace += 1
     period = int(rules.param("empire_peace_turns"))
-    if gov.money_per_province > 0 and period and state.peace >= period:  # the empire's clock
+    if gov.peace_bonus and period and state.peace >= period:  # the empire's clock
         state.peace = 0
-        before, after = shift_stability(state, 1, rules)
+        before, after = shift_stability(state, gov.peace_bonus, rules)
         report.tell(f"{state.name}: {period} мирных хода без голода — Ст {before:+d} → {after:+d}.")
 
 
@@ -203,6 +203,7 @@ def _degrade(state: State, provinces: list[Province], rules: Rules, report: Turn
         before = rules.governments.get(state.government)
         after = rules.governments.get(row.dst)
         state.government = row.dst
+        state.peace = 0  # a new government's clock starts afresh
         state.stability = clamp(state.stability, rules)
         report.tell(f"{state.name}: стабильность {state.stability:+d} — форма правления деградирует: "
                     f"«{before.name_ru if before else ''}» → «{after.name_ru if after else row.dst}».")

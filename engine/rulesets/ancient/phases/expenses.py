@@ -238,7 +238,8 @@ class Expenses:
         province.population[order.src] -= n
         province.population[order.dst] = province.population.get(order.dst, 0) + n
         self.converted[(state.name, rule.src, rule.dst)] += n
-        used = f", израсходовано: {', '.join(f'{k} {v}' for k, v in goods_used.items())}" if goods_used else ""
+        spent = [f"{k} {v}" for k, v in goods_used.items() if v]
+        used = f", израсходовано: {', '.join(spent)}" if spent else ""
         self.report.tell(f"{state.name}: {n} {order.src} → {order.dst} в провинции {province.name} "
                          f"(−{fmt(cost)} Д{used}).")
         text = f"переведено {n} {order.src} → {order.dst} за {fmt(cost)} Д{used}"
@@ -302,6 +303,7 @@ class Expenses:
             raise Refused("условия не выполнены: " + "; ".join(best))
         before_gov = rules.governments.get(state.government)
         state.government = order.target
+        state.peace = 0  # the empire's clock counts from the change (ANC-STAB-14)
         self.changed_government.add(state.name)
         before, after = shift_stability(state, int(rules.param("government_change_stability")), rules)
         self.report.tell(f"{state.name}: смена формы правления «{before_gov.name_ru if before_gov else ''}» → "
@@ -476,7 +478,7 @@ def _transition_problems(world: Campaign, state: State, t, rules: Rules) -> list
     if t.provinces_min is not None and len(provinces) < t.provinces_min:
         out.append(f"не меньше {t.provinces_min} провинций (есть {len(provinces)})")
     if t.treasury_min is not None and state.treasury < t.treasury_min:
-        out.append(f"казна не меньше {fmt(t.treasury_min)} Д (есть {fmt(state.treasury)})")
+        out.append(f"казна не меньше {fmt(t.treasury_min)} Д (есть {fmt(state.treasury)} Д)")
     if t.tech and t.tech not in state.techs:
         out.append(f"технология «{t.tech}»")
     return out

@@ -1,0 +1,108 @@
+"""Turn history kept inside the campaign: a snapshot of every tab before each resolve.
+
+Why inside (a hidden tab «_История»): the snapshot is written in the same atomic write as the
+turn it precedes, so history and state can never disagree; the same code serves .xlsx and
+Google (no extra Drive request, so a resolve stays one read and one write). A snapshot is the
+JSON of every tab's grid, gzip-compressed and base64-encoded in cells of at most 45,000
+characters (Google's cell limit is 50,000).
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import hashlib
+import json
+from dataclasses import dataclass
+
+from .errors import CampaignError
+from .tables import Cell, Formula, Grid, Tables, is_blank
+
+HISTORY_TAB = "_История"
+CHUNK = 45_000
+
+
+def _encode_cell(v: Cell) -> object:
+    if isinstance(v, Formula):
+        return {"f": str(v)}
+    return v
+
+
+def _decode_cell(v: object) -> Cell:
+    if isinstance(v, dict) and "f" in v:
+        return Formula(v["f"])
+    return v  # type: ignore[return-value]
+
+
+def pack(tables: Tables) -> tuple[str, list[str]]:
+    """(sha256, chunks) of a snapshot of every tab except the history itself."""
+    data = {name: [[_encode_cell(c) for c in row] for row in grid]
+            for name, grid in tables.items() if name != HISTORY_TAB}
+    raw = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
+    digest = hashlib.sha256(raw).hexdigest()
+    text = base64.b64encode(gzip.compress(raw, mtime=0)).decode()
+    return digest, [text[i:i + CHUNK] for i in range(0, len(text), CHUNK)] or [""]
+
+
+def unpack(chunks: list[str], digest: str = "") -> Tables:
+    raw = gzip.decompress(base64.b64decode("".join(chunks)))
+    if digest and hashlib.sha256(raw).hexdigest() != digest:
+        raise CampaignError(f"снимок истории повреждён: sha256 не совпадает ({digest[:12]}…)")
+    data = json.loads(raw)
+    return {name: [[_decode_cell(c) for c in row] for row in grid] for name, grid in data.items()}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One kept turn: the campaign as it was when `turn` was open."""
+
+    turn: int
+    digest: str
+    chunks: list[str]
+    row: int
+
+    @property
+    def size(self) -> int:
+        return sum(len(c) for c in self.chunks)
+
+    def tables(self) -> Tables:
+        return unpack(self.chunks, self.digest)
+
+
+HEADER: list[Cell] = ["Ход", "sha256", "Частей", "Снимок"]
+
+
+def entries(tables: Tables) -> list[Entry]:
+    """The snapshots kept in a campaign, oldest first."""
+    out: list[Entry] = []
+    for r, row in enumerate(tables.get(HISTORY_TAB, [])[1:], start=2):
+        if not row or is_blank(row[0]):
+            continue
+        try:
+            turn, n = int(row[0]), int(row[2])
+        except (TypeError, ValueError):
+            raise CampaignError(f"{HISTORY_TAB}, строка {r}: повреждена запись истории") from None
+        out.append(Entry(turn, str(row[1]), [str(c or "") for c in row[3:3 + n]], r))
+    return out
+
+
+def entry(tables: Tables, turn: int) -> Entry:
+    for e in entries(tables):
+        if e.turn == turn:
+            return e
+    kept = ", ".join(str(e.turn) for e in entries(tables)) or "нет"
+    raise CampaignError(f"в истории нет хода {turn} (сохранены ходы: {kept})")
+
+
+def row_for(turn: int, tables: Tables) -> list[Cell]:
+    digest, chunks = pack(tables)
+    return [turn, digest, len(chunks), *chunks]
+
+
+def history_grid(tables: Tables, keep_before: int | None = None) -> Grid:
+    """The history tab's rows, optionally only turns before `keep_before`."""
+    rows: Grid = [list(HEADER)]
+    for r in tables.get(HISTORY_TAB, [])[1:]:
+        if r and not is_blank(r[0]) and (keep_before is None or int(r[0]) < keep_before):
+            rows.append(list(r))
+    return rows
