@@ -1,0 +1,83 @@
+"""Trustworthy turns (issue 7): history, rollback, provable dice, verification."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from engine.core import history
+from engine.core.errors import CampaignError
+from engine.rulesets import ancient  # noqa: F401
+from engine.rulesets.ancient import ruleset
+from sheets_bridge import sync, timeline
+from sheets_bridge.xlsx import XlsxBackend
+
+
+def tables_without_history(path: Path) -> dict:
+    t = XlsxBackend(path).read()
+    t.pop(history.HISTORY_TAB, None)
+    return t
+
+
+def with_orders(path: Path) -> None:
+    backend = XlsxBackend(path)
+    backend.write(ruleset.demo_changes(backend.read()))
+
+
+def test_rollback_then_resolve_again_gives_identical_tables(campaign: Path) -> None:
+    with_orders(campaign)
+    sync.resolve(XlsxBackend(campaign))
+    after_first = tables_without_history(campaign)
+    sync.resolve(XlsxBackend(campaign))  # turn 2 as well
+    assert [t["turn"] for t in timeline.list_turns(XlsxBackend(campaign))] == [1, 2]
+    timeline.rollback(XlsxBackend(campaign), to=1)
+    restored = XlsxBackend(campaign).read()
+    assert [e.turn for e in history.entries(restored)] == []
+    meta = {r[0]: r[1] for r in restored["Кампания"][1:]}
+    assert meta["Открытый ход"] == 1
+    sync.resolve(XlsxBackend(campaign))
+    assert tables_without_history(campaign) == after_first
+
+
+def test_verify_confirms_an_honest_turn_and_detects_a_tampered_seed(campaign: Path) -> None:
+    with_orders(campaign)
+    sync.resolve(XlsxBackend(campaign))
+    sync.resolve(XlsxBackend(campaign))
+    assert timeline.verify(XlsxBackend(campaign), 1).ok
+    assert timeline.verify(XlsxBackend(campaign), 2).ok
+    wb = openpyxl.load_workbook(campaign)
+    ws = wb["Журнал"]
+    for row in ws.iter_rows(min_row=2):
+        if row[0].value == 1 and str(row[1].value).startswith("Зерно хода 1:"):
+            row[1].value = "Зерно хода 1: " + "0" * 64 + " (sha256 = подделка)"
+    wb.save(campaign)
+    verdict = timeline.verify(XlsxBackend(campaign), 1)
+    assert not verdict.ok and "подменено" in verdict.message
+
+
+def test_verify_names_the_first_difference_when_results_were_edited(campaign: Path) -> None:
+    with_orders(campaign)
+    sync.resolve(XlsxBackend(campaign))
+    wb = openpyxl.load_workbook(campaign)
+    wb["Государства"]["F2"] = 9999
+    wb.save(campaign)
+    verdict = timeline.verify(XlsxBackend(campaign), 1)
+    assert not verdict.ok and "Государства!F2" in verdict.message
+
+
+def test_the_commitment_is_sha256_of_the_revealed_seed(campaign: Path) -> None:
+    before = {r[0]: r[1] for r in XlsxBackend(campaign).read()["Кампания"][1:]}
+    commitment = before["Хэш зерна хода (sha256)"]
+    sync.resolve(XlsxBackend(campaign))
+    chronicle = [r[1] for r in XlsxBackend(campaign).read()["Журнал"][1:] if r[0] == 1]
+    line = next(x for x in chronicle if x.startswith("Зерно хода 1:"))
+    seed = line.split(":")[1].split()[0]
+    assert hashlib.sha256(seed.encode()).hexdigest() == commitment
+
+
+def test_rollback_to_a_turn_not_kept_is_refused(campaign: Path) -> None:
+    with pytest.raises(CampaignError, match="нет хода 5"):
+        timeline.rollback(XlsxBackend(campaign), to=5)
