@@ -66,6 +66,24 @@ def test_new_campaign_has_dropdowns_frozen_headers_and_widths(campaign: Path) ->
     assert wb["Государства"].freeze_panes == "B2"
 
 
+def test_a_renamed_column_and_a_province_with_two_owners_are_named(campaign: Path) -> None:
+    wb = openpyxl.load_workbook(campaign)
+    wb["Провинции"]["B1"] = "Хозяин"  # the owner column renamed
+    pop = wb["Население"]
+    pop.cell(row=pop.max_row + 1, column=1, value=pop["A2"].value)  # a province's people twice
+    ws = wb["Провинции"]
+    ws.cell(row=ws.max_row + 1, column=1, value=ws["A2"].value)  # a province twice (two owners)
+    wb.save(campaign)
+    before = sha(campaign)
+    with pytest.raises(CampaignError) as exc:
+        sync.check(XlsxBackend(campaign))
+    text = str(exc.value)
+    assert "Провинции, строка 1: нет столбца «Владелец» (Owner)" in text
+    assert "записана дважды" in text
+    assert "Население!A" in text
+    assert sha(campaign) == before
+
+
 def test_a_broken_workbook_is_refused_with_every_problem_and_left_unchanged(campaign: Path) -> None:
     wb = openpyxl.load_workbook(campaign)
     states = wb["Государства"]

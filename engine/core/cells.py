@@ -48,7 +48,7 @@ class CellReader:
             return default
         try:
             num = amount(value)
-        except (ValueError, TypeError, ZeroDivisionError):
+        except (ValueError, TypeError, ZeroDivisionError, OverflowError):
             self.bad(row, key, f"не число: {value!r}")
             return default
         if num.denominator != 1:
@@ -66,7 +66,7 @@ class CellReader:
             return default
         try:
             return amount(value)
-        except (ValueError, TypeError, ZeroDivisionError):
+        except (ValueError, TypeError, ZeroDivisionError, OverflowError):
             self.bad(row, key, f"не число: {value!r}")
             return default
 

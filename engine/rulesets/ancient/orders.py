@@ -342,8 +342,8 @@ def quantity(row: OrderRow) -> int | None:
             value = Fraction(cell).limit_denominator(1000)
         else:
             value = Fraction(str(cell).strip().replace(",", ".").replace("\u2212", "-"))
-    except (ValueError, ZeroDivisionError):
-        raise InvalidOrder(f"{where}: количество «{cell}» — не число") from None
+    except (ValueError, ZeroDivisionError, OverflowError, TypeError):
+        raise InvalidOrder(f"{where}: количество «{str(cell)[:40]}» — не число") from None
     if value.denominator != 1:
         raise InvalidOrder(f"{where}: количество {cell} — дробное, нужно целое")
     if value <= 0:

@@ -355,7 +355,7 @@ class _Reader:
             return Fraction(0)
         try:
             return amount(value)
-        except (ValueError, TypeError, ZeroDivisionError):
+        except (ValueError, TypeError, ZeroDivisionError, OverflowError):
             self._bad(row, key, f"не число: {value!r}")
             return Fraction(0)
 
