@@ -15,6 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import openpyxl
+from openpyxl.chart import LineChart, Reference
+from openpyxl.comments import Comment
+from openpyxl.formatting.rule import FormulaRule
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
@@ -146,6 +149,10 @@ class XlsxBackend:
             for dr, line in enumerate(block.values):
                 for dc, v in enumerate(line):
                     _put(ws, block.row + dr, block.col + dc, v)
+        for tab, row, col, text in changes.notes:
+            if tab in wb.sheetnames:
+                cell = wb[tab].cell(row=row, column=col)
+                cell.comment = Comment(text[:30_000], "Strategos", width=420, height=220) if text else None
         atomic_save(wb, self.path)
 
     def tab_names(self) -> list[str]:
@@ -177,8 +184,21 @@ def _format(ws: Worksheet, spec: TabSpec) -> None:
         dv.add(f"{get_column_letter(v.column)}{v.first_row}:{get_column_letter(v.column)}{v.last_row}")
         ws.add_data_validation(dv)
     for col, fmt in spec.number_formats.items():
-        for r in range(2, max(len(spec.rows), 2) + 1):
+        for r in range(2, max(len(spec.rows), spec.format_rows, 2) + 1):
             ws.cell(row=r, column=col).number_format = fmt
+    for h in spec.highlights:
+        fill_color = PatternFill("solid", fgColor=h.color, bgColor=h.color)
+        ws.conditional_formatting.add(h.area, FormulaRule(formula=[h.formula.lstrip("=")], fill=fill_color))
+    for ch in spec.charts:
+        chart = LineChart()
+        chart.title = ch.title
+        chart.y_axis.title = ch.y_title
+        chart.height, chart.width = 9, 22
+        data = Reference(ws, min_col=ch.first_col + 1, max_col=ch.last_col, min_row=ch.first_row,
+                         max_row=ch.last_row)
+        chart.add_data(data, titles_from_data=True)
+        chart.set_categories(Reference(ws, min_col=ch.first_col, min_row=ch.first_row + 1, max_row=ch.last_row))
+        ws.add_chart(chart, ch.anchor)
     if spec.tab_color:
         ws.sheet_properties.tabColor = spec.tab_color.lstrip("#")
     if spec.hidden:

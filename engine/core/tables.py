@@ -78,6 +78,29 @@ class Validation:
 
 
 @dataclass(frozen=True)
+class Highlight:
+    """Conditional formatting: cells of `area` (A1, e.g. "I2:I200") turn `color` when the formula
+    (written for the area's first cell, e.g. "=I2<B2") is true."""
+
+    area: str
+    formula: str
+    color: str = "F4CCCC"
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A line chart over a block of a tab: categories in the first column, a series per column."""
+
+    title: str
+    anchor: str  # top-left cell where the chart is drawn, e.g. "A30"
+    first_row: int
+    last_row: int
+    first_col: int
+    last_col: int
+    y_title: str = ""
+
+
+@dataclass(frozen=True)
 class TabSpec:
     """How a tab looks when it is created: content, widths, frozen panes, dropdowns, protection."""
 
@@ -93,6 +116,9 @@ class TabSpec:
     editable_columns: tuple[int, int] | None = None  # 1-based inclusive range players may edit
     number_formats: Mapping[int, str] = field(default_factory=dict)  # column -> Excel number format
     tab_color: str = ""
+    highlights: Sequence[Highlight] = ()
+    charts: Sequence[Chart] = ()
+    format_rows: int = 0  # how many rows number formats cover (0 = the content)
 
 
 @dataclass(frozen=True)
@@ -135,9 +161,10 @@ class Changeset:
     replace: list[ReplaceTab] = field(default_factory=list)
     blocks: list[WriteBlock] = field(default_factory=list)
     marker: list[WriteBlock] = field(default_factory=list)
+    notes: list[tuple[str, int, int, str]] = field(default_factory=list)  # (tab, row, col, text): cell notes
 
     def is_empty(self) -> bool:
-        return not (self.replace or self.blocks or self.marker)
+        return not (self.replace or self.blocks or self.marker or self.notes)
 
     def all_blocks(self) -> Iterable[WriteBlock]:
         yield from self.blocks

@@ -290,7 +290,7 @@ PARAM_DEFAULTS: dict[str, Fraction] = {
     "break_vassal_stability": Fraction(-3), "become_vassal_stability": Fraction(1), "capital_lost_stability": Fraction(-1),
     "ship_range_max": Fraction(10), "fair_share_percent": Fraction(50), "internal_share_percent": Fraction(50),
     "outgoing_routes": Fraction(1), "ai_routes_in": Fraction(1), "ai_routes_out": Fraction(1),
-    "break_treaty_stability": Fraction(-1),
+    "break_treaty_stability": Fraction(-1), "balance_sort": Fraction(1),
 }
 
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-import pandas as pd
 
 from engine.core import history
 from engine.core.dice import Dice, commitment, new_secret, turn_seed
@@ -34,7 +33,7 @@ from engine.core.tables import (
 )
 from engine.core.turn import Phase, TurnReport, run_phases
 
-from . import codec
+from . import codec, public
 from . import orders as order_mod
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
 from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, trade, war
@@ -172,11 +171,17 @@ def new_workbook(scenario: str = "demo", lang: str = "ru", title: str | None = N
     rules = load_rules(tables, problems)
     if problems:
         raise CampaignError(problems)
-    balance_grid = balance_table(c, c, [], lang)
+    balance_grid, _notes = public.balance(c, c, [], lang)
+    player_states = sorted(c.states)
     tabs: list[TabSpec] = [
         TabSpec(META.tab_name(lang), meta_grid(c, lang, open_status(1, lang)), META.widths(), kind="meta"),
-        TabSpec(BALANCE_TAB[lang], balance_grid, {1: 22, **{i: 13 for i in range(2, 30)}}, frozen_cols=1,
+        TabSpec(BALANCE_TAB[lang], balance_grid, {1: 22, **{i: 12 for i in range(2, public.WIDTH + 1)}},
+                frozen_cols=1, kind="report", number_formats=public.number_formats(),
+                highlights=public.highlights(len(c.states)), format_rows=len(c.states) + 40),
+        TabSpec(public.HISTORY_TAB[lang], [public.HISTORY_COLUMNS[lang]], {1: 6, 2: 22, **{i: 11 for i in range(3, 11)}},
                 kind="report"),
+        TabSpec(public.CHARTS_TAB[lang], public.charts_grid([], player_states, lang), {1: 8}, kind="report",
+                charts=public.chart_specs(len(player_states), lang)),
         TabSpec(STATES.tab_name(lang), codec.states_grid(c, rules, lang), STATES.widths(), frozen_cols=1),
         TabSpec(PROVINCES.tab_name(lang), codec.provinces_grid(c, lang), PROVINCES.widths(), frozen_cols=1),
         TabSpec(POPULATION.tab_name(lang), codec.population_grid(c, lang), POPULATION.widths(), frozen_cols=1),
@@ -232,36 +237,6 @@ def order_tab_spec(state: str, lang: str, n_buildings: int, n_provinces: int) ->
 
 
 # ------------------------------------------------------------------ balance
-
-def balance_table(before: Campaign, after: Campaign, entries: list[LedgerEntry], lang: str) -> Grid:
-    """The public balance sheet: one row per state, a pivot of this turn's ledger lines."""
-    df = pd.DataFrame([{"state": e.state, "category": e.category, "amount": e.amount}
-                       for e in entries if e.resource == MONEY],
-                      columns=["state", "category", "amount"])
-    income = df[df["amount"] > 0].groupby(["state", "category"])["amount"].sum() if len(df) else None
-    expense = df[df["amount"] < 0].groupby(["state", "category"])["amount"].sum() if len(df) else None
-    inc_cats = list(INCOME_BASE) + sorted({c for _s, c in (income.index if income is not None else [])} - set(INCOME_BASE))
-    exp_cats = list(EXPENSE_BASE) + sorted({c for _s, c in (expense.index if expense is not None else [])} - set(EXPENSE_BASE))
-    en = lang == "en"
-    header: list[Cell] = ["State" if en else "Государство", "Opening, Д" if en else "Казна на начало, Д"]
-    header += [(f"Income: {c}" if en else f"Доход: {c}") for c in inc_cats]
-    header += ["Income total" if en else "Доход, всего"]
-    header += [(f"Expense: {c}" if en else f"Расход: {c}") for c in exp_cats]
-    header += ["Expenses total" if en else "Расход, всего", "Closing, Д" if en else "Казна на конец, Д",
-               "Stability" if en else "Ст", "Provinces" if en else "Провинции",
-               "Population" if en else "Население", "Science" if en else "Наука"]
-    grid: Grid = [header]
-    by_owner = after.by_owner()
-    for name, st in after.states.items():
-        opening = before.states[name].treasury if name in before.states else st.treasury
-        incs = [income.get((name, c), Fraction(0)) if income is not None else Fraction(0) for c in inc_cats]
-        exps = [-expense.get((name, c), Fraction(0)) if expense is not None else Fraction(0) for c in exp_cats]
-        provs = by_owner.get(name, [])
-        grid.append([name, to_cell(opening), *map(to_cell, incs), to_cell(sum(incs, Fraction(0))),
-                     *map(to_cell, exps), to_cell(sum(exps, Fraction(0))), to_cell(st.treasury), st.stability,
-                     len(provs), sum(p.people() for p in provs), to_cell(st.science)])
-    return grid
-
 
 # ------------------------------------------------------------------ check / resolve
 
@@ -406,7 +381,15 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
         ReplaceTab(_existing(tables, (TRANSIT.ru, TRANSIT.en)) or TRANSIT.tab_name(lang), codec.transit_grid(world, lang)),
     ]
     bal_tab = _existing(tables, BALANCE_TAB.values()) or BALANCE_TAB[lang]
-    changes.replace.append(ReplaceTab(bal_tab, balance_table(c, world, report.ledger.entries, lang)))
+    grid, notes = public.balance(c, world, report.ledger.entries, lang, int(d.rules.params.get("balance_sort", 0)))
+    changes.replace.append(ReplaceTab(bal_tab, grid))
+    changes.notes += [(bal_tab, r, col, text) for r, col, text in notes]
+    hist_tab = _existing(tables, public.HISTORY_TAB.values()) or public.HISTORY_TAB[lang]
+    new_rows = public.history_rows(c.turn, world, report.ledger.entries, d.rules)
+    changes.blocks += _append_rows(tables, hist_tab, [public.HISTORY_COLUMNS[lang]], new_rows)
+    charts_tab = _existing(tables, public.CHARTS_TAB.values()) or public.CHARTS_TAB[lang]
+    past = [r for r in tables.get(hist_tab, [])[1:] if r and not is_blank(r[0])]
+    changes.replace.append(ReplaceTab(charts_tab, public.charts_grid(past + new_rows, sorted(world.states), lang)))
     changes.blocks += _append(tables, LEDGER, lang, codec.ledger_rows(report.ledger.entries))
     changes.blocks += _append(tables, CHRONICLE, lang, [[c.turn, line] for line in
                                                          [_turn_title(c.turn, lang), *report.chronicle]])
@@ -423,6 +406,16 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
     changes.marker.append(WriteBlock(d.meta_tab, 1, 1, meta))
     s = summary("resolve", c, world, report)
     return SyncResult("resolve", c.turn, changes, report, world, s)
+
+
+def _append_rows(tables: Tables, tab: str, header: Grid, rows: Grid) -> list[WriteBlock]:
+    grid = tables.get(tab)
+    if not grid:
+        return [WriteBlock(tab, 1, 1, [*header, *rows])]
+    last = len(grid)
+    while last > 0 and all(is_blank(v) for v in grid[last - 1]):
+        last -= 1
+    return [WriteBlock(tab, last + 1, 1, rows)]
 
 
 def _history_blocks(tables: Tables, turn: int) -> list[WriteBlock]:

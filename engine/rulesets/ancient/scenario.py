@@ -319,8 +319,11 @@ def _check_ledger(out: Outcome, n: int, expect: dict[str, Any], tables: Tables, 
         d = codec.decode(tables)
         # closing = opening + this turn's ledger, for every state
         bal = next((tables[t] for t in tables if norm(t) in ("баланс", "balance")), [])
+        close_col = [norm(h) for h in bal[0]].index(norm("Казна на конец, Д")) if bal else 0
         for row in bal[1:]:
-            name, opening, closing = row[0], amount(row[1]), amount(row[-5])
+            if row[0] in ("Итого", "Total"):
+                continue
+            name, opening, closing = row[0], amount(row[1]), amount(row[close_col])
             total = sum((amount(r[4]) for r in lines if r[1] == name and r[5] == "Д"), Fraction(0))
             out.expect(opening + total == closing, f"ход {n}: {name}: {opening} + {total} ≠ {closing}")
             st = d.campaign.states.get(name)

@@ -1,0 +1,192 @@
+"""What players look at: the balance sheet, the history of every state, the charts' data.
+
+The balance sheet is a pivot of the turn's ledger with a fixed column layout (so the formats
+and highlights set when the campaign was made keep fitting), totals as spreadsheet formulas
+(a real spreadsheet recomputes them: a check on our arithmetic), a note on every state's totals
+listing the ledger lines behind them, and rows ordered by the GM's `balance_sort` parameter.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+
+import pandas as pd
+
+from engine.core.ledger import LedgerEntry
+from engine.core.money import fmt, to_cell
+from engine.core.tables import Cell, Chart, Formula, Grid, Highlight, column_letter, is_blank
+
+from .model import Campaign
+from .rules import Rules
+
+MONEY = "Д"
+INCOME = ("налоги", "торговля", "монетный двор", "рудники", "правление", "грабёж", "события", "дань и платежи")
+EXPENSE = ("строительство", "стабильность", "страты", "переселение", "колонизация", "войска", "содержание войск",
+           "война: переходы", "правление", "грабёж", "события", "дань и платежи")
+MAX_TURNS = 60  # rows the charts cover
+HISTORY_TAB = {"ru": "История", "en": "History"}
+CHARTS_TAB = {"ru": "Графики", "en": "Charts"}
+TOTAL = {"ru": "Итого", "en": "Total"}
+
+
+def columns(lang: str) -> list[str]:
+    en = lang == "en"
+    head = ["State" if en else "Государство", "Opening, Д" if en else "Казна на начало, Д"]
+    head += [(f"Income: {c}" if en else f"Доход: {c}") for c in INCOME]
+    head += ["Income total" if en else "Доход, всего"]
+    head += [(f"Expense: {c}" if en else f"Расход: {c}") for c in EXPENSE]
+    head += ["Expenses total" if en else "Расход, всего", "Closing, Д" if en else "Казна на конец, Д",
+             "Stability was" if en else "Ст было", "Stability" if en else "Ст", "Provinces" if en else "Провинции",
+             "Population" if en else "Население", "Science" if en else "Наука"]
+    return head
+
+
+# 1-based positions in the fixed layout
+C_OPEN = 2
+C_INC0 = 3
+C_INC_TOTAL = C_INC0 + len(INCOME)
+C_EXP0 = C_INC_TOTAL + 1
+C_EXP_TOTAL = C_EXP0 + len(EXPENSE)
+C_CLOSE = C_EXP_TOTAL + 1
+C_ST_WAS = C_CLOSE + 1
+C_ST = C_ST_WAS + 1
+WIDTH = C_ST + 4
+
+
+def balance(before: Campaign, after: Campaign, entries: list[LedgerEntry], lang: str,
+            sort_key: int = 0) -> tuple[Grid, list[tuple[int, int, str]]]:
+    """The balance grid and its notes ((row, col, text) in sheet coordinates)."""
+    money = [e for e in entries if e.resource == MONEY]
+    lines: dict[str, list[LedgerEntry]] = defaultdict(list)
+    for e in money:
+        lines[e.state].append(e)
+    frame = pd.DataFrame({"state": [e.state for e in money], "category": [e.category for e in money],
+                          "side": ["in" if e.amount > 0 else "out" for e in money],
+                          "amount": pd.Series([e.amount for e in money], dtype=object)})
+    pivot = frame.groupby(["state", "side", "category"])["amount"].sum() if money else None
+    sums: dict[str, dict[tuple[str, str], Fraction]] = defaultdict(dict)
+    if pivot is not None:
+        for (state, side, category), value in pivot.items():
+            sums[state][(side, category)] = Fraction(value)
+    by_owner = after.by_owner()
+    names = list(after.states)
+    if sort_key == 1:
+        names.sort(key=lambda n: (-after.states[n].treasury, n))
+    elif sort_key == 2:
+        names.sort(key=lambda n: (-after.states[n].stability, n))
+    elif sort_key == 3:
+        names.sort(key=lambda n: (-len(by_owner.get(n, [])), n))
+    else:
+        names.sort()
+    grid: Grid = [list(columns(lang))]
+    notes: list[tuple[int, int, str]] = []
+    inc_a, inc_b = column_letter(C_INC0), column_letter(C_INC_TOTAL - 1)
+    exp_a, exp_b = column_letter(C_EXP0), column_letter(C_EXP_TOTAL - 1)
+    for name in names:
+        st = after.states[name]
+        r = len(grid) + 1
+        was = before.states.get(name)
+        opening = was.treasury if was else st.treasury
+        provs = by_owner.get(name, [])
+        row: list[Cell] = [name, to_cell(opening)]
+        row += [to_cell(sums[name].get(("in", c), Fraction(0))) for c in INCOME]
+        row += [Formula(f"=SUM({inc_a}{r}:{inc_b}{r})")]
+        row += [to_cell(-sums[name].get(("out", c), Fraction(0))) for c in EXPENSE]
+        row += [Formula(f"=SUM({exp_a}{r}:{exp_b}{r})"), to_cell(st.treasury),
+                was.stability if was else st.stability, st.stability, len(provs),
+                sum(p.people() for p in provs), to_cell(st.science)]
+        grid.append(row)
+        if lines[name]:
+            text = "\n".join(f"{e.category}: {fmt(e.amount, sign=True)} Д — {e.reason}" for e in lines[name])
+            notes.append((r, C_INC_TOTAL, text))
+            notes.append((r, C_CLOSE, f"{fmt(opening)} Д + строки «Казны» хода:\n{text}"))
+    last = len(grid)
+    total: list[Cell] = [TOTAL.get(lang, TOTAL["ru"])]
+    for c in range(C_OPEN, WIDTH + 1):
+        letter = column_letter(c)
+        total.append(Formula(f"=SUM({letter}2:{letter}{last})") if c not in (C_ST_WAS, C_ST) else None)
+    grid.append(total)
+    return grid, notes
+
+
+def number_formats() -> dict[int, str]:
+    money = '#,##0.##" Д"'
+    out = {c: money for c in range(C_OPEN, C_CLOSE + 1)}
+    out.update({C_ST_WAS: "+0;-0;0", C_ST: "+0;-0;0", WIDTH: "#,##0.##"})
+    return out
+
+
+def highlights(rows: int) -> list[Highlight]:
+    """Deficits and falling stability in red; a growing treasury in green."""
+    last = rows + 40
+    close, opening = column_letter(C_CLOSE), column_letter(C_OPEN)
+    inc, exp = column_letter(C_INC_TOTAL), column_letter(C_EXP_TOTAL)
+    st, was = column_letter(C_ST), column_letter(C_ST_WAS)
+    return [
+        Highlight(f"{close}2:{close}{last}", f"=AND(ISNUMBER({close}2),{close}2<0)", "E06666"),
+        Highlight(f"{exp}2:{exp}{last}", f"=AND(ISNUMBER({exp}2),{exp}2>{inc}2)", "F4CCCC"),
+        Highlight(f"{st}2:{st}{last}", f"=AND(ISNUMBER({st}2),{st}2<{was}2)", "F4CCCC"),
+        Highlight(f"{close}2:{close}{last}", f"=AND(ISNUMBER({close}2),{close}2>{opening}2)", "D9EAD3"),
+    ]
+
+
+HISTORY_COLUMNS = {
+    "ru": ["Ход", "Государство", "Казна, Д", "Доход, Д", "Расход, Д", "Ст", "Провинции", "Население", "Наука",
+           "Сила армии"],
+    "en": ["Turn", "State", "Treasury", "Income", "Expenses", "Stability", "Provinces", "Population", "Science",
+           "Army strength"],
+}
+
+
+def history_rows(turn: int, after: Campaign, entries: list[LedgerEntry], rules: Rules) -> Grid:
+    """One row per state for the turn just resolved (the «История» tab)."""
+    by_owner = after.by_owner()
+    out: Grid = []
+    for name in sorted(after.states):
+        st = after.states[name]
+        inc = sum((e.amount for e in entries if e.state == name and e.resource == MONEY and e.amount > 0), Fraction(0))
+        exp = -sum((e.amount for e in entries if e.state == name and e.resource == MONEY and e.amount < 0), Fraction(0))
+        strength = sum(rules.units[t].strength * n for a in after.armies.values() if a.state == name
+                       for t, n in a.units.items() if t in rules.units)
+        strength += sum(rules.units[t].strength * n for f in after.fleets.values() if f.state == name
+                        for t, n in f.ships.items() if t in rules.units)
+        provs = by_owner.get(name, [])
+        out.append([turn, name, to_cell(st.treasury), to_cell(inc), to_cell(exp), st.stability, len(provs),
+                    sum(p.people() for p in provs), to_cell(st.science), strength])
+    return out
+
+
+def charts_grid(history: Grid, states: list[str], lang: str) -> Grid:
+    """Treasury and stability pivots (turn × state) that the charts draw."""
+    en = lang == "en"
+    treasury: dict[int, dict[str, Cell]] = defaultdict(dict)
+    stability: dict[int, dict[str, Cell]] = defaultdict(dict)
+    for row in history:
+        if len(row) < 6 or is_blank(row[0]):
+            continue
+        t = int(row[0])  # type: ignore[arg-type]
+        treasury[t][str(row[1])] = row[2]
+        stability[t][str(row[1])] = row[5]
+    turns = sorted(treasury)[-MAX_TURNS:]
+    grid: Grid = [["Turn" if en else "Ход", *states]]
+    for t in turns:
+        grid.append([t, *[treasury[t].get(s) for s in states]])
+    while len(grid) < MAX_TURNS + 1:
+        grid.append([None] * (len(states) + 1))
+    grid.append([None] * (len(states) + 1))
+    grid.append(["Stability" if en else "Стабильность", *states])
+    for t in turns:
+        grid.append([t, *[stability[t].get(s) for s in states]])
+    return grid
+
+
+def chart_specs(states: int, lang: str) -> list[Chart]:
+    en = lang == "en"
+    top = MAX_TURNS + 3
+    return [
+        Chart("Treasury by turn" if en else "Казна по ходам", f"{column_letter(states + 3)}1", 1, MAX_TURNS + 1,
+              1, states + 1, "Д"),
+        Chart("Stability by turn" if en else "Стабильность по ходам", f"{column_letter(states + 3)}25", top,
+              top + MAX_TURNS, 1, states + 1, "Ст"),
+    ]
