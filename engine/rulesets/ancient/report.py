@@ -1,0 +1,205 @@
+"""Turn reports: the forum post in Russian (BBCode or Markdown), private reports per player,
+and the chart picture for the post.
+
+The forum post is what the seed's GM posts in a new thread after each turn (ANC-TURN-06): the
+events, the battles, changes of government, new technologies, and one spoiler per state with its
+balance. A post longer than the forum allows is split between blocks, never inside a tag.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from engine.core.errors import CampaignError
+from engine.core.layout import find_tab, norm
+from engine.core.money import amount, fmt
+from engine.core.tables import Tables, is_blank
+
+from . import codec
+from .phases.expenses import why_not
+from .public import HISTORY_TAB
+from .vocab import ARCHIVE, CHRONICLE, LEDGER
+
+DEFAULT_LIMIT = 60_000
+SECTIONS = (
+    ("События", ("Событие",)),
+    ("Битвы", ("Битва", "Морской бой")),
+    ("Войны и договоры", ("объявляет войну", "заключили мир", "заключили союз", "вассал", "занимает провинцию",
+                          "потерял столицу")),
+    ("Формы правления", ("смена формы правления", "деградирует", "переходит под управление")),
+    ("Новые технологии", ("изучена технология", "захватывает знания")),
+    ("Стройки и торговля", ("построено", "открыт маршрут", "колонизирована")),
+)
+
+
+def _rows(tables: Tables, layout: Any, turn: int) -> list[list[Any]]:
+    tab = find_tab(tables, layout)
+    return [r for r in tables.get(tab or "", [])[1:] if r and r[0] == turn]
+
+
+def _style(fmt_name: str) -> dict[str, str]:
+    if fmt_name == "bbcode":
+        return {"b": "[b]{}[/b]", "h": "[size=150][b]{}[/b][/size]", "item": "[*]{}", "list": "[list]\n{}\n[/list]",
+                "spoiler": "[spoiler={}]\n{}\n[/spoiler]", "code": "[code]\n{}\n[/code]"}
+    if fmt_name == "markdown":
+        return {"b": "**{}**", "h": "## {}", "item": "- {}", "list": "{}",
+                "spoiler": "<details><summary>{}</summary>\n\n{}\n\n</details>", "code": "```\n{}\n```"}
+    raise CampaignError(f"формат отчёта — bbcode или markdown, а не «{fmt_name}»")
+
+
+def forum_post(tables: Tables, turn: int, fmt_name: str = "bbcode", limit: int = DEFAULT_LIMIT) -> list[str]:
+    """The public results of a resolved turn as forum posts, each shorter than `limit`."""
+    s = _style(fmt_name)
+    chronicle = [str(r[1]) for r in _rows(tables, CHRONICLE, turn)]
+    if not chronicle:
+        raise CampaignError(f"ход {turn} ещё не разрешён: в журнале нет его записей")
+    d = codec.decode(tables)
+    blocks: list[str] = [s["h"].format(f"{d.campaign.title}: итоги хода {turn}")]
+    for title, keys in SECTIONS:
+        lines = [x for x in chronicle if any(k in x for k in keys)]
+        if lines:
+            items = "\n".join(s["item"].format(x) for x in lines)
+            blocks.append(s["b"].format(title) + "\n" + s["list"].format(items))
+    ledger = _rows(tables, LEDGER, turn)
+    by_state: dict[str, list[list[Any]]] = defaultdict(list)
+    for r in ledger:
+        by_state[str(r[1])].append(r)
+    for name, st in sorted(d.campaign.states.items()):
+        lines = by_state.get(name, [])
+        money = [r for r in lines if (r + [None] * 8)[5] in ("Д", None)]
+        income = sum((amount(r[4]) for r in money if amount(r[4]) > 0), Fraction(0))
+        expense = -sum((amount(r[4]) for r in money if amount(r[4]) < 0), Fraction(0))
+        closing = st.treasury
+        opening = closing - income + expense
+        body = [f"Казна: {fmt(opening)} → {fmt(closing)} Д (доход {fmt(income)}, расход {fmt(expense)})",
+                f"Стабильность: {st.stability:+d}; наука: {fmt(st.science)} очк.; технологий: {len(st.techs)}"]
+        cats: dict[str, Fraction] = defaultdict(Fraction)
+        for r in money:
+            cats[str(r[3])] += amount(r[4])
+        body += [f"  {c}: {fmt(v, sign=True)} Д" for c, v in sorted(cats.items())]
+        blocks.append(s["spoiler"].format(name, "\n".join(body)))
+    seed = [x for x in chronicle if x.startswith(("Зерно хода", "Seed of turn"))]
+    if seed:
+        blocks.append(seed[0])
+    return split(blocks, limit)
+
+
+def split(blocks: list[str], limit: int) -> list[str]:
+    """Join blocks into posts under `limit` characters; a block is never cut inside."""
+    posts: list[str] = []
+    current = ""
+    for block in blocks:
+        if len(block) > limit:  # a single huge block: cut between its lines, tags kept whole
+            for piece in _cut(block, limit):
+                posts, current = _add(posts, current, piece, limit)
+            continue
+        posts, current = _add(posts, current, block, limit)
+    if current:
+        posts.append(current)
+    return posts
+
+
+def _add(posts: list[str], current: str, block: str, limit: int) -> tuple[list[str], str]:
+    joined = f"{current}\n\n{block}" if current else block
+    if len(joined) <= limit:
+        return posts, joined
+    if current:
+        posts.append(current)
+    return posts, block
+
+
+def _cut(block: str, limit: int) -> list[str]:
+    """A spoiler too long for one post becomes several spoilers with the same title."""
+    head, _, rest = block.partition("\n")
+    tail = ""
+    for closing in ("[/spoiler]", "</details>"):
+        if rest.endswith(closing):
+            rest, tail = rest[: -len(closing)], closing
+    pieces, cur = [], ""
+    for line in rest.split("\n"):
+        if len(head) + len(cur) + len(line) + len(tail) + 4 > limit and cur:
+            pieces.append(f"{head}\n{cur.rstrip()}\n{tail}".rstrip())
+            cur = ""
+        cur += line[: limit - len(head) - len(tail) - 8] + "\n"
+    if cur:
+        pieces.append(f"{head}\n{cur.rstrip()}\n{tail}".rstrip())
+    return pieces
+
+
+def private_report(tables: Tables, state: str, turn: int | None = None) -> str:
+    """One player's own report (Markdown): its ledger, order results, technologies, and what it
+    may build or learn next — nothing about other states beyond the public balance."""
+    d = codec.decode(tables)
+    c, rules = d.campaign, d.rules
+    if state not in c.states:
+        raise CampaignError(f"нет государства «{state}»")
+    st = c.states[state]
+    turn = turn if turn is not None else c.last_resolved
+    out = [f"# {state}: отчёт за ход {turn}", ""]
+    out += [f"Казна {fmt(st.treasury)} Д, стабильность {st.stability:+d}, очки науки {fmt(st.science)}.", ""]
+    out += ["## Приказы", ""]
+    for r in _rows(tables, ARCHIVE, turn):
+        if r[1] == state:
+            r = r + [None] * 11
+            out.append(f"- строка {r[2]}: {r[10] or r[3]} — **{r[8]}**: {r[9]}")
+    out += ["", "## Казна (строки этого хода)", ""]
+    for r in _rows(tables, LEDGER, turn):
+        if r[1] == state:
+            r = r + [None] * 8
+            out.append(f"- {r[3]}: {fmt(amount(r[4]), sign=True)} {r[5] or 'Д'} — {r[6]}")
+    out += ["", "## Провинции", ""]
+    for p in sorted(c.provinces.values(), key=lambda p: p.name):
+        if p.owner == state:
+            people = ", ".join(f"{n} {s}" for s, n in p.population.items() if n) or "никого"
+            out.append(f"- {p.name}{' (столица)' if p.name == st.capital else ''}: {people}; "
+                       f"постройки: {', '.join(p.buildings) or 'нет'}")
+    out += ["", "## Технологии", "", ", ".join(st.techs) or "нет"]
+    learn = sorted(t.name_ru for t in rules.techs.values() if t.name_ru not in st.techs
+                   and all(x in st.techs for x in t.prerequisites))
+    out += ["", "Можно изучать: " + (", ".join(f"{t} ({fmt(rules.techs[t].cost)})" for t in learn) or "нечего")]
+    can: dict[str, list[str]] = defaultdict(list)
+    for p in c.provinces.values():
+        if p.owner == state:
+            for b in rules.buildings.values():
+                if why_not(c, st, p, b, rules) is None:
+                    can[b.name_ru].append(p.name)
+    out += ["", "## Что можно построить", ""]
+    out += [f"- {b} ({fmt(rules.buildings[b].cost)} Д): {', '.join(sorted(ps))}" for b, ps in sorted(can.items())]
+    return "\n".join(out) + "\n"
+
+
+def chart_png(tables: Tables, path: Path, states: list[str] | None = None) -> Path:
+    """Treasury and stability of the states over the turns, as a PNG for the forum post."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tab = next((t for t in tables if norm(t) in {norm(x) for x in HISTORY_TAB.values()}), None)
+    rows = [r for r in tables.get(tab or "", [])[1:] if r and not is_blank(r[0])]
+    series: dict[str, list[tuple[int, float, int]]] = defaultdict(list)
+    for r in rows:
+        series[str(r[1])].append((int(r[0]), float(r[2] or 0), int(r[5] or 0)))
+    chosen = states or sorted(series, key=lambda s: -series[s][-1][1])[:8]
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(10, 7), sharex=True)
+    for name in chosen:
+        pts = sorted(series.get(name, []))
+        if pts:
+            top.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name)
+            bottom.step([p[0] for p in pts], [p[2] for p in pts], where="mid", label=name)
+    top.set_title("Казна, Д")
+    bottom.set_title("Стабильность")
+    bottom.set_xlabel("Ход")
+    bottom.set_ylim(-3.5, 3.5)
+    from matplotlib.ticker import MaxNLocator
+
+    bottom.xaxis.set_major_locator(MaxNLocator(integer=True))
+    top.legend(fontsize=8, ncol=2)
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
