@@ -51,7 +51,7 @@ C_EXP_TOTAL = C_EXP0 + len(EXPENSE)
 C_CLOSE = C_EXP_TOTAL + 1
 C_ST_WAS = C_CLOSE + 1
 C_ST = C_ST_WAS + 1
-WIDTH = C_ST + 4
+WIDTH = C_ST + 3  # provinces, population, science follow the stability
 
 
 def balance(before: Campaign, after: Campaign, entries: list[LedgerEntry], lang: str,
