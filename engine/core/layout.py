@@ -9,15 +9,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .errors import Problem
 from .tables import Cell, Grid, column_letter, is_blank
 
 
+_JUNK = re.compile(r"[\s\.,:;\-—–_()«»\"'/%№#]+")
+
+
 def norm(text: object) -> str:
     """Normalise a header or a word for matching: case, ё, punctuation and spaces."""
-    s = str(text or "").strip().lower().replace("ё", "е")
-    return re.sub(r"[\s\.,:;\-—–_()«»\"'/%№#]+", "", s)
+    return _norm(str(text or ""))
+
+
+@lru_cache(maxsize=65_536)
+def _norm(text: str) -> str:
+    return _JUNK.sub("", text.strip().lower().replace("ё", "е"))
 
 
 @dataclass(frozen=True)
@@ -34,8 +42,13 @@ class Column:
     def header(self, lang: str) -> str:
         return self.en if lang == "en" else self.ru
 
-    def names(self) -> set[str]:
-        return {norm(n) for n in (self.key, self.ru, self.en, *self.aliases)}
+    def names(self) -> frozenset[str]:
+        return _column_names(self)
+
+
+@lru_cache(maxsize=4096)
+def _column_names(c: Column) -> frozenset[str]:
+    return frozenset(norm(n) for n in (c.key, c.ru, c.en, *c.aliases))
 
 
 @dataclass(frozen=True)

@@ -142,18 +142,23 @@ HISTORY_COLUMNS = {
 def history_rows(turn: int, after: Campaign, entries: list[LedgerEntry], rules: Rules) -> Grid:
     """One row per state for the turn just resolved (the «История» tab)."""
     by_owner = after.by_owner()
+    inc: dict[str, Fraction] = defaultdict(Fraction)
+    exp: dict[str, Fraction] = defaultdict(Fraction)
+    for e in entries:
+        if e.resource == MONEY:
+            if e.amount > 0:
+                inc[e.state] += e.amount
+            else:
+                exp[e.state] -= e.amount
+    strength: dict[str, int] = defaultdict(int)
+    for force, units in [*((a, a.units) for a in after.armies.values()), *((f, f.ships) for f in after.fleets.values())]:
+        strength[force.state] += sum(rules.units[t].strength * n for t, n in units.items() if t in rules.units)
     out: Grid = []
     for name in sorted(after.states):
         st = after.states[name]
-        inc = sum((e.amount for e in entries if e.state == name and e.resource == MONEY and e.amount > 0), Fraction(0))
-        exp = -sum((e.amount for e in entries if e.state == name and e.resource == MONEY and e.amount < 0), Fraction(0))
-        strength = sum(rules.units[t].strength * n for a in after.armies.values() if a.state == name
-                       for t, n in a.units.items() if t in rules.units)
-        strength += sum(rules.units[t].strength * n for f in after.fleets.values() if f.state == name
-                        for t, n in f.ships.items() if t in rules.units)
         provs = by_owner.get(name, [])
-        out.append([turn, name, to_cell(st.treasury), to_cell(inc), to_cell(exp), st.stability, len(provs),
-                    sum(p.people() for p in provs), to_cell(st.science), strength])
+        out.append([turn, name, to_cell(st.treasury), to_cell(inc[name]), to_cell(exp[name]), st.stability, len(provs),
+                    sum(p.people() for p in provs), to_cell(st.science), strength[name]])
     return out
 
 

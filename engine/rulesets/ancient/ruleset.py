@@ -297,8 +297,12 @@ def run_turn(d: codec.Decoded, stop_after: str | None = None, seed: str | None =
 
 def summary(mode: str, before: Campaign, after: Campaign, report: TurnReport) -> dict[str, Any]:
     states = []
+    by_state: dict[str, list[LedgerEntry]] = {}
+    for e in report.ledger:
+        if e.resource == MONEY:
+            by_state.setdefault(e.state, []).append(e)
     for name, st in after.states.items():
-        entries = [e for e in report.ledger if e.state == name and e.resource == MONEY]
+        entries = by_state.get(name, [])
         states.append({
             "name": name,
             "opening": float(before.states[name].treasury),

@@ -65,13 +65,21 @@ def allocate(province: Province, rules: Rules, extra: Building | None = None) ->
     return staff(province, rules, extra).staffed
 
 
-def province_output(province: Province, rules: Rules, world: Campaign | None = None) -> Counter[str]:
+def garrisons(world: Campaign) -> frozenset[tuple[str, str]]:
+    """(province, state) pairs where the state has troops: computed once, looked up per province."""
+    return frozenset((a.province, a.state) for a in world.armies.values() if a.size())
+
+
+def province_output(province: Province, rules: Rules, world: Campaign | None = None,
+                    garrisoned_at: frozenset[tuple[str, str]] | None = None) -> Counter[str]:
     """Goods a province yields this turn from its staffed buildings (ANC-AGRI-01, -04); a slave market
-    works only with a garrison of its owner in the province (ANC-AGRI-12)."""
+    works only with a garrison of its owner in the province (ANC-AGRI-12). Pass `garrisoned_at`
+    (from `garrisons`) when asking about many provinces."""
     out: Counter[str] = Counter()
     s = staff(province, rules)
-    garrisoned = world is None or any(a.province == province.name and a.state == province.owner and a.size()
-                                      for a in world.armies.values())
+    if garrisoned_at is None and world is not None:
+        garrisoned_at = garrisons(world)
+    garrisoned = garrisoned_at is None or (province.name, province.owner) in garrisoned_at
     multiplier = 1
     for name in province.buildings:
         b = rules.buildings.get(name)
@@ -93,7 +101,8 @@ def province_output(province: Province, rules: Rules, world: Campaign | None = N
 def production(world: Campaign, rules: Rules) -> dict[str, Counter[str]]:
     """state -> goods its provinces produce this turn."""
     out: dict[str, Counter[str]] = {name: Counter() for name in world.states}
+    held = garrisons(world)
     for p in world.provinces.values():
         if p.owner in out:
-            out[p.owner] += province_output(p, rules, world)
+            out[p.owner] += province_output(p, rules, garrisoned_at=held)
     return out

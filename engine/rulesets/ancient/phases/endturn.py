@@ -20,18 +20,20 @@ from engine.core.turn import TurnReport
 from ..economy import clamp, count_people, shift_stability
 from ..model import Campaign, Province, State
 from ..rules import Rules
-from ..staffing import production, province_output
+from ..staffing import garrisons, production, province_output
 from ..turnorders import TurnOrders
 
 
 def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
     by_owner = world.by_owner()
+    held = garrisons(world)
+    zones = zone_graph(world)
     for name in sorted(world.states):
         state = world.states[name]
         provinces = by_owner.get(name, [])
         _missed(state, orders, rules, report)
         _science(state, provinces, rules, report)
-        famine = _food(world, state, provinces, rules, report)
+        famine = _food(world, state, provinces, rules, report, held, zones)
         _stability_clock(state, famine, rules, report, at_war=bool(world.enemies(name)))
         _degrade(state, provinces, rules, report)
         if state.ai:
@@ -91,20 +93,27 @@ def _science(state: State, provinces: list[Province], rules: Rules, report: Turn
                                       resource="очки науки"))
 
 
-def capital_distance(world: Campaign, state: State, province: Province) -> int | None:
+def zone_graph(world: Campaign) -> dict[int, set[int]]:
+    graph: dict[int, set[int]] = {}
+    for z in world.seas.values():
+        for n in z.neighbours:
+            graph.setdefault(z.zone, set()).add(n)
+            graph.setdefault(n, set()).add(z.zone)
+    return graph
+
+
+def capital_distance(world: Campaign, state: State, province: Province, provinces: list[Province] | None = None,
+                     zones: dict[int, set[int]] | None = None) -> int | None:
     """Steps from a province to the capital over the state's own provinces and the sea (coastal
     provinces reach their sea zones), or None when there is no way (ANC-FOOD-03)."""
     capital = world.provinces.get(state.capital)
     if capital is None:
         return None
-    zone_graph: dict[int, set[int]] = {}
-    for z in world.seas.values():
-        for n in z.neighbours:
-            zone_graph.setdefault(z.zone, set()).add(n)
-            zone_graph.setdefault(n, set()).add(z.zone)
+    zone_graph_ = zones if zones is not None else zone_graph(world)
+    own = provinces if provinces is not None else [p for p in world.provinces.values() if p.owner == state.name]
     coast: dict[int, list[str]] = {}
-    for p in world.provinces.values():
-        if p.owner == state.name and p.coastal:
+    for p in own:
+        if p.coastal:
             for z in p.sea_zones:
                 coast.setdefault(z, []).append(p.name)
     start: tuple[str, object] = ("p", province.name)
@@ -122,7 +131,7 @@ def capital_distance(world: Campaign, state: State, province: Province) -> int |
             if p.coastal:
                 nexts += [("z", z) for z in p.sea_zones]
         else:
-            nexts += [("z", z) for z in sorted(zone_graph.get(int(name), ()))]  # type: ignore[arg-type]
+            nexts += [("z", z) for z in sorted(zone_graph_.get(int(name), ()))]  # type: ignore[arg-type]
             nexts += [("p", n) for n in coast.get(int(name), [])]  # type: ignore[arg-type]
         for n in nexts:
             if n not in dist:
@@ -131,7 +140,8 @@ def capital_distance(world: Campaign, state: State, province: Province) -> int |
     return None
 
 
-def _food(world: Campaign, state: State, provinces: list[Province], rules: Rules, report: TurnReport) -> bool:
+def _food(world: Campaign, state: State, provinces: list[Province], rules: Rules, report: TurnReport,
+          held: frozenset[tuple[str, str]] | None = None, zones: dict[int, set[int]] | None = None) -> bool:
     """ANC-FOOD-02..04: one food unit per three provinces must reach the capital."""
     if not provinces:
         state.famine = 0
@@ -141,10 +151,10 @@ def _food(world: Campaign, state: State, provinces: list[Province], rules: Rules
     food = 0
     far: list[str] = []
     for p in provinces:
-        made = {g: n for g, n in province_output(p, rules, world).items() if rules.is_food(g) and n > 0}
+        made = {g: n for g, n in province_output(p, rules, world, held).items() if rules.is_food(g) and n > 0}
         if not made:
             continue
-        distance = capital_distance(world, state, p)
+        distance = capital_distance(world, state, p, provinces, zones)
         for g, n in made.items():
             reach = rules.trade_reach(g)
             if distance is not None and (reach is None or distance <= reach):

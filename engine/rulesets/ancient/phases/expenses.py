@@ -536,15 +536,24 @@ def _disband(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnRepo
 def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnReport, exp: Expenses) -> None:
     """ANC-UPKEEP-01/03: upkeep of every unit and ship; what the treasury cannot pay deserts —
     first units not fighting, then those in the capital, then those at the front, cheapest first."""
+    armies_of: dict[str, list] = {}
+    for a in world.armies.values():
+        if a.size():
+            armies_of.setdefault(a.state, []).append(a)
+    fleets_of: dict[str, list] = {}
+    for f in world.fleets.values():
+        if f.size():
+            fleets_of.setdefault(f.state, []).append(f)
     for name in report.lot or sorted(world.states):
         state = world.states[name]
-        armies = [a for a in world.armies.values() if a.state == name and a.size()]
-        fleets = [f for f in world.fleets.values() if f.state == name and f.size()]
+        armies = armies_of.get(name, [])
+        fleets = fleets_of.get(name, [])
         if not armies and not fleets:
             continue
         moving = {o.force for _r, o in orders.of(name) if isinstance(o, March)}
         moving |= {o.fleet for _r, o in orders.of(name) if isinstance(o, Sail)}
         enemies = set(world.enemies(name))
+        enemy_armies = {a.province for s in enemies for a in armies_of.get(s, [])}
 
         def category(force: object) -> int:
             fname = getattr(force, "name", "")
@@ -553,8 +562,8 @@ def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnRepor
                 return 2
             if province is not None:
                 near = {province, *world.neighbours(province)}
-                front = any(world.provinces[p].owner in enemies for p in near if p in world.provinces) or any(
-                    a.state in enemies and a.province in near for a in world.armies.values())
+                front = any(world.provinces[p].owner in enemies for p in near if p in world.provinces) or bool(
+                    near & enemy_armies)
                 if front:
                     return 2
                 if province == state.capital:

@@ -27,7 +27,7 @@ from ..economy import Refused, shift_stability
 from ..model import Campaign, Route, State
 from ..orders import AllowTransit, CancelRoute, Trade
 from ..rules import Rules
-from ..staffing import production, province_output
+from ..staffing import garrisons, production, province_output
 from ..turnorders import TurnOrders
 
 PHASE = "торговля"
@@ -168,16 +168,17 @@ def _influence(world: Campaign, state: str, ai: str) -> int:
     return borders + routes
 
 
-def _can_sell(world: Campaign, rules: Rules, route: Route) -> str:
+def _can_sell(world: Campaign, rules: Rules, route: Route, held: frozenset[tuple[str, str]] | None = None) -> str:
     src = world.provinces[route.src]
     dst = world.provinces[route.dst]
     if src.owner != route.seller:
         return f"провинция {route.src} больше не принадлежит продавцу"
-    out = province_output(src, rules, world)
+    held = held if held is not None else garrisons(world)
+    out = province_output(src, rules, world, held)
     if out[route.good] <= 0:
         made = ", ".join(sorted(out)) or "ничего"
         return f"провинция {route.src} не производит «{route.good}» (производит: {made})"
-    if province_output(dst, rules, world)[route.good] > 0:
+    if province_output(dst, rules, world, held)[route.good] > 0:
         return f"провинция {route.dst} сама производит «{route.good}» — торговать одинаковым товаром нельзя"
     return ""
 
@@ -264,10 +265,11 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
     incoming: dict[str, list[Route]] = {}
     order = {s: i for i, s in enumerate(lot)}
     live: list[tuple[Route, Path]] = []
+    held = garrisons(world)
     for route in sorted(world.routes, key=lambda r: (order.get(r.seller, 0), r.since, r.row)):
         route.seller_income = route.buyer_income = Fraction(0)
         route.buyer = world.provinces[route.dst].owner
-        why = _can_sell(world, rules, route)
+        why = _can_sell(world, rules, route, held)
         path = None
         if not why:
             path, why = find_path(world, rules, route.seller, route.buyer, route.src, route.dst)
@@ -276,7 +278,7 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
             if path.distance > reach:
                 why = f"путь {path.distance} шаг., а «{route.good}» везут не дальше {reach}"
         if path is not None and not why and sold[(route.src, route.good)] >= province_output(
-                world.provinces[route.src], rules, world)[route.good]:
+                world.provinces[route.src], rules, world, held)[route.good]:
             why = f"весь «{route.good}» провинции {route.src} уже продан"
         if path is not None and not why and goods.get(route.seller, Counter())[route.good] <= 0:
             why = f"«{route.good}» израсходован"
