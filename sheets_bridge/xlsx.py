@@ -172,7 +172,8 @@ def _format(ws: Worksheet, spec: TabSpec) -> None:
     if spec.frozen_rows or spec.frozen_cols:
         ws.freeze_panes = ws.cell(row=spec.frozen_rows + 1, column=spec.frozen_cols + 1)
     fill = PatternFill("solid", fgColor=HEADER_FILL.get(spec.kind, "3B5B7A"))
-    if spec.rows:
+    if spec.rows and any(isinstance(v, str) and len(v) > 14 for v in spec.rows[0]):
+        ws.row_dimensions[1].height = 32  # long headers wrap onto two lines
         for c in range(1, len(spec.rows[0]) + 1):
             cell = ws.cell(row=1, column=c)
             cell.font = HEADER_FONT

@@ -70,3 +70,50 @@ def generate(states: int, seed: int = 1, per_state: int = 4) -> dict[str, Any]:
         if st["ai"]:
             st["stability"] = 0
     return data
+
+
+def generate_orders(campaign: Any, rules: Any, seed: int = 1, per_state: int = 10) -> dict[str, list[dict[str, Any]]]:
+    """About `per_state` orders for every player state of a generated campaign: builds, stability,
+    research, recruits, marches, trade routes, conversions, payments, resettlement."""
+    from .phases.expenses import why_not
+    from .staffing import garrisons, province_output
+
+    rng = random.Random(seed)
+    held = garrisons(campaign)
+    by_owner = campaign.by_owner()
+    out: dict[str, list[dict[str, Any]]] = {}
+    names = sorted(campaign.states)
+    for name in names:
+        st = campaign.states[name]
+        if st.ai:
+            continue
+        own = sorted(by_owner.get(name, []), key=lambda p: p.name)
+        rows: list[dict[str, Any]] = []
+        for p in own[:2]:
+            legal = [b.name_ru for b in rules.buildings.values() if why_not(campaign, st, p, b, rules) is None]
+            if legal:
+                rows.append({"action": "Построить", "object": rng.choice(legal), "where": p.name})
+        rows.append({"action": "Стабильность"})
+        learn = [t.name_ru for t in rules.techs.values() if t.name_ru not in st.techs
+                 and all(x in st.techs for x in t.prerequisites)]
+        if learn:
+            rows.append({"action": "Изучить", "object": rng.choice(learn)})
+        if own:
+            rows.append({"action": "Набрать", "object": "ЛП", "where": own[0].name, "qty": 1})
+        army = next((a for a in campaign.armies.values() if a.state == name), None)
+        if army is not None and len(own) > 1:
+            rows.append({"action": "Двинуть", "object": army.name, "to": own[1].name})
+        for p in own:
+            made = sorted(province_output(p, rules, garrisoned_at=held))
+            targets = sorted(n for n in campaign.neighbours(p.name) if campaign.provinces[n].owner
+                             and campaign.provinces[n].owner != name)
+            if made and targets:
+                rows.append({"action": "Торговать", "object": made[0], "where": p.name, "to": targets[0]})
+                break
+        if own:
+            rows.append({"action": "Перевести", "object": "раб → СГ", "where": own[0].name, "qty": 1})
+        if len(own) > 1:
+            rows.append({"action": "Переселить", "object": "раб", "where": own[0].name, "to": own[1].name, "qty": 1})
+        rows.append({"action": "Заплатить", "to": rng.choice(names), "qty": 1})
+        out[name] = rows[:per_state]
+    return out

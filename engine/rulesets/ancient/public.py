@@ -111,7 +111,7 @@ def balance(before: Campaign, after: Campaign, entries: list[LedgerEntry], lang:
 
 
 def number_formats() -> dict[int, str]:
-    money = '#,##0.##" Д"'
+    money = '#,##0.##" Д";−#,##0.##" Д";""'  # zeros stay blank: the eye finds the numbers that matter
     out = {c: money for c in range(C_OPEN, C_CLOSE + 1)}
     out.update({C_ST_WAS: "+0;-0;0", C_ST: "+0;-0;0", WIDTH: "#,##0.##"})
     return out
