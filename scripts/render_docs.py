@@ -20,7 +20,7 @@ from pathlib import Path
 import openpyxl
 import openpyxl.utils
 
-from engine.rulesets.ancient import codec, ruleset
+from engine.rulesets.ancient import codec
 from engine.rulesets.ancient.demo import sample_orders
 from engine.rulesets.ancient.report import chart_png
 from engine.rulesets.ancient.scenario import put_orders
@@ -71,10 +71,37 @@ def main(argv: list[str] | None = None) -> int:
         if soffice is None or shutil.which("pdftoppm") is None:
             print("LibreOffice and pdftoppm are needed for the balance picture", file=sys.stderr)
             return 1
-        subprocess.run([soffice, f"-env:UserInstallation=file://{tmp}/lo", "--headless", "--convert-to", "pdf",
-                        str(only), "--outdir", tmp], check=True, capture_output=True, timeout=240)
-        subprocess.run(["pdftoppm", "-png", "-r", "110", "-f", "1", "-l", "1", str(Path(tmp) / "balance.pdf"),
-                        str(out / "balance")], check=True, timeout=120)
+        subprocess.run(
+            [
+                soffice,
+                f"-env:UserInstallation=file://{tmp}/lo",
+                "--headless",
+                "--convert-to",
+                "pdf",
+                str(only),
+                "--outdir",
+                tmp,
+            ],
+            check=True,
+            capture_output=True,
+            timeout=240,
+        )
+        subprocess.run(
+            [
+                "pdftoppm",
+                "-png",
+                "-r",
+                "110",
+                "-f",
+                "1",
+                "-l",
+                "1",
+                str(Path(tmp) / "balance.pdf"),
+                str(out / "balance"),
+            ],
+            check=True,
+            timeout=120,
+        )
         produced = sorted(out.glob("balance-*.png"))
         if produced:
             produced[0].replace(out / "balance.png")

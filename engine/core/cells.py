@@ -41,8 +41,9 @@ class CellReader:
             value = int(value)
         return str(value).strip()
 
-    def integer(self, row: int, rec: dict[str, Cell], key: str, default: int = 0,
-                lo: int | None = None, hi: int | None = None) -> int:
+    def integer(
+        self, row: int, rec: dict[str, Cell], key: str, default: int = 0, lo: int | None = None, hi: int | None = None
+    ) -> int:
         value = rec.get(key)
         if is_blank(value):
             return default

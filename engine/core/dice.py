@@ -67,8 +67,7 @@ class Dice:
         self.log.append(Roll(purpose, subject, ", ".join(map(str, out))))
         return out
 
-    def choice(self, purpose: str, items: Sequence[T], weights: Sequence[float] | None = None,
-               subject: str = "") -> T:
+    def choice(self, purpose: str, items: Sequence[T], weights: Sequence[float] | None = None, subject: str = "") -> T:
         """One weighted draw."""
         if not items:
             raise ValueError("nothing to choose from")

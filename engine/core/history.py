@@ -36,12 +36,13 @@ def _decode_cell(v: object) -> Cell:
 
 def pack(tables: Tables) -> tuple[str, list[str]]:
     """(sha256, chunks) of a snapshot of every tab except the history itself."""
-    data = {name: [[_encode_cell(c) for c in row] for row in grid]
-            for name, grid in tables.items() if name != HISTORY_TAB}
+    data = {
+        name: [[_encode_cell(c) for c in row] for row in grid] for name, grid in tables.items() if name != HISTORY_TAB
+    }
     raw = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
     digest = hashlib.sha256(raw).hexdigest()
     text = base64.b64encode(gzip.compress(raw, mtime=0)).decode()
-    return digest, [text[i:i + CHUNK] for i in range(0, len(text), CHUNK)] or [""]
+    return digest, [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)] or [""]
 
 
 def unpack(chunks: list[str], digest: str = "") -> Tables:
@@ -82,7 +83,7 @@ def entries(tables: Tables) -> list[Entry]:
             turn, n = int(row[0]), int(row[2])
         except (TypeError, ValueError):
             raise CampaignError(f"{HISTORY_TAB}, строка {r}: повреждена запись истории") from None
-        out.append(Entry(turn, str(row[1]), [str(c or "") for c in row[3:3 + n]], r))
+        out.append(Entry(turn, str(row[1]), [str(c or "") for c in row[3 : 3 + n]], r))
     return out
 
 

@@ -14,7 +14,6 @@ from functools import lru_cache
 from .errors import Problem
 from .tables import Cell, Grid, column_letter, is_blank
 
-
 _JUNK = re.compile(r"[\s\.,:;\-—–_()«»\"'/%№#]+")
 
 
@@ -90,9 +89,14 @@ class Layout:
             for c in self.columns:
                 if n in c.names():
                     if c.key in found:
-                        problems.append(Problem(tab, 1, column_letter(i + 1),
-                                                f"столбец «{cell}» повторяется (уже есть в "
-                                                f"{column_letter(found[c.key] + 1)})"))
+                        problems.append(
+                            Problem(
+                                tab,
+                                1,
+                                column_letter(i + 1),
+                                f"столбец «{cell}» повторяется (уже есть в {column_letter(found[c.key] + 1)})",
+                            )
+                        )
                     else:
                         found[c.key] = i
                     break

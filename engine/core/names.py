@@ -6,10 +6,24 @@ import difflib
 from collections.abc import Iterable
 
 # Latin letters that look like Cyrillic ones; both sides of a match are folded the same way.
-_CONFUSABLES = str.maketrans({
-    "a": "а", "c": "с", "e": "е", "o": "о", "p": "р", "x": "х", "y": "у", "k": "к", "m": "м",
-    "t": "т", "b": "в", "h": "н", "ё": "е", "3": "з",
-})
+_CONFUSABLES = str.maketrans(
+    {
+        "a": "а",
+        "c": "с",
+        "e": "е",
+        "o": "о",
+        "p": "р",
+        "x": "х",
+        "y": "у",
+        "k": "к",
+        "m": "м",
+        "t": "т",
+        "b": "в",
+        "h": "н",
+        "ё": "е",
+        "3": "з",
+    }
+)
 
 
 def fold(text: object) -> str:

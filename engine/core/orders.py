@@ -11,11 +11,11 @@ from .tables import Cell
 class Status(str, Enum):
     """The outcome of one order row."""
 
-    DONE = "done"          # resolve: fully executed
-    PARTIAL = "partial"    # resolve: executed in part (the reason says which part)
+    DONE = "done"  # resolve: fully executed
+    PARTIAL = "partial"  # resolve: executed in part (the reason says which part)
     REJECTED = "rejected"  # check or resolve: not executed
     ACCEPTED = "accepted"  # check: would run as written
-    HISTORY = "history"    # a row of an earlier turn, left as it is
+    HISTORY = "history"  # a row of an earlier turn, left as it is
 
 
 STATUS_TEXT: dict[str, dict[Status, str]] = {

@@ -18,7 +18,7 @@ class Formula(str):
     __slots__ = ()
 
 
-Cell = Union[str, int, float, bool, Formula, None]
+Cell = Union[str, int, float, bool, Formula, None]  # noqa: UP007 - a runtime alias, Python 3.10
 Grid = list[list[Cell]]
 Tables = dict[str, Grid]
 

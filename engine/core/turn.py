@@ -26,8 +26,9 @@ class TurnReport:
     lot: list[str] = field(default_factory=list)
     notes: dict[str, Any] = field(default_factory=dict)  # phase -> free-form facts for reports
 
-    def money(self, state: str, phase: str, category: str, amount: Fraction, reason: str,
-              order_ref: str = "") -> LedgerEntry:
+    def money(
+        self, state: str, phase: str, category: str, amount: Fraction, reason: str, order_ref: str = ""
+    ) -> LedgerEntry:
         return self.ledger.add(LedgerEntry(self.turn, state, phase, category, amount, reason, order_ref))
 
     def tell(self, text: str) -> None:
@@ -52,9 +53,16 @@ class Phase(Generic[W]):
     run: Callable[..., W]
 
 
-def run_phases(world: W, phases: Sequence[Phase[W]], orders: Any, dice: Dice, rules: Any,
-               report: TurnReport, stop_after: str | None = None,
-               after_each: Callable[[str, W], None] | None = None) -> W:
+def run_phases(
+    world: W,
+    phases: Sequence[Phase[W]],
+    orders: Any,
+    dice: Dice,
+    rules: Any,
+    report: TurnReport,
+    stop_after: str | None = None,
+    after_each: Callable[[str, W], None] | None = None,
+) -> W:
     """Apply the phases in order; optionally stop after a named phase (previews, tests)."""
     for phase in phases:
         world = phase.run(world, orders, dice, rules, report)

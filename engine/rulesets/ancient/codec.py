@@ -23,16 +23,12 @@ from .rules import Rules, load_rules
 from .vocab import (
     ADJACENCY,
     ARMIES,
+    BORDER_KINDS,
+    BORDER_TEXT,
     DIPLOMACY,
     FLEETS,
-    LAND_UNITS,
-    RELATION_TEXT,
-    RELATIONS,
-    ROUTES,
-    SHIPS,
-    BORDER_KINDS,
     GM_EVENTS,
-    BORDER_TEXT,
+    LAND_UNITS,
     META,
     META_KEYS,
     ORDER_INPUT_FIELDS,
@@ -42,7 +38,11 @@ from .vocab import (
     PATHS,
     POPULATION,
     PROVINCES,
+    RELATION_TEXT,
+    RELATIONS,
+    ROUTES,
     SEAS,
+    SHIPS,
     STATES,
     STRATA,
     TRANSIT,
@@ -57,8 +57,8 @@ class OrderTab:
     state: str
     cols: dict[str, int]
     grid: Grid
-    rows: list[OrderRow] = field(default_factory=list)      # this turn's rows
-    history: list[int] = field(default_factory=list)        # sheet rows of earlier turns, unchanged
+    rows: list[OrderRow] = field(default_factory=list)  # this turn's rows
+    history: list[int] = field(default_factory=list)  # sheet rows of earlier turns, unchanged
 
     def cell(self, row: int, key: str) -> Cell:
         i = self.cols.get(key)
@@ -80,8 +80,13 @@ class Decoded:
     meta: dict[str, Cell]
 
 
-LAYOUTS: dict[str, Layout] = {"states": STATES, "provinces": PROVINCES, "population": POPULATION,
-                              "adjacency": ADJACENCY, "seas": SEAS}
+LAYOUTS: dict[str, Layout] = {
+    "states": STATES,
+    "provinces": PROVINCES,
+    "population": POPULATION,
+    "adjacency": ADJACENCY,
+    "seas": SEAS,
+}
 
 
 def _meta(tables: Tables, problems: list[Problem]) -> tuple[str, dict[str, Cell]]:
@@ -135,8 +140,11 @@ def decode(tables: Tables) -> Decoded:
         except ValueError:
             problems.append(Problem(meta_tab, 0, "B", f"открытый ход должен быть целым ≥ 1, а не {meta.get('turn')!r}"))
     campaign = Campaign(
-        title=str(meta.get("title") or ""), turn=turn, lang="en" if str(meta.get("lang")) == "en" else "ru",
-        scenario=str(meta.get("scenario") or ""), secret=str(meta.get("secret") or ""),
+        title=str(meta.get("title") or ""),
+        turn=turn,
+        lang="en" if str(meta.get("lang")) == "en" else "ru",
+        scenario=str(meta.get("scenario") or ""),
+        secret=str(meta.get("secret") or ""),
         last_resolved=int(meta.get("last_resolved") or 0) if str(meta.get("last_resolved") or "0").isdigit() else 0,
     )
     tabs: dict[str, str] = {}
@@ -150,16 +158,23 @@ def decode(tables: Tables) -> Decoded:
         if not name:
             continue
         if name in campaign.provinces:
-            rd.bad(row, "name", f"провинция «{name}» записана дважды (первый раз в строке {campaign.provinces[name].row})")
+            rd.bad(
+                row, "name", f"провинция «{name}» записана дважды (первый раз в строке {campaign.provinces[name].row})"
+            )
             continue
         buildings = rd.items(row, rec, "buildings")
         for b in buildings:
             if rules.buildings and b not in rules.buildings:
                 rd.bad(row, "buildings", f"неизвестная постройка «{b}»")
         campaign.provinces[name] = Province(
-            name=name, owner=rd.text(row, rec, "owner"), terrain=rd.text(row, rec, "terrain"),
-            specialisation=rd.text(row, rec, "specialisation"), coastal=rd.flag(row, rec, "coastal"),
-            sea_zones=rd.ints(row, rec, "sea_zones"), buildings=buildings, row=row,
+            name=name,
+            owner=rd.text(row, rec, "owner"),
+            terrain=rd.text(row, rec, "terrain"),
+            specialisation=rd.text(row, rec, "specialisation"),
+            coastal=rd.flag(row, rec, "coastal"),
+            sea_zones=rd.ints(row, rec, "sea_zones"),
+            buildings=buildings,
+            row=row,
         )
 
     tab, grid, cols = _grid(tables, "states", problems)
@@ -170,7 +185,9 @@ def decode(tables: Tables) -> Decoded:
         if not name:
             continue
         if name in campaign.states:
-            rd.bad(row, "name", f"государство «{name}» записано дважды (первый раз в строке {campaign.states[name].row})")
+            rd.bad(
+                row, "name", f"государство «{name}» записано дважды (первый раз в строке {campaign.states[name].row})"
+            )
             continue
         gov_text = rd.text(row, rec, "government", required=True)
         gov = rules.government(gov_text) if gov_text else None
@@ -186,28 +203,49 @@ def decode(tables: Tables) -> Decoded:
             rd.bad(row, "path", f"путь должен быть «западный» или «восточный», а не «{path_text}»")
         lo, hi = (int(rules.params.get("stability_min", -3)), int(rules.params.get("stability_max", 3)))
         campaign.states[name] = State(
-            name=name, government=gov.key if gov else gov_text, capital=rd.text(row, rec, "capital"),
-            stability=rd.integer(row, rec, "stability", 0, lo, hi), treasury=rd.number(row, rec, "treasury"),
-            science=rd.number(row, rec, "science"), techs=techs, player=rd.text(row, rec, "player"),
-            path=path or "eastern", ai=rd.flag(row, rec, "ai"), missed=rd.integer(row, rec, "missed", 0, 0),
+            name=name,
+            government=gov.key if gov else gov_text,
+            capital=rd.text(row, rec, "capital"),
+            stability=rd.integer(row, rec, "stability", 0, lo, hi),
+            treasury=rd.number(row, rec, "treasury"),
+            science=rd.number(row, rec, "science"),
+            techs=techs,
+            player=rd.text(row, rec, "player"),
+            path=path or "eastern",
+            ai=rd.flag(row, rec, "ai"),
+            missed=rd.integer(row, rec, "missed", 0, 0),
             excused=rd.flag(row, rec, "excused") if "excused" in cols else False,
-            famine=rd.integer(row, rec, "famine", 0, 0), peace=rd.integer(row, rec, "peace", 0, 0),
-            color=rd.text(row, rec, "color"), row=row,
+            famine=rd.integer(row, rec, "famine", 0, 0),
+            peace=rd.integer(row, rec, "peace", 0, 0),
+            color=rd.text(row, rec, "color"),
+            row=row,
         )
     owners = {p.owner for p in campaign.provinces.values()}
     for st in campaign.states.values():
         cap = campaign.provinces.get(st.capital)
         if not st.capital and st.name in owners:
-            problems.append(Problem(tab, st.row, rd.where("capital"), f"у государства «{st.name}» есть провинции, но не указана столица"))
+            problems.append(
+                Problem(
+                    tab, st.row, rd.where("capital"), f"у государства «{st.name}» есть провинции, но не указана столица"
+                )
+            )
         elif st.capital and cap is None:
             problems.append(Problem(tab, st.row, rd.where("capital"), f"столица «{st.capital}» — нет такой провинции"))
         elif cap is not None and cap.owner != st.name:
-            problems.append(Problem(tab, st.row, rd.where("capital"),
-                                    f"столица «{st.capital}» принадлежит «{cap.owner or 'никому'}», а не «{st.name}»"))
+            problems.append(
+                Problem(
+                    tab,
+                    st.row,
+                    rd.where("capital"),
+                    f"столица «{st.capital}» принадлежит «{cap.owner or 'никому'}», а не «{st.name}»",
+                )
+            )
     prov_tab = tabs["provinces"]
     for p in campaign.provinces.values():
         if p.owner and p.owner not in campaign.states:
-            problems.append(Problem(prov_tab, p.row, "", f"владелец «{p.owner}» провинции «{p.name}» — нет такого государства"))
+            problems.append(
+                Problem(prov_tab, p.row, "", f"владелец «{p.owner}» провинции «{p.name}» — нет такого государства")
+            )
 
     tab, grid, cols = _grid(tables, "population", problems)
     tabs["population"] = tab
@@ -259,8 +297,14 @@ def decode(tables: Tables) -> Decoded:
             if event and rules.events and not _event_key(rules, event):
                 rd.bad(row, "event", f"неизвестное событие «{event}» (есть: {', '.join(rules.events)})")
                 continue
-            campaign.gm_events.append(GMEvent(rd.integer(row, rec, "turn", 0, 1), _event_key(rules, event) or event,
-                                              rd.text(row, rec, "target"), row))
+            campaign.gm_events.append(
+                GMEvent(
+                    rd.integer(row, rec, "turn", 0, 1),
+                    _event_key(rules, event) or event,
+                    rd.text(row, rec, "target"),
+                    row,
+                )
+            )
     _read_forces(tables, campaign, rules, problems)
     order_tabs = _order_tabs(tables, campaign, problems)
     if problems:
@@ -313,11 +357,20 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
         cols = ROUTES.locate(tab, tables[tab][0], problems)
         rd = CellReader(tab, cols, problems)
         for row, rec in records(tables[tab], cols):
-            route = Route(rd.text(row, rec, "seller", required=True), rd.text(row, rec, "src", required=True),
-                          rd.text(row, rec, "good", required=True), rd.text(row, rec, "dst", required=True),
-                          rd.text(row, rec, "buyer"), rd.integer(row, rec, "since", 0, 0),
-                          rd.integer(row, rec, "distance", 0, 0), rd.text(row, rec, "path"), rd.text(row, rec, "state"),
-                          rd.number(row, rec, "seller_income"), rd.number(row, rec, "buyer_income"), row)
+            route = Route(
+                rd.text(row, rec, "seller", required=True),
+                rd.text(row, rec, "src", required=True),
+                rd.text(row, rec, "good", required=True),
+                rd.text(row, rec, "dst", required=True),
+                rd.text(row, rec, "buyer"),
+                rd.integer(row, rec, "since", 0, 0),
+                rd.integer(row, rec, "distance", 0, 0),
+                rd.text(row, rec, "path"),
+                rd.text(row, rec, "state"),
+                rd.number(row, rec, "seller_income"),
+                rd.number(row, rec, "buyer_income"),
+                row,
+            )
             for key, name in (("src", route.src), ("dst", route.dst)):
                 if name and name not in c.provinces:
                     rd.bad(row, key, f"нет такой провинции «{name}»")
@@ -398,8 +451,21 @@ def diplomacy_grid(c: Campaign, lang: str) -> Grid:
 def routes_grid(c: Campaign, lang: str) -> Grid:
     grid: Grid = [ROUTES.header(lang)]
     for r in c.routes:
-        grid.append([r.seller, r.src, r.good, r.dst, r.buyer, r.since, r.distance or None, r.path, r.status,
-                     to_cell(r.seller_income), to_cell(r.buyer_income)])
+        grid.append(
+            [
+                r.seller,
+                r.src,
+                r.good,
+                r.dst,
+                r.buyer,
+                r.since,
+                r.distance or None,
+                r.path,
+                r.status,
+                to_cell(r.seller_income),
+                to_cell(r.buyer_income),
+            ]
+        )
     return grid
 
 
@@ -419,7 +485,7 @@ def order_state(tab: str) -> str | None:
     for prefix in ORDER_TAB_PREFIX.values():
         head = prefix.strip()
         if tab.startswith(head):
-            return tab[len(head):].strip(" —-–:")
+            return tab[len(head) :].strip(" —-–:")
     return None
 
 
@@ -433,7 +499,9 @@ def _order_tabs(tables: Tables, campaign: Campaign, problems: list[Problem]) -> 
             problems.append(Problem(tab, 0, "", f"лист приказов для неизвестного государства «{state}»"))
             continue
         if state in out:
-            problems.append(Problem(tab, 0, "", f"у государства «{state}» два листа приказов: «{out[state].tab}» и «{tab}»"))
+            problems.append(
+                Problem(tab, 0, "", f"у государства «{state}» два листа приказов: «{out[state].tab}» и «{tab}»")
+            )
             continue
         if not grid:
             problems.append(Problem(tab, 1, "", "лист приказов пуст: нет строки заголовков"))
@@ -466,6 +534,7 @@ def candidate_rows(ot: OrderTab) -> list[tuple[OrderRow, int | None]]:
 
 # ---------------------------------------------------------------- encoding
 
+
 def _cell(value: Fraction | int | str | None) -> Cell:
     if isinstance(value, Fraction):
         return to_cell(value)
@@ -476,13 +545,25 @@ def states_grid(c: Campaign, rules: Rules, lang: str) -> Grid:
     grid: Grid = [STATES.header(lang)]
     for s in c.states.values():
         gov = rules.governments.get(s.government)
-        grid.append([
-            s.name, s.player, gov.name(lang) if gov else s.government,
-            PATH_TEXT.get(s.path, (s.path, s.path))[1 if lang == "en" else 0], s.stability,
-            _cell(s.treasury), _cell(s.science), "; ".join(s.techs), s.capital,
-            ("yes" if lang == "en" else "да") if s.ai else ("no" if lang == "en" else "нет"),
-            s.missed, ("yes" if lang == "en" else "да") if s.excused else None, s.famine, s.peace, s.color,
-        ])
+        grid.append(
+            [
+                s.name,
+                s.player,
+                gov.name(lang) if gov else s.government,
+                PATH_TEXT.get(s.path, (s.path, s.path))[1 if lang == "en" else 0],
+                s.stability,
+                _cell(s.treasury),
+                _cell(s.science),
+                "; ".join(s.techs),
+                s.capital,
+                ("yes" if lang == "en" else "да") if s.ai else ("no" if lang == "en" else "нет"),
+                s.missed,
+                ("yes" if lang == "en" else "да") if s.excused else None,
+                s.famine,
+                s.peace,
+                s.color,
+            ]
+        )
     return grid
 
 
@@ -490,8 +571,17 @@ def provinces_grid(c: Campaign, lang: str) -> Grid:
     grid: Grid = [PROVINCES.header(lang)]
     yes, no = ("yes", "no") if lang == "en" else ("да", "нет")
     for p in c.provinces.values():
-        grid.append([p.name, p.owner, p.terrain, p.specialisation, yes if p.coastal else no,
-                     ", ".join(map(str, p.sea_zones)), "; ".join(p.buildings)])
+        grid.append(
+            [
+                p.name,
+                p.owner,
+                p.terrain,
+                p.specialisation,
+                yes if p.coastal else no,
+                ", ".join(map(str, p.sea_zones)),
+                "; ".join(p.buildings),
+            ]
+        )
     return grid
 
 
@@ -517,8 +607,9 @@ def seas_grid(c: Campaign, lang: str) -> Grid:
 
 
 def ledger_rows(entries: list[LedgerEntry]) -> Grid:
-    return [[e.turn, e.state, e.phase, e.category, to_cell(e.amount), e.resource, e.reason, e.order_ref]
-            for e in entries]
+    return [
+        [e.turn, e.state, e.phase, e.category, to_cell(e.amount), e.resource, e.reason, e.order_ref] for e in entries
+    ]
 
 
 def status_text(result: OrderResult, lang: str) -> str:

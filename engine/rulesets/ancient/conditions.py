@@ -14,8 +14,19 @@ from dataclasses import dataclass
 
 from .model import Campaign, Province, State
 
-TERMS = ("spec", "terrain", "near", "near_own", "near_terrain", "capital", "coastal", "building",
-         "province", "tech", "government")
+TERMS = (
+    "spec",
+    "terrain",
+    "near",
+    "near_own",
+    "near_terrain",
+    "capital",
+    "coastal",
+    "building",
+    "province",
+    "tech",
+    "government",
+)
 
 
 class ConditionSyntaxError(ValueError):
@@ -142,7 +153,8 @@ def _check_term(term: Term, ctx: Context) -> bool:
         wanted = {_low(a) for a in terrains}
         return any(
             d > 0 and _low(world.provinces[o].terrain) in wanted
-            for o, d in world.within(p.name, steps).items() if o in world.provinces
+            for o, d in world.within(p.name, steps).items()
+            if o in world.provinces
         )
     if name == "capital":
         return st.capital == p.name
@@ -185,12 +197,16 @@ def describe_term(term: Term, lang: str = "ru") -> str:
         specs, steps = _split_distance(a, 1)
         own = " своя" if term.name == "near_own" else ""
         if ru:
-            return f"{own.strip() + ' ' if own else ''}провинция со специализацией {_quote(specs)} не дальше {steps} шаг(ов)"
+            whose = "своя " if own else ""
+            return f"{whose}провинция со специализацией {_quote(specs)} не дальше {steps} шаг(ов)"
         return f"{'an own ' if own else 'a '}province with {_quote(specs)} within {steps} step(s)"
     if term.name == "near_terrain":
         terrains, steps = _split_distance(a, 1)
-        return (f"соседняя провинция с местностью {_quote(terrains)}" if ru
-                else f"a neighbouring province with terrain {_quote(terrains)}")
+        return (
+            f"соседняя провинция с местностью {_quote(terrains)}"
+            if ru
+            else f"a neighbouring province with terrain {_quote(terrains)}"
+        )
     if term.name == "capital":
         return "только в столице" if ru else "only in the capital"
     if term.name == "coastal":
@@ -214,9 +230,7 @@ def describe(expr: Expr, lang: str = "ru") -> str:
     joiner = " и " if expr.op == "&" else " или "
     if lang == "en":
         joiner = " and " if expr.op == "&" else " or "
-    return joiner.join(
-        f"({describe(e, lang)})" if isinstance(e, Node) else describe(e, lang) for e in expr.parts
-    )
+    return joiner.join(f"({describe(e, lang)})" if isinstance(e, Node) else describe(e, lang) for e in expr.parts)
 
 
 def failures(expr: Expr, ctx: Context, lang: str = "ru") -> list[str]:

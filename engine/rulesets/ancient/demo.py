@@ -16,18 +16,50 @@ from .staffing import province_output
 Row = dict[str, Cell]
 
 WORDS = {
-    "ru": {"build": "Построить", "stability": "Стабильность", "none": "Нет действий", "research": "Изучить",
-           "convert": "Перевести", "move": "Переселить", "colonise": "Колонизировать",
-           "government": "Сменить правление", "pay": "Заплатить", "recruit": "Набрать", "march": "Двинуть",
-           "sail": "Плыть", "embark": "Погрузить", "disband": "Распустить", "war": "Объявить войну",
-           "trade": "Торговать", "transit": "Разрешить транзит", "peace": "Заключить мир",
-           "raze": "Разрушить", "cancel": "Отменить маршрут"},
-    "en": {"build": "Build", "stability": "Stability", "none": "No actions", "research": "Research",
-           "convert": "Convert", "move": "Move people", "colonise": "Colonise",
-           "government": "Change government", "pay": "Pay", "recruit": "Recruit", "march": "March",
-           "sail": "Sail", "embark": "Embark", "disband": "Disband", "war": "Declare war",
-           "trade": "Trade", "transit": "Allow transit", "peace": "Make peace",
-           "raze": "Raze", "cancel": "Cancel route"},
+    "ru": {
+        "build": "Построить",
+        "stability": "Стабильность",
+        "none": "Нет действий",
+        "research": "Изучить",
+        "convert": "Перевести",
+        "move": "Переселить",
+        "colonise": "Колонизировать",
+        "government": "Сменить правление",
+        "pay": "Заплатить",
+        "recruit": "Набрать",
+        "march": "Двинуть",
+        "sail": "Плыть",
+        "embark": "Погрузить",
+        "disband": "Распустить",
+        "war": "Объявить войну",
+        "trade": "Торговать",
+        "transit": "Разрешить транзит",
+        "peace": "Заключить мир",
+        "raze": "Разрушить",
+        "cancel": "Отменить маршрут",
+    },
+    "en": {
+        "build": "Build",
+        "stability": "Stability",
+        "none": "No actions",
+        "research": "Research",
+        "convert": "Convert",
+        "move": "Move people",
+        "colonise": "Colonise",
+        "government": "Change government",
+        "pay": "Pay",
+        "recruit": "Recruit",
+        "march": "March",
+        "sail": "Sail",
+        "embark": "Embark",
+        "disband": "Disband",
+        "war": "Declare war",
+        "trade": "Trade",
+        "transit": "Allow transit",
+        "peace": "Make peace",
+        "raze": "Raze",
+        "cancel": "Cancel route",
+    },
 }
 
 
@@ -48,8 +80,11 @@ def _misspell(name: str) -> str:
 
 
 def _research(c: Campaign, rules: Rules, st: State) -> str | None:
-    options = [t for t in rules.techs.values() if t.name_ru not in st.techs
-               and all(p in st.techs for p in t.prerequisites) and t.cost <= st.science]
+    options = [
+        t
+        for t in rules.techs.values()
+        if t.name_ru not in st.techs and all(p in st.techs for p in t.prerequisites) and t.cost <= st.science
+    ]
     return min(options, key=lambda t: (t.cost, t.name_ru)).name_ru if options else None
 
 
@@ -73,19 +108,31 @@ def _military(c: Campaign, rules: Rules, st: State, w: dict[str, str]) -> list[R
             rows.append({"action": w["march"], "object": army.name, "to": own[0]})
         rows.append({"action": w["disband"], "object": next(iter(army.units)), "where": army.name, "qty": 1})
     fleet = next((f for f in c.fleets.values() if f.state == st.name), None)
-    zones = sorted({z.zone for z in c.seas.values() if fleet is not None and fleet.zone in z.neighbours}
-                   | set(c.seas[fleet.zone].neighbours if fleet is not None and fleet.zone in c.seas else ()))
+    zones = sorted(
+        {z.zone for z in c.seas.values() if fleet is not None and fleet.zone in z.neighbours}
+        | set(c.seas[fleet.zone].neighbours if fleet is not None and fleet.zone in c.seas else ())
+    )
     if fleet is not None and zones:
         rows.append({"action": w["sail"], "object": fleet.name, "to": zones[0]})
         if army is not None:
             rows.append({"action": w["embark"], "object": army.name, "to": fleet.name})  # no port yet: refused
-    neighbours = sorted({c.provinces[n].owner for p in c.provinces.values() if p.owner == st.name
-                         for n in c.neighbours(p.name) if c.provinces[n].owner not in ("", st.name)})
+    neighbours = sorted(
+        {
+            c.provinces[n].owner
+            for p in c.provinces.values()
+            if p.owner == st.name
+            for n in c.neighbours(p.name)
+            if c.provinces[n].owner not in ("", st.name)
+        }
+    )
     ai = [s for s in neighbours if c.states[s].ai]
     for p in sorted((p for p in c.provinces.values() if p.owner == st.name), key=lambda p: p.name):
         made = sorted(province_output(p, rules, c))
-        targets = sorted(n for n in c.neighbours(p.name)
-                         if c.provinces[n].owner and c.provinces[n].owner != st.name and c.provinces[n].owner not in ai[:1])
+        targets = sorted(
+            n
+            for n in c.neighbours(p.name)
+            if c.provinces[n].owner and c.provinces[n].owner != st.name and c.provinces[n].owner not in ai[:1]
+        )
         if made and targets:
             rows.append({"action": w["trade"], "object": made[0], "where": p.name, "to": targets[0]})
             break
@@ -124,15 +171,15 @@ def sample_orders(c: Campaign, rules: Rules, lang: str = "ru") -> dict[str, list
             rows += [
                 {"action": w["stability"]},
                 {"action": w["build"], "object": cheap[0], "where": _misspell(cheap[1])},  # typo
-                {"action": w["build"], "object": cheap[0], "where": foreign},            # not ours
+                {"action": w["build"], "object": cheap[0], "where": foreign},  # not ours
                 {"action": w["convert"], "object": "раб → СГ", "where": st.capital, "qty": 1},
             ]
         elif i == 1:
             rows += [
                 {"action": w["stability"]},
-                {"action": w["stability"]},                                                      # second one
+                {"action": w["stability"]},  # second one
                 {"action": w["build"], "object": "Ирригационная система", "where": st.capital},  # not allowed
-                {"action": w["government"], "object": "Аристократия"},                           # conditions
+                {"action": w["government"], "object": "Аристократия"},  # conditions
             ]
         elif i == 2:
             spent = cheap[2]
@@ -143,10 +190,10 @@ def sample_orders(c: Campaign, rules: Rules, lang: str = "ru") -> dict[str, list
                     break  # this row cannot be paid: «не хватает … Д»
         elif i == 3:
             rows += [
-                {"action": w["build"], "object": cheap[0], "where": cheap[1], "qty": -1},     # negative
-                {"action": w["build"], "object": cheap[0], "where": cheap[1], "qty": 1.5},    # fractional
+                {"action": w["build"], "object": cheap[0], "where": cheap[1], "qty": -1},  # negative
+                {"action": w["build"], "object": cheap[0], "where": cheap[1], "qty": 1.5},  # fractional
                 {"action": w["build"], "object": Formula('=IMPORTXML("http://x","//a")'), "where": cheap[1]},
-                {"action": "Построит дворец", "object": "Дворец", "where": cheap[1]},    # unknown action
+                {"action": "Построит дворец", "object": "Дворец", "where": cheap[1]},  # unknown action
             ]
         elif i == 4:
             if len(own) > 1:

@@ -29,8 +29,9 @@ class Budget:
     """
 
     def __init__(self, world: Campaign, opening: dict[str, Fraction]) -> None:
-        self.left = {name: max(Fraction(0), min(opening.get(name, s.treasury), s.treasury))
-                     for name, s in world.states.items()}
+        self.left = {
+            name: max(Fraction(0), min(opening.get(name, s.treasury), s.treasury)) for name, s in world.states.items()
+        }
 
     def can(self, state: str) -> Fraction:
         return self.left.get(state, Fraction(0))
@@ -38,8 +39,10 @@ class Budget:
     def take(self, state: str, cost: Fraction, what: str) -> None:
         left = self.can(state)
         if cost > left:
-            raise Refused(f"не хватает {fmt(cost - left)} Д на {what}: нужно {fmt(cost)} Д, "
-                          f"доступно {fmt(left)} Д (тратить можно только казну прошлого хода)")
+            raise Refused(
+                f"не хватает {fmt(cost - left)} Д на {what}: нужно {fmt(cost)} Д, "
+                f"доступно {fmt(left)} Д (тратить можно только казну прошлого хода)"
+            )
         self.left[state] = left - cost
 
     def charge(self, state: str, cost: Fraction) -> None:

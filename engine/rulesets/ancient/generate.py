@@ -13,8 +13,18 @@ from typing import Any
 GOVERNMENTS = ("monarchy", "aristocracy", "oligarchy", "despotism", "tyranny", "democracy", "theocracy")
 SPECS = ("зерно", "рыба", "скот", "лес", "железо", "вино", "оливковое масло", "лён", "лошади", "золото", "соль")
 TERRAINS = ("равнина", "равнина", "горы", "лес")
-TECHS = ("Натуральный обмен", "Служители культа", "Деревянные строения", "Колесница", "Сыродувная печь",
-         "Математика", "Каменные строения", "Кораблестроение", "Прялка", "Гончарный круг")
+TECHS = (
+    "Натуральный обмен",
+    "Служители культа",
+    "Деревянные строения",
+    "Колесница",
+    "Сыродувная печь",
+    "Математика",
+    "Каменные строения",
+    "Кораблестроение",
+    "Прялка",
+    "Гончарный круг",
+)
 
 
 def generate(states: int, seed: int = 1, per_state: int = 4) -> dict[str, Any]:
@@ -22,8 +32,16 @@ def generate(states: int, seed: int = 1, per_state: int = 4) -> dict[str, Any]:
     rng = random.Random(seed)
     width = max(4, int((states * (per_state + 1)) ** 0.5) + 1)
     cells: list[str] = []
-    data: dict[str, Any] = {"name": f"Сгенерированный мир ({states} государств)", "states": [], "provinces": [],
-                            "adjacency": [], "sea_zones": [], "armies": [], "fleets": [], "relations": []}
+    data: dict[str, Any] = {
+        "name": f"Сгенерированный мир ({states} государств)",
+        "states": [],
+        "provinces": [],
+        "adjacency": [],
+        "sea_zones": [],
+        "armies": [],
+        "fleets": [],
+        "relations": [],
+    }
     total = states * (per_state + 1)
     height = (total + width - 1) // width
     zones = max(1, width // 3)
@@ -35,13 +53,18 @@ def generate(states: int, seed: int = 1, per_state: int = 4) -> dict[str, Any]:
         grey = i % (per_state + 1) == per_state
         coastal = r in (0, height - 1)
         zone = 1 + (c // 3) + (zones if r == height - 1 else 0)
-        data["provinces"].append({
-            "name": name, "owner": "" if grey else f"Г{owner_index:04d}", "terrain": rng.choice(TERRAINS),
-            "specialisation": "зерно" if i % (per_state + 1) == 0 else rng.choice(SPECS), "coastal": coastal,
-            "sea_zones": [zone] if coastal else [],
-            "buildings": ["Зерновая ферма"] if i % (per_state + 1) == 0 else [],
-            "population": {"СГ": rng.randint(1, 5), "раб": rng.randint(2, 5), "АР": rng.randint(0, 1)},
-        })
+        data["provinces"].append(
+            {
+                "name": name,
+                "owner": "" if grey else f"Г{owner_index:04d}",
+                "terrain": rng.choice(TERRAINS),
+                "specialisation": "зерно" if i % (per_state + 1) == 0 else rng.choice(SPECS),
+                "coastal": coastal,
+                "sea_zones": [zone] if coastal else [],
+                "buildings": ["Зерновая ферма"] if i % (per_state + 1) == 0 else [],
+                "population": {"СГ": rng.randint(1, 5), "раб": rng.randint(2, 5), "АР": rng.randint(0, 1)},
+            }
+        )
         if c > 0:
             data["adjacency"].append([cells[i - 1], name, "река" if rng.random() < 0.1 else "суша"])
         if r > 0:
@@ -53,17 +76,33 @@ def generate(states: int, seed: int = 1, per_state: int = 4) -> dict[str, Any]:
         name = f"Г{s:04d}"
         capital = cells[s * (per_state + 1)]
         cap = data["provinces"][s * (per_state + 1)]
-        data["states"].append({
-            "name": name, "major": True, "government": GOVERNMENTS[s % len(GOVERNMENTS)],
-            "path": "western" if s % 2 else "eastern", "capital": capital, "stability": rng.randint(0, 2),
-            "treasury": rng.randint(50, 200), "science": rng.randint(0, 30),
-            "techs": rng.sample(TECHS, 7), "ai": s % 5 == 4, "player": "",
-        })
-        data["armies"].append({"name": f"{name}: 1-я армия", "state": name, "province": capital,
-                               "units": {"ЛП": rng.randint(1, 4), "Луч.": rng.randint(0, 2), "ТП": rng.randint(0, 2)}})
+        data["states"].append(
+            {
+                "name": name,
+                "major": True,
+                "government": GOVERNMENTS[s % len(GOVERNMENTS)],
+                "path": "western" if s % 2 else "eastern",
+                "capital": capital,
+                "stability": rng.randint(0, 2),
+                "treasury": rng.randint(50, 200),
+                "science": rng.randint(0, 30),
+                "techs": rng.sample(TECHS, 7),
+                "ai": s % 5 == 4,
+                "player": "",
+            }
+        )
+        data["armies"].append(
+            {
+                "name": f"{name}: 1-я армия",
+                "state": name,
+                "province": capital,
+                "units": {"ЛП": rng.randint(1, 4), "Луч.": rng.randint(0, 2), "ТП": rng.randint(0, 2)},
+            }
+        )
         if cap["coastal"]:
-            data["fleets"].append({"name": f"{name}: флот", "state": name, "zone": cap["sea_zones"][0],
-                                   "ships": {"У": rng.randint(1, 2)}})
+            data["fleets"].append(
+                {"name": f"{name}: флот", "state": name, "zone": cap["sea_zones"][0], "ships": {"У": rng.randint(1, 2)}}
+            )
     for s in range(0, states - 1, 10):
         data["relations"].append([f"Г{s:04d}", f"Г{s + 1:04d}", "война"])
     for st in data["states"]:
@@ -94,8 +133,11 @@ def generate_orders(campaign: Any, rules: Any, seed: int = 1, per_state: int = 1
             if legal:
                 rows.append({"action": "Построить", "object": rng.choice(legal), "where": p.name})
         rows.append({"action": "Стабильность"})
-        learn = [t.name_ru for t in rules.techs.values() if t.name_ru not in st.techs
-                 and all(x in st.techs for x in t.prerequisites)]
+        learn = [
+            t.name_ru
+            for t in rules.techs.values()
+            if t.name_ru not in st.techs and all(x in st.techs for x in t.prerequisites)
+        ]
         if learn:
             rows.append({"action": "Изучить", "object": rng.choice(learn)})
         if own:
@@ -105,8 +147,11 @@ def generate_orders(campaign: Any, rules: Any, seed: int = 1, per_state: int = 1
             rows.append({"action": "Двинуть", "object": army.name, "to": own[1].name})
         for p in own:
             made = sorted(province_output(p, rules, garrisoned_at=held))
-            targets = sorted(n for n in campaign.neighbours(p.name) if campaign.provinces[n].owner
-                             and campaign.provinces[n].owner != name)
+            targets = sorted(
+                n
+                for n in campaign.neighbours(p.name)
+                if campaign.provinces[n].owner and campaign.provinces[n].owner != name
+            )
             if made and targets:
                 rows.append({"action": "Торговать", "object": made[0], "where": p.name, "to": targets[0]})
                 break

@@ -77,8 +77,9 @@ def judge(rules: Rules, kind: str, attacker_bo: int, defender_bo: int) -> Outcom
     band = next((b for b in bands if b.ratio_min <= ratio and (b.ratio_max is None or ratio < b.ratio_max)), None)
     if band is None:
         band = max(bands, key=lambda b: b.ratio_min) if ratio >= max(b.ratio_min for b in bands) else bands[0]
-    return Outcome(attacker_bo, defender_bo, band, band.result, half_up(band.attacker_loss * d),
-                   half_up(band.defender_loss * a))
+    return Outcome(
+        attacker_bo, defender_bo, band, band.result, half_up(band.attacker_loss * d), half_up(band.defender_loss * a)
+    )
 
 
 def pyramid(units: dict[str, int], points: int, rules: Rules) -> tuple[dict[str, int], str | None]:

@@ -197,8 +197,7 @@ class Campaign:
         return r is not None and r.kind == "war"
 
     def enemies(self, state: str) -> list[str]:
-        return sorted({r.b if r.a == state else r.a for r in self.relations
-                       if r.kind == "war" and state in (r.a, r.b)})
+        return sorted({r.b if r.a == state else r.a for r in self.relations if r.kind == "war" and state in (r.a, r.b)})
 
     def allied(self, a: str, b: str) -> bool:
         if a == b:

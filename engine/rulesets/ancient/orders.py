@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import ClassVar
 
 from engine.core.errors import InvalidOrder
 from engine.core.names import NameIndex
@@ -126,8 +127,11 @@ class ChangeGovernment(Order):
     target_name: str
 
     def describe(self, lang: str = "ru") -> str:
-        return (f"Change government to {self.target_name}" if lang == "en"
-                else f"Сменить форму правления на «{self.target_name}»")
+        return (
+            f"Change government to {self.target_name}"
+            if lang == "en"
+            else f"Сменить форму правления на «{self.target_name}»"
+        )
 
 
 @dataclass(frozen=True)
@@ -138,7 +142,9 @@ class Pay(Order):
     amount: int
 
     def describe(self, lang: str = "ru") -> str:
-        return f"Pay {self.amount} Д to {self.to}" if lang == "en" else f"Заплатить {self.amount} Д государству {self.to}"
+        return (
+            f"Pay {self.amount} Д to {self.to}" if lang == "en" else f"Заплатить {self.amount} Д государству {self.to}"
+        )
 
 
 @dataclass(frozen=True)
@@ -165,8 +171,11 @@ class March(Order):
 
     def describe(self, lang: str = "ru") -> str:
         if self.by_sea:
-            return (f"Land the troops of «{self.force}» in {self.to}" if lang == "en"
-                    else f"Высадить войска флота «{self.force}» в провинции {self.to}")
+            return (
+                f"Land the troops of «{self.force}» in {self.to}"
+                if lang == "en"
+                else f"Высадить войска флота «{self.force}» в провинции {self.to}"
+            )
         return f"March «{self.force}» to {self.to}" if lang == "en" else f"Двинуть «{self.force}» в провинцию {self.to}"
 
 
@@ -178,8 +187,11 @@ class Sail(Order):
     zone: int
 
     def describe(self, lang: str = "ru") -> str:
-        return (f"Sail «{self.fleet}» to sea zone {self.zone}" if lang == "en"
-                else f"Флот «{self.fleet}» — в морскую зону {self.zone}")
+        return (
+            f"Sail «{self.fleet}» to sea zone {self.zone}"
+            if lang == "en"
+            else f"Флот «{self.fleet}» — в морскую зону {self.zone}"
+        )
 
 
 @dataclass(frozen=True)
@@ -190,8 +202,11 @@ class Embark(Order):
     fleet: str
 
     def describe(self, lang: str = "ru") -> str:
-        return (f"Embark «{self.army}» on «{self.fleet}»" if lang == "en"
-                else f"Погрузить «{self.army}» на флот «{self.fleet}»")
+        return (
+            f"Embark «{self.army}» on «{self.fleet}»"
+            if lang == "en"
+            else f"Погрузить «{self.army}» на флот «{self.fleet}»"
+        )
 
 
 @dataclass(frozen=True)
@@ -203,8 +218,11 @@ class Disband(Order):
     count: int
 
     def describe(self, lang: str = "ru") -> str:
-        return (f"Disband {self.count} {self.unit} of «{self.force}»" if lang == "en"
-                else f"Распустить {self.count} {self.unit} из «{self.force}»")
+        return (
+            f"Disband {self.count} {self.unit} of «{self.force}»"
+            if lang == "en"
+            else f"Распустить {self.count} {self.unit} из «{self.force}»"
+        )
 
 
 @dataclass(frozen=True)
@@ -226,10 +244,14 @@ class Diplomacy(Order):
     kind: str  # war | peace | alliance | vassal | accept_vassal | break_vassal
     other: str
 
-    WORDS = {"war": ("Объявить войну", "Declare war on"), "peace": ("Заключить мир с", "Make peace with"),
-             "alliance": ("Заключить союз с", "Ally with"), "vassal": ("Стать вассалом", "Become a vassal of"),
-             "accept_vassal": ("Принять в вассалы", "Accept as vassal"),
-             "break_vassal": ("Разорвать вассалитет с", "Break vassalage with")}
+    WORDS: ClassVar[dict[str, tuple[str, str]]] = {
+        "war": ("Объявить войну", "Declare war on"),
+        "peace": ("Заключить мир с", "Make peace with"),
+        "alliance": ("Заключить союз с", "Ally with"),
+        "vassal": ("Стать вассалом", "Become a vassal of"),
+        "accept_vassal": ("Принять в вассалы", "Accept as vassal"),
+        "break_vassal": ("Разорвать вассалитет с", "Break vassalage with"),
+    }
 
     def describe(self, lang: str = "ru") -> str:
         ru, en = self.WORDS[self.kind]
@@ -245,8 +267,11 @@ class Trade(Order):
     dst: str
 
     def describe(self, lang: str = "ru") -> str:
-        return (f"Trade route: {self.good} from {self.src} to {self.dst}" if lang == "en"
-                else f"Торговый маршрут: {self.good} из {self.src} в {self.dst}")
+        return (
+            f"Trade route: {self.good} from {self.src} to {self.dst}"
+            if lang == "en"
+            else f"Торговый маршрут: {self.good} из {self.src} в {self.dst}"
+        )
 
 
 @dataclass(frozen=True)
@@ -259,8 +284,11 @@ class CancelRoute(Order):
 
     def describe(self, lang: str = "ru") -> str:
         what = f" ({self.good})" if self.good else ""
-        return (f"Cancel the route {self.src} → {self.dst}{what}" if lang == "en"
-                else f"Отменить маршрут {self.src} → {self.dst}{what}")
+        return (
+            f"Cancel the route {self.src} → {self.dst}{what}"
+            if lang == "en"
+            else f"Отменить маршрут {self.src} → {self.dst}{what}"
+        )
 
 
 @dataclass(frozen=True)
@@ -393,8 +421,12 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
         key = _lookup(vocab.governments, row.cells.get("object"), "government", row.where("object"))
         return ChangeGovernment(row, key, vocab.gov_names.get(key, key))
     if action == "pay":
-        to = _lookup(vocab.states, row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("where"),
-                     "state", row.where("to"))
+        to = _lookup(
+            vocab.states,
+            row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("where"),
+            "state",
+            row.where("to"),
+        )
         if qty is None:
             raise InvalidOrder(f"{row.where('qty')}: укажите сумму в Д")
         return Pay(row, to, qty)
@@ -404,8 +436,12 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
         return Recruit(row, unit, province, qty or 1)
     if action == "march":
         force_cell = row.cells.get("object")
-        to = _lookup(vocab.provinces, row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("where"),
-                     "province", row.where("to"))
+        to = _lookup(
+            vocab.provinces,
+            row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("where"),
+            "province",
+            row.where("to"),
+        )
         if vocab.fleets.get(force_cell) and not vocab.armies.get(force_cell):
             return March(row, vocab.fleets.get(force_cell) or "", to, by_sea=True)
         return March(row, _lookup(vocab.armies, force_cell, "army", row.where("object")), to)
@@ -419,8 +455,12 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
         return Sail(row, fleet, zone)
     if action == "embark":
         army = _lookup(vocab.armies, row.cells.get("object"), "army", row.where("object"))
-        fleet = _lookup(vocab.fleets, row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("where"),
-                        "fleet", row.where("to"))
+        fleet = _lookup(
+            vocab.fleets,
+            row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("where"),
+            "fleet",
+            row.where("to"),
+        )
         return Embark(row, army, fleet)
     if action == "disband":
         unit = _lookup(vocab.units, row.cells.get("object"), "unit", row.where("object"))
@@ -429,8 +469,11 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
     if action == "raze":
         province = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
         obj = _text(row.cells.get("object"))
-        building = "" if obj.lower() in ("", "всё", "все", "all") else _lookup(
-            vocab.buildings, obj, "building", row.where("object"))
+        building = (
+            ""
+            if obj.lower() in ("", "всё", "все", "all")
+            else _lookup(vocab.buildings, obj, "building", row.where("object"))
+        )
         return Raze(row, province, building)
     if action in ("trade", "cancel_route"):
         src = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
@@ -438,8 +481,11 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
         if src == dst:
             raise InvalidOrder(f"{row.where('to')}: маршрут из провинции в неё же")
         if action == "cancel_route":
-            good = "" if is_blank(row.cells.get("object")) else _lookup(
-                vocab.goods, row.cells.get("object"), "good", row.where("object"))
+            good = (
+                ""
+                if is_blank(row.cells.get("object"))
+                else _lookup(vocab.goods, row.cells.get("object"), "good", row.where("object"))
+            )
             return CancelRoute(row, src, dst, good)
         return Trade(row, _lookup(vocab.goods, row.cells.get("object"), "good", row.where("object")), src, dst)
     if action == "transit":

@@ -22,8 +22,20 @@ from .rules import Rules
 
 MONEY = "Д"
 INCOME = ("налоги", "торговля", "монетный двор", "рудники", "правление", "грабёж", "события", "дань и платежи")
-EXPENSE = ("строительство", "стабильность", "страты", "переселение", "колонизация", "войска", "содержание войск",
-           "война: переходы", "правление", "грабёж", "события", "дань и платежи")
+EXPENSE = (
+    "строительство",
+    "стабильность",
+    "страты",
+    "переселение",
+    "колонизация",
+    "войска",
+    "содержание войск",
+    "война: переходы",
+    "правление",
+    "грабёж",
+    "события",
+    "дань и платежи",
+)
 MAX_TURNS = 60  # rows the charts cover
 HISTORY_TAB = {"ru": "История", "en": "History"}
 CHARTS_TAB = {"ru": "Графики", "en": "Charts"}
@@ -36,9 +48,15 @@ def columns(lang: str) -> list[str]:
     head += [(f"Income: {c}" if en else f"Доход: {c}") for c in INCOME]
     head += ["Income total" if en else "Доход, всего"]
     head += [(f"Expense: {c}" if en else f"Расход: {c}") for c in EXPENSE]
-    head += ["Expenses total" if en else "Расход, всего", "Closing, Д" if en else "Казна на конец, Д",
-             "Stability was" if en else "Ст было", "Stability" if en else "Ст", "Provinces" if en else "Провинции",
-             "Population" if en else "Население", "Science" if en else "Наука"]
+    head += [
+        "Expenses total" if en else "Расход, всего",
+        "Closing, Д" if en else "Казна на конец, Д",
+        "Stability was" if en else "Ст было",
+        "Stability" if en else "Ст",
+        "Provinces" if en else "Провинции",
+        "Population" if en else "Население",
+        "Science" if en else "Наука",
+    ]
     return head
 
 
@@ -54,16 +72,22 @@ C_ST = C_ST_WAS + 1
 WIDTH = C_ST + 3  # provinces, population, science follow the stability
 
 
-def balance(before: Campaign, after: Campaign, entries: list[LedgerEntry], lang: str,
-            sort_key: int = 0) -> tuple[Grid, list[tuple[int, int, str]]]:
+def balance(
+    before: Campaign, after: Campaign, entries: list[LedgerEntry], lang: str, sort_key: int = 0
+) -> tuple[Grid, list[tuple[int, int, str]]]:
     """The balance grid and its notes ((row, col, text) in sheet coordinates)."""
     money = [e for e in entries if e.resource == MONEY]
     lines: dict[str, list[LedgerEntry]] = defaultdict(list)
     for e in money:
         lines[e.state].append(e)
-    frame = pd.DataFrame({"state": [e.state for e in money], "category": [e.category for e in money],
-                          "side": ["in" if e.amount > 0 else "out" for e in money],
-                          "amount": pd.Series([e.amount for e in money], dtype=object)})
+    frame = pd.DataFrame(
+        {
+            "state": [e.state for e in money],
+            "category": [e.category for e in money],
+            "side": ["in" if e.amount > 0 else "out" for e in money],
+            "amount": pd.Series([e.amount for e in money], dtype=object),
+        }
+    )
     pivot = frame.groupby(["state", "side", "category"])["amount"].sum() if money else None
     sums: dict[str, dict[tuple[str, str], Fraction]] = defaultdict(dict)
     if pivot is not None:
@@ -93,9 +117,15 @@ def balance(before: Campaign, after: Campaign, entries: list[LedgerEntry], lang:
         row += [to_cell(sums[name].get(("in", c), Fraction(0))) for c in INCOME]
         row += [Formula(f"=SUM({inc_a}{r}:{inc_b}{r})")]
         row += [to_cell(-sums[name].get(("out", c), Fraction(0))) for c in EXPENSE]
-        row += [Formula(f"=SUM({exp_a}{r}:{exp_b}{r})"), to_cell(st.treasury),
-                was.stability if was else st.stability, st.stability, len(provs),
-                sum(p.people() for p in provs), to_cell(st.science)]
+        row += [
+            Formula(f"=SUM({exp_a}{r}:{exp_b}{r})"),
+            to_cell(st.treasury),
+            was.stability if was else st.stability,
+            st.stability,
+            len(provs),
+            sum(p.people() for p in provs),
+            to_cell(st.science),
+        ]
         grid.append(row)
         if lines[name]:
             text = "\n".join(f"{e.category}: {fmt(e.amount, sign=True)} Д — {e.reason}" for e in lines[name])
@@ -132,10 +162,30 @@ def highlights(rows: int) -> list[Highlight]:
 
 
 HISTORY_COLUMNS = {
-    "ru": ["Ход", "Государство", "Казна, Д", "Доход, Д", "Расход, Д", "Ст", "Провинции", "Население", "Наука",
-           "Сила армии"],
-    "en": ["Turn", "State", "Treasury", "Income", "Expenses", "Stability", "Provinces", "Population", "Science",
-           "Army strength"],
+    "ru": [
+        "Ход",
+        "Государство",
+        "Казна, Д",
+        "Доход, Д",
+        "Расход, Д",
+        "Ст",
+        "Провинции",
+        "Население",
+        "Наука",
+        "Сила армии",
+    ],
+    "en": [
+        "Turn",
+        "State",
+        "Treasury",
+        "Income",
+        "Expenses",
+        "Stability",
+        "Provinces",
+        "Population",
+        "Science",
+        "Army strength",
+    ],
 }
 
 
@@ -151,14 +201,29 @@ def history_rows(turn: int, after: Campaign, entries: list[LedgerEntry], rules: 
             else:
                 exp[e.state] -= e.amount
     strength: dict[str, int] = defaultdict(int)
-    for force, units in [*((a, a.units) for a in after.armies.values()), *((f, f.ships) for f in after.fleets.values())]:
+    for force, units in [
+        *((a, a.units) for a in after.armies.values()),
+        *((f, f.ships) for f in after.fleets.values()),
+    ]:
         strength[force.state] += sum(rules.units[t].strength * n for t, n in units.items() if t in rules.units)
     out: Grid = []
     for name in sorted(after.states):
         st = after.states[name]
         provs = by_owner.get(name, [])
-        out.append([turn, name, to_cell(st.treasury), to_cell(inc[name]), to_cell(exp[name]), st.stability, len(provs),
-                    sum(p.people() for p in provs), to_cell(st.science), strength[name]])
+        out.append(
+            [
+                turn,
+                name,
+                to_cell(st.treasury),
+                to_cell(inc[name]),
+                to_cell(exp[name]),
+                st.stability,
+                len(provs),
+                sum(p.people() for p in provs),
+                to_cell(st.science),
+                strength[name],
+            ]
+        )
     return out
 
 
@@ -190,8 +255,22 @@ def chart_specs(states: int, lang: str) -> list[Chart]:
     en = lang == "en"
     top = MAX_TURNS + 3
     return [
-        Chart("Treasury by turn" if en else "Казна по ходам", f"{column_letter(states + 3)}1", 1, MAX_TURNS + 1,
-              1, states + 1, "Д"),
-        Chart("Stability by turn" if en else "Стабильность по ходам", f"{column_letter(states + 3)}25", top,
-              top + MAX_TURNS, 1, states + 1, "Ст"),
+        Chart(
+            "Treasury by turn" if en else "Казна по ходам",
+            f"{column_letter(states + 3)}1",
+            1,
+            MAX_TURNS + 1,
+            1,
+            states + 1,
+            "Д",
+        ),
+        Chart(
+            "Stability by turn" if en else "Стабильность по ходам",
+            f"{column_letter(states + 3)}25",
+            top,
+            top + MAX_TURNS,
+            1,
+            states + 1,
+            "Ст",
+        ),
     ]

@@ -27,8 +27,10 @@ DEFAULT_LIMIT = 60_000
 SECTIONS = (
     ("События", ("Событие",)),
     ("Битвы", ("Битва", "Морской бой")),
-    ("Войны и договоры", ("объявляет войну", "заключили мир", "заключили союз", "вассал", "занимает провинцию",
-                          "потерял столицу")),
+    (
+        "Войны и договоры",
+        ("объявляет войну", "заключили мир", "заключили союз", "вассал", "занимает провинцию", "потерял столицу"),
+    ),
     ("Формы правления", ("смена формы правления", "деградирует", "переходит под управление")),
     ("Новые технологии", ("изучена технология", "захватывает знания")),
     ("Стройки и торговля", ("построено", "открыт маршрут", "колонизирована")),
@@ -42,11 +44,23 @@ def _rows(tables: Tables, layout: Any, turn: int) -> list[list[Any]]:
 
 def _style(fmt_name: str) -> dict[str, str]:
     if fmt_name == "bbcode":
-        return {"b": "[b]{}[/b]", "h": "[size=150][b]{}[/b][/size]", "item": "[*]{}", "list": "[list]\n{}\n[/list]",
-                "spoiler": "[spoiler={}]\n{}\n[/spoiler]", "code": "[code]\n{}\n[/code]"}
+        return {
+            "b": "[b]{}[/b]",
+            "h": "[size=150][b]{}[/b][/size]",
+            "item": "[*]{}",
+            "list": "[list]\n{}\n[/list]",
+            "spoiler": "[spoiler={}]\n{}\n[/spoiler]",
+            "code": "[code]\n{}\n[/code]",
+        }
     if fmt_name == "markdown":
-        return {"b": "**{}**", "h": "## {}", "item": "- {}", "list": "{}",
-                "spoiler": "<details><summary>{}</summary>\n\n{}\n\n</details>", "code": "```\n{}\n```"}
+        return {
+            "b": "**{}**",
+            "h": "## {}",
+            "item": "- {}",
+            "list": "{}",
+            "spoiler": "<details><summary>{}</summary>\n\n{}\n\n</details>",
+            "code": "```\n{}\n```",
+        }
     raise CampaignError(f"формат отчёта — bbcode или markdown, а не «{fmt_name}»")
 
 
@@ -74,8 +88,10 @@ def forum_post(tables: Tables, turn: int, fmt_name: str = "bbcode", limit: int =
         expense = -sum((amount(r[4]) for r in money if amount(r[4]) < 0), Fraction(0))
         closing = st.treasury
         opening = closing - income + expense
-        body = [f"Казна: {fmt(opening)} → {fmt(closing)} Д (доход {fmt(income)}, расход {fmt(expense)})",
-                f"Стабильность: {st.stability:+d}; наука: {fmt(st.science)} очк.; технологий: {len(st.techs)}"]
+        body = [
+            f"Казна: {fmt(opening)} → {fmt(closing)} Д (доход {fmt(income)}, расход {fmt(expense)})",
+            f"Стабильность: {st.stability:+d}; наука: {fmt(st.science)} очк.; технологий: {len(st.techs)}",
+        ]
         cats: dict[str, Fraction] = defaultdict(Fraction)
         for r in money:
             cats[str(r[3])] += amount(r[4])
@@ -154,11 +170,16 @@ def private_report(tables: Tables, state: str, turn: int | None = None) -> str:
     for p in sorted(c.provinces.values(), key=lambda p: p.name):
         if p.owner == state:
             people = ", ".join(f"{n} {s}" for s, n in p.population.items() if n) or "никого"
-            out.append(f"- {p.name}{' (столица)' if p.name == st.capital else ''}: {people}; "
-                       f"постройки: {', '.join(p.buildings) or 'нет'}")
+            out.append(
+                f"- {p.name}{' (столица)' if p.name == st.capital else ''}: {people}; "
+                f"постройки: {', '.join(p.buildings) or 'нет'}"
+            )
     out += ["", "## Технологии", "", ", ".join(st.techs) or "нет"]
-    learn = sorted(t.name_ru for t in rules.techs.values() if t.name_ru not in st.techs
-                   and all(x in st.techs for x in t.prerequisites))
+    learn = sorted(
+        t.name_ru
+        for t in rules.techs.values()
+        if t.name_ru not in st.techs and all(x in st.techs for x in t.prerequisites)
+    )
     out += ["", "Можно изучать: " + (", ".join(f"{t} ({fmt(rules.techs[t].cost)})" for t in learn) or "нечего")]
     can: dict[str, list[str]] = defaultdict(list)
     for p in c.provinces.values():

@@ -272,25 +272,59 @@ class Rules:
         return None
 
 
-REQUIRED_PARAMS = ("stability_min", "stability_max", "stability_price", "stability_price_min",
-                   "stability_per_turn_max", "mint_per_province", "workshops_per_province")
+REQUIRED_PARAMS = (
+    "stability_min",
+    "stability_max",
+    "stability_price",
+    "stability_price_min",
+    "stability_per_turn_max",
+    "mint_per_province",
+    "workshops_per_province",
+)
 
 # parameters later added to the rules tab; a campaign created before them uses these values
 PARAM_DEFAULTS: dict[str, Fraction] = {
-    "events_per_turn": Fraction(5), "growth_chance_percent": Fraction(25), "growth_blocked_above_needs": Fraction(1),
-    "move_cost_per_step": Fraction(1), "colonise_cost": Fraction(30), "colonise_settlers": Fraction(1),
-    "food_provinces_per_unit": Fraction(3), "famine_stability_mode": Fraction(2), "famine_stability_delta": Fraction(-1),
-    "empire_peace_turns": Fraction(2), "government_change_stability": Fraction(-2), "science_base": Fraction(1),
-    "science_government_mode": Fraction(1), "science_per_scholar": Fraction(5), "aristocrats_per_turn_max": Fraction(1),
-    "priest_cost": Fraction(15), "arena_slaves_per_turn": Fraction(1),
-    "missed_turns_to_ai": Fraction(2), "ai_stability": Fraction(0), "mine_min_workers": Fraction(3),
-    "forest_defence": Fraction(1), "river_attack": Fraction(-1), "landing_attack": Fraction(-2), "road_bonus": Fraction(1),
-    "war_move_cost": Fraction(1), "plunder_mode": Fraction(1), "enslave_share_percent": Fraction(50),
-    "barbarian_slaves": Fraction(1), "declare_war_stability": Fraction(-1), "declare_war_on_vassal_stability": Fraction(-2),
-    "break_vassal_stability": Fraction(-3), "become_vassal_stability": Fraction(1), "capital_lost_stability": Fraction(-1),
-    "ship_range_max": Fraction(10), "fair_share_percent": Fraction(50), "internal_share_percent": Fraction(50),
-    "outgoing_routes": Fraction(1), "ai_routes_in": Fraction(1), "ai_routes_out": Fraction(1),
-    "break_treaty_stability": Fraction(-1), "balance_sort": Fraction(1),
+    "events_per_turn": Fraction(5),
+    "growth_chance_percent": Fraction(25),
+    "growth_blocked_above_needs": Fraction(1),
+    "move_cost_per_step": Fraction(1),
+    "colonise_cost": Fraction(30),
+    "colonise_settlers": Fraction(1),
+    "food_provinces_per_unit": Fraction(3),
+    "famine_stability_mode": Fraction(2),
+    "famine_stability_delta": Fraction(-1),
+    "empire_peace_turns": Fraction(2),
+    "government_change_stability": Fraction(-2),
+    "science_base": Fraction(1),
+    "science_government_mode": Fraction(1),
+    "science_per_scholar": Fraction(5),
+    "aristocrats_per_turn_max": Fraction(1),
+    "priest_cost": Fraction(15),
+    "arena_slaves_per_turn": Fraction(1),
+    "missed_turns_to_ai": Fraction(2),
+    "ai_stability": Fraction(0),
+    "mine_min_workers": Fraction(3),
+    "forest_defence": Fraction(1),
+    "river_attack": Fraction(-1),
+    "landing_attack": Fraction(-2),
+    "road_bonus": Fraction(1),
+    "war_move_cost": Fraction(1),
+    "plunder_mode": Fraction(1),
+    "enslave_share_percent": Fraction(50),
+    "barbarian_slaves": Fraction(1),
+    "declare_war_stability": Fraction(-1),
+    "declare_war_on_vassal_stability": Fraction(-2),
+    "break_vassal_stability": Fraction(-3),
+    "become_vassal_stability": Fraction(1),
+    "capital_lost_stability": Fraction(-1),
+    "ship_range_max": Fraction(10),
+    "fair_share_percent": Fraction(50),
+    "internal_share_percent": Fraction(50),
+    "outgoing_routes": Fraction(1),
+    "ai_routes_in": Fraction(1),
+    "ai_routes_out": Fraction(1),
+    "break_treaty_stability": Fraction(-1),
+    "balance_sort": Fraction(1),
 }
 
 
@@ -379,11 +413,16 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         if not key:
             r.bad(row, "key", "пустой ключ формы правления")
             continue
-        opt = {k: (None if is_blank(rec.get(k)) else r.num(row, rec, k))
-               for k in ("slave_to_citizen", "citizen_to_aristocrat")}
+        opt = {
+            k: (None if is_blank(rec.get(k)) else r.num(row, rec, k))
+            for k in ("slave_to_citizen", "citizen_to_aristocrat")
+        }
         governments[key] = Government(
-            key=key, name_ru=r.text(rec, "name_ru") or key, name_en=r.text(rec, "name_en") or key,
-            tax=r.num(row, rec, "tax"), science=r.num(row, rec, "science", Fraction(0)),
+            key=key,
+            name_ru=r.text(rec, "name_ru") or key,
+            name_en=r.text(rec, "name_en") or key,
+            tax=r.num(row, rec, "tax"),
+            science=r.num(row, rec, "science", Fraction(0)),
             army=int(r.num(row, rec, "army", Fraction(0))),
             stability_price=r.num(row, rec, "stability_price", Fraction(0)),
             money_per_turn=r.num(row, rec, "money_per_turn", Fraction(0)),
@@ -391,7 +430,8 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             money_per_province=r.num(row, rec, "money_per_province", Fraction(0)),
             money_per_route=r.num(row, rec, "money_per_route", Fraction(0)),
             stability_per_turn=int(r.num(row, rec, "stability_per_turn", Fraction(0))),
-            slave_to_citizen=opt["slave_to_citizen"], citizen_to_aristocrat=opt["citizen_to_aristocrat"],
+            slave_to_citizen=opt["slave_to_citizen"],
+            citizen_to_aristocrat=opt["citizen_to_aristocrat"],
             people_per_turn=int(r.num(row, rec, "people_per_turn", Fraction(0))),
             colonise=norm(r.text(rec, "colonise") or "да") in YES,
             annex=norm(r.text(rec, "annex")) in YES,
@@ -409,8 +449,9 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         name = r.text(rec, "name_ru")
         if not name:
             continue
-        techs[name] = Technology(name, r.text(rec, "name_en") or name, r.num(row, rec, "cost"),
-                                 _split_list(rec.get("prerequisites")))
+        techs[name] = Technology(
+            name, r.text(rec, "name_en") or name, r.num(row, rec, "cost"), _split_list(rec.get("prerequisites"))
+        )
     for t in techs.values():
         for pre in t.prerequisites:
             if pre not in techs:
@@ -437,11 +478,19 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             if techs and t not in techs:
                 r.bad(row, "tech", f"неизвестная технология «{t}»")
         buildings[name] = Building(
-            name_ru=name, name_en=r.text(rec, "name_en") or name, group=r.text(rec, "group"),
-            cost=r.num(row, rec, "cost"), cost_slaves=int(r.num(row, rec, "cost_slaves", Fraction(0))),
-            techs=tech_list, where_text=r.text(rec, "where"), where=where, workers=workers,
-            workshop=norm(r.text(rec, "workshop")) in YES, unique=r.text(rec, "unique") or "province",
-            produces=r.text(rec, "produces"), effects=parse_effects(r.text(rec, "effects")),
+            name_ru=name,
+            name_en=r.text(rec, "name_en") or name,
+            group=r.text(rec, "group"),
+            cost=r.num(row, rec, "cost"),
+            cost_slaves=int(r.num(row, rec, "cost_slaves", Fraction(0))),
+            techs=tech_list,
+            where_text=r.text(rec, "where"),
+            where=where,
+            workers=workers,
+            workshop=norm(r.text(rec, "workshop")) in YES,
+            unique=r.text(rec, "unique") or "province",
+            produces=r.text(rec, "produces"),
+            effects=parse_effects(r.text(rec, "effects")),
             rule_ids=_split_list(rec.get("rule_ids")),
         )
 
@@ -480,17 +529,24 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     transitions: list[Transition] = []
     r = _Reader(tables, RULES_TRANSITIONS, problems)
     for row, rec in r.rows:
-        transitions.append(Transition(
-            src=gov_key(r, row, rec, "from"), dst=gov_key(r, row, rec, "to"), path=path_of(r, row, rec),
-            stability_min=opt_int(r, row, rec, "stability_min"), stability_max=opt_int(r, row, rec, "stability_max"),
-            peace=norm(r.text(rec, "peace")) in YES, war=norm(r.text(rec, "war")) in YES,
-            aristocrats_min=opt_int(r, row, rec, "aristocrats_min"),
-            aristocrats_max=opt_int(r, row, rec, "aristocrats_max"),
-            temples_min=opt_int(r, row, rec, "temples_min"), forums_min=opt_int(r, row, rec, "forums_min"),
-            provinces_min=opt_int(r, row, rec, "provinces_min"),
-            treasury_min=None if is_blank(rec.get("treasury_min")) else r.num(row, rec, "treasury_min"),
-            tech=r.text(rec, "tech"),
-        ))
+        transitions.append(
+            Transition(
+                src=gov_key(r, row, rec, "from"),
+                dst=gov_key(r, row, rec, "to"),
+                path=path_of(r, row, rec),
+                stability_min=opt_int(r, row, rec, "stability_min"),
+                stability_max=opt_int(r, row, rec, "stability_max"),
+                peace=norm(r.text(rec, "peace")) in YES,
+                war=norm(r.text(rec, "war")) in YES,
+                aristocrats_min=opt_int(r, row, rec, "aristocrats_min"),
+                aristocrats_max=opt_int(r, row, rec, "aristocrats_max"),
+                temples_min=opt_int(r, row, rec, "temples_min"),
+                forums_min=opt_int(r, row, rec, "forums_min"),
+                provinces_min=opt_int(r, row, rec, "provinces_min"),
+                treasury_min=None if is_blank(rec.get("treasury_min")) else r.num(row, rec, "treasury_min"),
+                tech=r.text(rec, "tech"),
+            )
+        )
 
     degradation: list[Degradation] = []
     r = _Reader(tables, RULES_DEGRADATION, problems)
@@ -498,16 +554,18 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         cond = r.text(rec, "condition")
         if cond and not re.fullmatch(r"\s*\w+\s*(>=|<=|>|<|==|=)\s*\w+\s*", cond):
             r.bad(row, "condition", f"непонятное условие «{cond}»: ожидается, например, «provinces>=3»")
-        degradation.append(Degradation(gov_key(r, row, rec, "from"), path_of(r, row, rec),
-                                       gov_key(r, row, rec, "to"), cond))
+        degradation.append(
+            Degradation(gov_key(r, row, rec, "from"), path_of(r, row, rec), gov_key(r, row, rec, "to"), cond)
+        )
 
     goods: dict[str, Good] = {}
     r = _Reader(tables, RULES_GOODS, problems)
-    for row, rec in r.rows:
+    for _row, rec in r.rows:
         name = r.text(rec, "name_ru")
         if name:
-            goods[name] = Good(name, r.text(rec, "name_en") or name, r.text(rec, "specialisation"),
-                               norm(r.text(rec, "food")) in YES)
+            goods[name] = Good(
+                name, r.text(rec, "name_en") or name, r.text(rec, "specialisation"), norm(r.text(rec, "food")) in YES
+            )
 
     conversions: list[Conversion] = []
     r = _Reader(tables, RULES_CONVERSIONS, problems)
@@ -524,12 +582,19 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         for g in goods_list:
             if goods and g not in goods:
                 r.bad(row, "goods", f"неизвестный товар «{g}»")
-        conversions.append(Conversion(
-            known.get(norm(src), src), known.get(norm(dst), dst), cost, goods_list,
-            opt_int(r, row, rec, "per_turn_max"),
-            tuple(gov_key(r, row, {"g": g}, "g") for g in re.split(r"[;,]", r.text(rec, "governments")) if g.strip()),
-            r.text(rec, "discount_effect"),
-        ))
+        conversions.append(
+            Conversion(
+                known.get(norm(src), src),
+                known.get(norm(dst), dst),
+                cost,
+                goods_list,
+                opt_int(r, row, rec, "per_turn_max"),
+                tuple(
+                    gov_key(r, row, {"g": g}, "g") for g in re.split(r"[;,]", r.text(rec, "governments")) if g.strip()
+                ),
+                r.text(rec, "discount_effect"),
+            )
+        )
 
     events: dict[str, EventCard] = {}
     r = _Reader(tables, RULES_EVENTS, problems)
@@ -540,9 +605,17 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         target = r.text(rec, "target")
         if target not in ("state", "province", "capital", "sea"):
             r.bad(row, "target", f"цель события должна быть state, province, capital или sea, а не «{target}»")
-        events[key] = EventCard(key, r.text(rec, "name_ru") or key, r.text(rec, "name_en") or key,
-                                r.text(rec, "kind") or "bad", r.num(row, rec, "weight", Fraction(1)), target,
-                                r.text(rec, "condition"), parse_effects(r.text(rec, "effects")), r.text(rec, "text_ru"))
+        events[key] = EventCard(
+            key,
+            r.text(rec, "name_ru") or key,
+            r.text(rec, "name_en") or key,
+            r.text(rec, "kind") or "bad",
+            r.num(row, rec, "weight", Fraction(1)),
+            target,
+            r.text(rec, "condition"),
+            parse_effects(r.text(rec, "effects")),
+            r.text(rec, "text_ru"),
+        )
 
     odds: dict[int, tuple[Fraction, Fraction]] = {}
     r = _Reader(tables, RULES_EVENT_ODDS, problems)
@@ -573,29 +646,56 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
                 r.bad(row, "strata", f"неизвестная страта «{x}»")
         kind = "sea" if norm(r.text(rec, "kind")) in ("sea", "море", "флот") else "land"
         units[t] = UnitType(
-            type=t, name_ru=r.text(rec, "name_ru") or t, name_en=r.text(rec, "name_en") or t, kind=kind,
-            recruits=int(r.num(row, rec, "recruits", Fraction(1))), strata=strata, cost=r.num(row, rec, "cost"),
+            type=t,
+            name_ru=r.text(rec, "name_ru") or t,
+            name_en=r.text(rec, "name_en") or t,
+            kind=kind,
+            recruits=int(r.num(row, rec, "recruits", Fraction(1))),
+            strata=strata,
+            cost=r.num(row, rec, "cost"),
             goods=tuple(g.strip() for g in r.text(rec, "goods").split("+") if g.strip()),
-            upkeep=r.num(row, rec, "upkeep", Fraction(0)), strength=int(r.num(row, rec, "strength")),
-            moves=int(r.num(row, rec, "moves", Fraction(1))), terrain=terrain,
+            upkeep=r.num(row, rec, "upkeep", Fraction(0)),
+            strength=int(r.num(row, rec, "strength")),
+            moves=int(r.num(row, rec, "moves", Fraction(1))),
+            terrain=terrain,
             weight=None if is_blank(rec.get("weight")) else int(r.num(row, rec, "weight")),
-            capacity=int(r.num(row, rec, "capacity", Fraction(0))), value=int(r.num(row, rec, "value", Fraction(0))),
-            where_text=r.text(rec, "where"), where=where, tech=r.text(rec, "tech"),
+            capacity=int(r.num(row, rec, "capacity", Fraction(0))),
+            value=int(r.num(row, rec, "value", Fraction(0))),
+            where_text=r.text(rec, "where"),
+            where=where,
+            tech=r.text(rec, "tech"),
         )
 
     combat: list[CombatBand] = []
     r = _Reader(tables, RULES_COMBAT, problems)
-    results = {"атакующий": "attacker", "attacker": "attacker", "победа атакующего": "attacker",
-               "защитник": "defender", "defender": "defender", "победа защитника": "defender",
-               "ничья": "draw", "draw": "draw"}
+    results = {
+        "атакующий": "attacker",
+        "attacker": "attacker",
+        "победа атакующего": "attacker",
+        "защитник": "defender",
+        "defender": "defender",
+        "победа защитника": "defender",
+        "ничья": "draw",
+        "draw": "draw",
+    }
     for row, rec in r.rows:
         result = results.get(norm(r.text(rec, "result")), "")
         if not result:
-            r.bad(row, "result", f"итог должен быть «атакующий», «защитник» или «ничья», а не «{r.text(rec, 'result')}»")
+            r.bad(
+                row, "result", f"итог должен быть «атакующий», «защитник» или «ничья», а не «{r.text(rec, 'result')}»"
+            )
         kind = "море" if norm(r.text(rec, "kind")) in ("море", "sea", "морской") else "суша"
-        combat.append(CombatBand(kind, r.num(row, rec, "ratio_min"),
-                                 None if is_blank(rec.get("ratio_max")) else r.num(row, rec, "ratio_max"),
-                                 result, r.num(row, rec, "attacker_loss"), r.num(row, rec, "defender_loss"), row))
+        combat.append(
+            CombatBand(
+                kind,
+                r.num(row, rec, "ratio_min"),
+                None if is_blank(rec.get("ratio_max")) else r.num(row, rec, "ratio_max"),
+                result,
+                r.num(row, rec, "attacker_loss"),
+                r.num(row, rec, "defender_loss"),
+                row,
+            )
+        )
     trade: dict[str, tuple[Fraction | None, ...]] = {}
     r = _Reader(tables, RULES_TRADE, problems)
     for row, rec in r.rows:
@@ -605,5 +705,19 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         if goods and good not in goods:
             r.bad(row, "good", f"неизвестный товар «{good}»")
         trade[good] = tuple(None if is_blank(rec.get(f"d{i}")) else r.num(row, rec, f"d{i}") for i in range(1, 11))
-    return Rules(governments, tax_percent, buildings, techs, params, tuple(transitions), tuple(degradation),
-                 tuple(conversions), goods, events, odds, units, tuple(combat), trade)
+    return Rules(
+        governments,
+        tax_percent,
+        buildings,
+        techs,
+        params,
+        tuple(transitions),
+        tuple(degradation),
+        tuple(conversions),
+        goods,
+        events,
+        odds,
+        units,
+        tuple(combat),
+        trade,
+    )

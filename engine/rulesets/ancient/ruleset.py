@@ -11,12 +11,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-
 from engine.core import history
 from engine.core.dice import Dice, commitment, new_secret, turn_seed
 from engine.core.errors import CampaignError, InvalidOrder, TurnMismatch
 from engine.core.ledger import LedgerEntry
-from engine.core.money import amount, fmt, to_cell
+from engine.core.money import amount, fmt
 from engine.core.orders import OrderResult, OrderRow, Status
 from engine.core.tables import (
     Cell,
@@ -45,10 +44,10 @@ from .vocab import (
     ADJACENCY,
     ARCHIVE,
     ARMIES,
-    DIPLOMACY,
-    FLEETS,
     BALANCE_TAB,
     CHRONICLE,
+    DIPLOMACY,
+    FLEETS,
     GM_EVENTS,
     LEDGER,
     META,
@@ -69,18 +68,18 @@ from .vocab import (
 NAME = "ancient"
 
 PHASES: tuple[Phase[Campaign], ...] = (
-    Phase("жребий", lot.run),                # ANC-TURN-07
-    Phase("события", events.run),            # 1, ANC-TURN-09
-    Phase("население", population.run),      # 2, ANC-TURN-10
+    Phase("жребий", lot.run),  # ANC-TURN-07
+    Phase("события", events.run),  # 1, ANC-TURN-09
+    Phase("население", population.run),  # 2, ANC-TURN-10
     Phase("колонизация", colonisation.run),  # 3, ANC-TURN-11
-    Phase("дипломатия", diplomacy.run),      # 4, ANC-TURN-05, ANC-MISC-07
-    Phase("маршруты", trade.routes),         # goods on the routes, usable in phase 4 (ANC-TRADE-10)
-    Phase("расходы", expenses.run),          # 4, ANC-TURN-12
-    Phase("война", war.run),                 # «4», ANC-TURN-13
-    Phase("налоги", taxes.run),              # 5, ANC-TURN-14
-    Phase("торговля", trade.income),         # 6, ANC-TURN-15
-    Phase("итоги", endturn.run),             # 7, ANC-TURN-16 (food, science, stability)
-    Phase("баланс", balance.run),            # 7, ANC-TURN-16
+    Phase("дипломатия", diplomacy.run),  # 4, ANC-TURN-05, ANC-MISC-07
+    Phase("маршруты", trade.routes),  # goods on the routes, usable in phase 4 (ANC-TRADE-10)
+    Phase("расходы", expenses.run),  # 4, ANC-TURN-12
+    Phase("война", war.run),  # «4», ANC-TURN-13
+    Phase("налоги", taxes.run),  # 5, ANC-TURN-14
+    Phase("торговля", trade.income),  # 6, ANC-TURN-15
+    Phase("итоги", endturn.run),  # 7, ANC-TURN-16 (food, science, stability)
+    Phase("баланс", balance.run),  # 7, ANC-TURN-16
 )
 
 MONEY = "Д"
@@ -102,6 +101,7 @@ class SyncResult:
 
 # ------------------------------------------------------------------ creation
 
+
 def campaign_from_scenario(data: dict[str, Any], title: str, lang: str, secret: str) -> Campaign:
     """A turn-1 campaign from a scenario file's data."""
     c = Campaign(title=title, turn=1, lang=lang, scenario=str(data.get("name", "")), secret=secret)
@@ -109,40 +109,64 @@ def campaign_from_scenario(data: dict[str, Any], title: str, lang: str, secret: 
         pop = dict.fromkeys(STRATA, 0)
         pop.update({k: int(v) for k, v in (p.get("population") or {}).items()})
         c.provinces[p["name"]] = Province(
-            name=p["name"], owner=p.get("owner") or "", terrain=p.get("terrain", ""),
-            specialisation=p.get("specialisation", ""), coastal=bool(p.get("coastal")),
-            sea_zones=tuple(int(z) for z in p.get("sea_zones") or ()), buildings=list(p.get("buildings") or []),
+            name=p["name"],
+            owner=p.get("owner") or "",
+            terrain=p.get("terrain", ""),
+            specialisation=p.get("specialisation", ""),
+            coastal=bool(p.get("coastal")),
+            sea_zones=tuple(int(z) for z in p.get("sea_zones") or ()),
+            buildings=list(p.get("buildings") or []),
             population=pop,
         )
     for s in data.get("states", []):
         c.states[s["name"]] = State(
-            name=s["name"], government=s.get("government", "despotism"), capital=s.get("capital", ""),
-            stability=int(s.get("stability", 0)), treasury=amount(s.get("treasury", 0)),
-            science=amount(s.get("science", 0)), techs=list(s.get("techs") or []), player=s.get("player") or "",
-            path=s.get("path", "eastern"), ai=bool(s.get("ai")), color=s.get("color", ""),
+            name=s["name"],
+            government=s.get("government", "despotism"),
+            capital=s.get("capital", ""),
+            stability=int(s.get("stability", 0)),
+            treasury=amount(s.get("treasury", 0)),
+            science=amount(s.get("science", 0)),
+            techs=list(s.get("techs") or []),
+            player=s.get("player") or "",
+            path=s.get("path", "eastern"),
+            ai=bool(s.get("ai")),
+            color=s.get("color", ""),
         )
     for b in data.get("adjacency", []):
         kind = {"суша": "land", "река": "river", "пролив": "strait"}.get(b[2] if len(b) > 2 else "суша", "land")
         c.borders.append(Border(b[0], b[1], kind, b[3] if len(b) > 3 else ""))
     for z in data.get("sea_zones", []):
-        c.seas[int(z["zone"])] = SeaZone(int(z["zone"]), z.get("name", ""), tuple(int(n) for n in z.get("neighbours", ())))
+        c.seas[int(z["zone"])] = SeaZone(
+            int(z["zone"]), z.get("name", ""), tuple(int(n) for n in z.get("neighbours", ()))
+        )
     for a in data.get("armies", []) or []:
         c.armies[a["name"]] = Army(a["name"], a["state"], a["province"], dict(a.get("units") or {}))
     for f in data.get("fleets", []) or []:
-        c.fleets[f["name"]] = Fleet(f["name"], f["state"], int(f["zone"]), dict(f.get("ships") or {}),
-                                    dict(f.get("cargo") or {}))
+        c.fleets[f["name"]] = Fleet(
+            f["name"], f["state"], int(f["zone"]), dict(f.get("ships") or {}), dict(f.get("cargo") or {})
+        )
     for r in data.get("relations", []) or []:
-        c.relations.append(Relation(r[0], r[1], {"война": "war", "мир": "peace", "союз": "alliance",
-                                                 "вассалитет": "vassal"}.get(r[2], r[2])))
+        c.relations.append(
+            Relation(
+                r[0], r[1], {"война": "war", "мир": "peace", "союз": "alliance", "вассалитет": "vassal"}.get(r[2], r[2])
+            )
+        )
     return c
 
 
 def meta_grid(c: Campaign, lang: str, status: str) -> Grid:
     i = 1 if lang == "en" else 0
     values: dict[str, Cell] = {
-        "title": c.title, "ruleset": NAME, "scenario": c.scenario, "lang": lang, "turn": c.turn,
-        "stage": "orders" if lang == "en" else "приказы", "status": status, "last_resolved": c.last_resolved,
-        "commitment": commitment(turn_seed(c.secret, c.turn)), "secret": c.secret,
+        "title": c.title,
+        "ruleset": NAME,
+        "scenario": c.scenario,
+        "lang": lang,
+        "turn": c.turn,
+        "stage": "orders" if lang == "en" else "приказы",
+        "status": status,
+        "last_resolved": c.last_resolved,
+        "commitment": commitment(turn_seed(c.secret, c.turn)),
+        "secret": c.secret,
     }
     return [META.header(lang)] + [[META_KEYS[k][i], v] for k, v in values.items()]
 
@@ -155,8 +179,13 @@ def order_tab_name(state: str, lang: str) -> str:
     return ORDER_TAB_PREFIX["en" if lang == "en" else "ru"] + state
 
 
-def new_workbook(scenario: str = "demo", lang: str = "ru", title: str | None = None,
-                 secret: str | None = None, data: dict[str, Any] | None = None) -> WorkbookSpec:
+def new_workbook(
+    scenario: str = "demo",
+    lang: str = "ru",
+    title: str | None = None,
+    secret: str | None = None,
+    data: dict[str, Any] | None = None,
+) -> WorkbookSpec:
     """Every tab of a new campaign, open for orders for turn 1 (`data`: a scenario given directly,
     e.g. a generated one; otherwise the template named `scenario`)."""
     if data is None and scenario.startswith("generated:"):
@@ -175,13 +204,29 @@ def new_workbook(scenario: str = "demo", lang: str = "ru", title: str | None = N
     player_states = sorted(c.states)
     tabs: list[TabSpec] = [
         TabSpec(META.tab_name(lang), meta_grid(c, lang, open_status(1, lang)), META.widths(), kind="meta"),
-        TabSpec(BALANCE_TAB[lang], balance_grid, {1: 22, **{i: 12 for i in range(2, public.WIDTH + 1)}},
-                frozen_cols=1, kind="report", number_formats=public.number_formats(),
-                highlights=public.highlights(len(c.states)), format_rows=len(c.states) + 40),
-        TabSpec(public.HISTORY_TAB[lang], [public.HISTORY_COLUMNS[lang]], {1: 6, 2: 22, **{i: 11 for i in range(3, 11)}},
-                kind="report"),
-        TabSpec(public.CHARTS_TAB[lang], public.charts_grid([], player_states, lang), {1: 8}, kind="report",
-                charts=public.chart_specs(len(player_states), lang)),
+        TabSpec(
+            BALANCE_TAB[lang],
+            balance_grid,
+            {1: 22, **{i: 12 for i in range(2, public.WIDTH + 1)}},
+            frozen_cols=1,
+            kind="report",
+            number_formats=public.number_formats(),
+            highlights=public.highlights(len(c.states)),
+            format_rows=len(c.states) + 40,
+        ),
+        TabSpec(
+            public.HISTORY_TAB[lang],
+            [public.HISTORY_COLUMNS[lang]],
+            {1: 6, 2: 22, **{i: 11 for i in range(3, 11)}},
+            kind="report",
+        ),
+        TabSpec(
+            public.CHARTS_TAB[lang],
+            public.charts_grid([], player_states, lang),
+            {1: 8},
+            kind="report",
+            charts=public.chart_specs(len(player_states), lang),
+        ),
         TabSpec(STATES.tab_name(lang), codec.states_grid(c, rules, lang), STATES.widths(), frozen_cols=1),
         TabSpec(PROVINCES.tab_name(lang), codec.provinces_grid(c, lang), PROVINCES.widths(), frozen_cols=1),
         TabSpec(POPULATION.tab_name(lang), codec.population_grid(c, lang), POPULATION.widths(), frozen_cols=1),
@@ -200,15 +245,21 @@ def new_workbook(scenario: str = "demo", lang: str = "ru", title: str | None = N
             continue
         tabs.append(order_tab_spec(st.name, lang, n_buildings, n_provinces))
     tabs += [
-        TabSpec(CHRONICLE.tab_name(lang), [CHRONICLE.header(lang), [0, first_entry(c, lang)]], CHRONICLE.widths(),
-                kind="report"),
+        TabSpec(
+            CHRONICLE.tab_name(lang),
+            [CHRONICLE.header(lang), [0, first_entry(c, lang)]],
+            CHRONICLE.widths(),
+            kind="report",
+        ),
         TabSpec(LEDGER.tab_name(lang), [LEDGER.header(lang)], LEDGER.widths(), kind="report"),
         TabSpec(GM_EVENTS.tab_name(lang), [GM_EVENTS.header(lang)], GM_EVENTS.widths()),
         TabSpec(ARCHIVE.tab_name(lang), [ARCHIVE.header(lang)], ARCHIVE.widths(), kind="report"),
         TabSpec(history.HISTORY_TAB, [list(history.HEADER)], {1: 6, 2: 20, 3: 7, 4: 40}, hidden=True, kind="meta"),
     ]
-    tabs += [TabSpec(layout.tab_name(lang), rules_tabs[key], layout.widths(), kind="rules")
-             for key, (_f, layout) in RULES_FILES.items()]
+    tabs += [
+        TabSpec(layout.tab_name(lang), rules_tabs[key], layout.widths(), kind="rules")
+        for key, (_f, layout) in RULES_FILES.items()
+    ]
     return WorkbookSpec(c.title, tabs)
 
 
@@ -216,8 +267,10 @@ def first_entry(c: Campaign, lang: str) -> str:
     players = [s.name for s in c.states.values() if not s.ai]
     if lang == "en":
         return f"Campaign «{c.title}» created: {len(c.states)} states, {len(players)} played. Orders open for turn 1."
-    return (f"Создана кампания «{c.title}»: {len(c.states)} государств, из них у игроков {len(players)}. "
-            f"Открыт приём приказов на ход 1.")
+    return (
+        f"Создана кампания «{c.title}»: {len(c.states)} государств, из них у игроков {len(players)}. "
+        f"Открыт приём приказов на ход 1."
+    )
 
 
 def order_tab_spec(state: str, lang: str, n_buildings: int, n_provinces: int) -> TabSpec:
@@ -231,14 +284,22 @@ def order_tab_spec(state: str, lang: str, n_buildings: int, n_provinces: int) ->
         Validation(2, last, ORDERS.col("object"), source=f"'{b_tab}'!$A$2:$A${n_buildings}"),
         Validation(2, last, ORDERS.col("where"), source=f"'{p_tab}'!$A$2:$A${n_provinces}"),
     )
-    return TabSpec(order_tab_name(state, lang), rows, ORDERS.widths(), validations=validations,
-                   kind="orders", owner=state, editable_columns=(1, len(ORDERS.columns) - 4),
-                   tab_color="#4A7A3D")
+    return TabSpec(
+        order_tab_name(state, lang),
+        rows,
+        ORDERS.widths(),
+        validations=validations,
+        kind="orders",
+        owner=state,
+        editable_columns=(1, len(ORDERS.columns) - 4),
+        tab_color="#4A7A3D",
+    )
 
 
 # ------------------------------------------------------------------ balance
 
 # ------------------------------------------------------------------ check / resolve
+
 
 def _read_orders(d: codec.Decoded, vocab: order_mod.Vocabulary, report: TurnReport) -> TurnOrders:
     """Parse this turn's rows; rows of earlier turns that nobody edited are history."""
@@ -267,8 +328,9 @@ def _read_orders(d: codec.Decoded, vocab: order_mod.Vocabulary, report: TurnRepo
     return out
 
 
-def run_turn(d: codec.Decoded, stop_after: str | None = None, seed: str | None = None,
-             after_each: Any = None) -> tuple[Campaign, TurnReport, TurnOrders]:
+def run_turn(
+    d: codec.Decoded, stop_after: str | None = None, seed: str | None = None, after_each: Any = None
+) -> tuple[Campaign, TurnReport, TurnOrders]:
     """Resolve the open turn in memory: the new world and the report. Touches no sheet.
     `seed` replaces the seed derived from the secret (verification of a published turn)."""
     c = d.campaign
@@ -303,27 +365,30 @@ def summary(mode: str, before: Campaign, after: Campaign, report: TurnReport) ->
             by_state.setdefault(e.state, []).append(e)
     for name, st in after.states.items():
         entries = by_state.get(name, [])
-        states.append({
-            "name": name,
-            "opening": float(before.states[name].treasury),
-            "income": float(sum((e.amount for e in entries if e.amount > 0), Fraction(0))),
-            "expenses": float(-sum((e.amount for e in entries if e.amount < 0), Fraction(0))),
-            "closing": float(st.treasury),
-            "stability": st.stability,
-            "ai": st.ai,
-        })
+        states.append(
+            {
+                "name": name,
+                "opening": float(before.states[name].treasury),
+                "income": float(sum((e.amount for e in entries if e.amount > 0), Fraction(0))),
+                "expenses": float(-sum((e.amount for e in entries if e.amount < 0), Fraction(0))),
+                "closing": float(st.treasury),
+                "stability": st.stability,
+                "ai": st.ai,
+            }
+        )
     return {"mode": mode, "ruleset": NAME, "turn": report.turn, "states": states, "orders": report.counts()}
 
 
 def check(tables: Tables) -> SyncResult:
     """Judge every order as resolve would, and write only the status, reason and echo columns."""
     d = codec.decode(tables)
-    world, report, orders = run_turn(d)
+    world, report, _orders = run_turn(d)
     lang = d.campaign.lang
     for ref, res in list(report.results.items()):
         if res.status is Status.DONE:
-            report.results[ref] = OrderResult(Status.ACCEPTED, res.reason and f"при разрешении: {res.reason}",
-                                              res.understood)
+            report.results[ref] = OrderResult(
+                Status.ACCEPTED, res.reason and f"при разрешении: {res.reason}", res.understood
+            )
     changes = Changeset()
     for ot in d.order_tabs.values():
         changes.blocks += _status_strips(ot, report, lang)
@@ -351,8 +416,9 @@ def _status_strips(ot: codec.OrderTab, report: TurnReport, lang: str) -> list[Wr
     return blocks
 
 
-def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = None,
-            secret: str | None = None) -> SyncResult:
+def resolve(
+    tables: Tables, expect_turn: int | None = None, seed: str | None = None, secret: str | None = None
+) -> SyncResult:
     """One whole turn: read, resolve, and the changes for one atomic write (with the pre-turn
     snapshot appended to the history). `secret` comes from the GM's store when the sheet has none."""
     d = codec.decode(tables)
@@ -364,11 +430,14 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
         raise TurnMismatch(f"Открыт ход {c.turn}, а просили разрешить ход {expect_turn}{done}. Ничего не изменено.")
     if not c.secret and not seed:
         raise CampaignError("нет секрета кампании: без него ход не разрешить (см. docs/reliability.md)")
-    world, report, orders = run_turn(d, seed=seed)
+    world, report, _orders = run_turn(d, seed=seed)
     lang = c.lang
     seed = seed or turn_seed(c.secret, c.turn)
-    report.tell(f"Зерно хода {c.turn}: {seed} (sha256 = {commitment(seed)}, опубликован до хода)."
-                if lang != "en" else f"Seed of turn {c.turn}: {seed} (sha256 = {commitment(seed)}).")
+    report.tell(
+        f"Зерно хода {c.turn}: {seed} (sha256 = {commitment(seed)}, опубликован до хода)."
+        if lang != "en"
+        else f"Seed of turn {c.turn}: {seed} (sha256 = {commitment(seed)})."
+    )
     world.turn = c.turn + 1
     world.last_resolved = c.turn
     changes = Changeset()
@@ -379,10 +448,14 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
         ReplaceTab(t["population"], codec.population_grid(world, lang)),
         ReplaceTab(_existing(tables, (ARMIES.ru, ARMIES.en)) or ARMIES.tab_name(lang), codec.armies_grid(world, lang)),
         ReplaceTab(_existing(tables, (FLEETS.ru, FLEETS.en)) or FLEETS.tab_name(lang), codec.fleets_grid(world, lang)),
-        ReplaceTab(_existing(tables, (DIPLOMACY.ru, DIPLOMACY.en)) or DIPLOMACY.tab_name(lang),
-                   codec.diplomacy_grid(world, lang)),
+        ReplaceTab(
+            _existing(tables, (DIPLOMACY.ru, DIPLOMACY.en)) or DIPLOMACY.tab_name(lang),
+            codec.diplomacy_grid(world, lang),
+        ),
         ReplaceTab(_existing(tables, (ROUTES.ru, ROUTES.en)) or ROUTES.tab_name(lang), codec.routes_grid(world, lang)),
-        ReplaceTab(_existing(tables, (TRANSIT.ru, TRANSIT.en)) or TRANSIT.tab_name(lang), codec.transit_grid(world, lang)),
+        ReplaceTab(
+            _existing(tables, (TRANSIT.ru, TRANSIT.en)) or TRANSIT.tab_name(lang), codec.transit_grid(world, lang)
+        ),
     ]
     bal_tab = _existing(tables, BALANCE_TAB.values()) or BALANCE_TAB[lang]
     grid, notes = public.balance(c, world, report.ledger.entries, lang, int(d.rules.params.get("balance_sort", 0)))
@@ -395,8 +468,9 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
     past = [r for r in tables.get(hist_tab, [])[1:] if r and not is_blank(r[0])]
     changes.replace.append(ReplaceTab(charts_tab, public.charts_grid(past + new_rows, sorted(world.states), lang)))
     changes.blocks += _append(tables, LEDGER, lang, codec.ledger_rows(report.ledger.entries))
-    changes.blocks += _append(tables, CHRONICLE, lang, [[c.turn, line] for line in
-                                                         [_turn_title(c.turn, lang), *report.chronicle]])
+    changes.blocks += _append(
+        tables, CHRONICLE, lang, [[c.turn, line] for line in [_turn_title(c.turn, lang), *report.chronicle]]
+    )
     archive_rows: Grid = []
     for ot in d.order_tabs.values():
         grid, arch = _resolved_order_grid(ot, report, c.turn, lang)
@@ -450,6 +524,7 @@ def _append(tables: Tables, layout: Any, lang: str, rows: Grid) -> list[WriteBlo
     if not rows:
         return []
     from engine.core.layout import find_tab
+
     tab = find_tab(tables, layout)
     if tab is None:
         return [WriteBlock(layout.tab_name(lang), 1, 1, [layout.header(lang), *rows])]
@@ -477,8 +552,17 @@ def _resolved_order_grid(ot: codec.OrderTab, report: TurnReport, turn: int, lang
         line[ot.cols["status"]] = status
         line[ot.cols["reason"]] = reason
         line[ot.cols["understood"]] = understood
-        archive.append([turn, ot.state, row.row, *[_plain(row.cells.get(k)) for k in ("action", "object", "where", "to", "qty")],
-                        status, reason, understood])
+        archive.append(
+            [
+                turn,
+                ot.state,
+                row.row,
+                *[_plain(row.cells.get(k)) for k in ("action", "object", "where", "to", "qty")],
+                status,
+                reason,
+                understood,
+            ]
+        )
     return grid, archive
 
 

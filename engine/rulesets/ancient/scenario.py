@@ -45,8 +45,9 @@ def _near(a: Fraction, b: Any) -> bool:
 def build_tables(setup: dict[str, Any]) -> Tables:
     """The campaign tables a scenario starts from: the demo or an empty world, plus patches."""
     lang = setup.get("lang", "ru")
-    spec = ruleset.new_workbook(scenario=setup.get("scenario", "demo"), lang=lang, title="scenario",
-                                secret=setup.get("secret", FIXED_SECRET))
+    spec = ruleset.new_workbook(
+        scenario=setup.get("scenario", "demo"), lang=lang, title="scenario", secret=setup.get("secret", FIXED_SECRET)
+    )
     tables: Tables = {t.name: trim([list(r) for r in t.rows]) for t in spec.tabs}
     d = codec.decode(tables)
     c = d.campaign
@@ -58,11 +59,17 @@ def build_tables(setup: dict[str, Any]) -> Tables:
         c.fleets.clear()
         c.relations.clear()
     if "armies" in setup:  # the scenario's armies replace the template's
-        c.armies = {a["name"]: Army(a["name"], a["state"], a["province"], dict(a.get("units") or {}))
-                    for a in setup["armies"] or []}
+        c.armies = {
+            a["name"]: Army(a["name"], a["state"], a["province"], dict(a.get("units") or {}))
+            for a in setup["armies"] or []
+        }
     if "fleets" in setup:
-        c.fleets = {f["name"]: Fleet(f["name"], f["state"], int(f["zone"]), dict(f.get("ships") or {}),
-                                     dict(f.get("cargo") or {})) for f in setup["fleets"] or []}
+        c.fleets = {
+            f["name"]: Fleet(
+                f["name"], f["state"], int(f["zone"]), dict(f.get("ships") or {}), dict(f.get("cargo") or {})
+            )
+            for f in setup["fleets"] or []
+        }
     for r in setup.get("relations") or []:
         kind = {"война": "war", "мир": "peace", "союз": "alliance", "вассалитет": "vassal"}.get(r[2], r[2])
         c.relations = [x for x in c.relations if {x.a, x.b} != {r[0], r[1]}] + [Relation(r[0], r[1], kind)]
@@ -72,7 +79,10 @@ def build_tables(setup: dict[str, Any]) -> Tables:
             p = c.provinces[name] = Province(name=name, owner="", terrain="равнина", specialisation="зерно")
         for key, value in (patch or {}).items():
             if key == "population":
-                p.population = {s: int((value or {}).get(s, 0 if setup.get("replace_population", True) else p.population.get(s, 0))) for s in STRATA}
+                p.population = {
+                    s: int((value or {}).get(s, 0 if setup.get("replace_population", True) else p.population.get(s, 0)))
+                    for s in STRATA
+                }
             elif key == "sea_zones":
                 p.sea_zones = tuple(int(z) for z in value)
             elif key == "buildings":
@@ -90,6 +100,7 @@ def build_tables(setup: dict[str, Any]) -> Tables:
                 setattr(st, key, value)
     for b in setup.get("adjacency") or []:
         from .model import Border
+
         kind = {"суша": "land", "река": "river", "пролив": "strait"}.get(b[2] if len(b) > 2 else "суша", "land")
         c.borders.append(Border(b[0], b[1], kind, b[3] if len(b) > 3 else ""))
     t = d.tabs
@@ -97,12 +108,17 @@ def build_tables(setup: dict[str, Any]) -> Tables:
     tables[t["provinces"]] = trim(codec.provinces_grid(c, lang))
     tables[t["population"]] = trim(codec.population_grid(c, lang))
     tables[t["adjacency"]] = trim(codec.adjacency_grid(c, lang))
-    for layout, grid in ((ARMIES, codec.armies_grid(c, lang)), (FLEETS, codec.fleets_grid(c, lang)),
-                         (DIPLOMACY, codec.diplomacy_grid(c, lang))):
+    for layout, grid in (
+        (ARMIES, codec.armies_grid(c, lang)),
+        (FLEETS, codec.fleets_grid(c, lang)),
+        (DIPLOMACY, codec.diplomacy_grid(c, lang)),
+    ):
         tables[find_tab(tables, layout) or layout.tab_name(lang)] = trim(grid)
     if setup.get("gm_events"):
         tables[find_tab(tables, GM_EVENTS) or GM_EVENTS.tab_name(lang)] = [
-            GM_EVENTS.header(lang), *[list(e) for e in setup["gm_events"]]]
+            GM_EVENTS.header(lang),
+            *[list(e) for e in setup["gm_events"]],
+        ]
     # order tabs follow the (patched) states: one per player state
     for name in [n for n in tables if codec.order_state(n) is not None]:
         del tables[name]
@@ -230,7 +246,9 @@ def _check(out: Outcome, n: int, expect: dict[str, Any], before: Tables, tables:
             elif key == "buildings_include":
                 out.expect(all(b in p.buildings for b in value), f"ход {n}: в {name} {p.buildings}, нет {value}")
             elif key == "buildings_exclude":
-                out.expect(not any(b in p.buildings for b in value), f"ход {n}: в {name} {p.buildings}, лишнее из {value}")
+                out.expect(
+                    not any(b in p.buildings for b in value), f"ход {n}: в {name} {p.buildings}, лишнее из {value}"
+                )
             else:
                 got = getattr(p, key)
                 out.expect(got == value, f"ход {n}: {name}.{key} = {got!r}, ожидалось {value!r}")
@@ -244,8 +262,10 @@ def _check(out: Outcome, n: int, expect: dict[str, Any], before: Tables, tables:
                 out.expect(False, f"ход {n}: нет «{name}» (есть: {', '.join(forces)})")
                 continue
             for key, value in want.items():
-                got = {"units": getattr(force, "units", None) or getattr(force, "ships", None),
-                       "ships": getattr(force, "ships", None)}.get(key, getattr(force, key, None))
+                got = {
+                    "units": getattr(force, "units", None) or getattr(force, "ships", None),
+                    "ships": getattr(force, "ships", None),
+                }.get(key, getattr(force, key, None))
                 if key in ("units", "ships", "cargo"):
                     got = {k: v for k, v in (got or {}).items() if v}
                 out.expect(got == value, f"ход {n}: «{name}».{key} = {got!r}, ожидалось {value!r}")
@@ -278,18 +298,29 @@ def _check_orders(out: Outcome, n: int, want: dict[str, list[Any]], tables: Tabl
             continue
         grid = tables[tab]
         cols = {c.key: i for i, c in enumerate(ORDERS.columns)}
-        rows = [r for r in grid[1:] if any(r[cols[k]] not in (None, "") for k in ("action", "object", "where")
-                                           if cols[k] < len(r))]
+        rows = [
+            r
+            for r in grid[1:]
+            if any(r[cols[k]] not in (None, "") for k in ("action", "object", "where") if cols[k] < len(r))
+        ]
         rows = [r for r in rows if (r[cols["turn"]] if cols["turn"] < len(r) else None) in (None, result.turn)]
-        out.expect(len(rows) == len(expected), f"ход {n}: у {state} строк приказов {len(rows)}, ожидалось {len(expected)}")
+        out.expect(
+            len(rows) == len(expected), f"ход {n}: у {state} строк приказов {len(rows)}, ожидалось {len(expected)}"
+        )
         for i, (row, exp) in enumerate(zip(rows, expected), start=1):
             exp = {"status": exp} if isinstance(exp, str) else exp
             row = row + [None] * (len(ORDERS.columns) - len(row))
-            status, reason, echo = row[cols["status"]], str(row[cols["reason"]] or ""), str(row[cols["understood"]] or "")
+            status, reason, echo = (
+                row[cols["status"]],
+                str(row[cols["reason"]] or ""),
+                str(row[cols["understood"]] or ""),
+            )
             want_status = exp.get("status")
             if want_status:
-                out.expect(words.get(status) == words.get(want_status),
-                           f"ход {n}: {state}, приказ {i}: статус «{status}», ожидался «{want_status}» ({reason})")
+                out.expect(
+                    words.get(status) == words.get(want_status),
+                    f"ход {n}: {state}, приказ {i}: статус «{status}», ожидался «{want_status}» ({reason})",
+                )
             for snippet in _as_list(exp.get("reason_contains")):
                 out.expect(snippet in reason, f"ход {n}: {state}, приказ {i}: в причине «{reason}» нет «{snippet}»")
             for snippet in _as_list(exp.get("understood_contains")):
@@ -302,16 +333,21 @@ def _as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-def _check_ledger(out: Outcome, n: int, expect: dict[str, Any], tables: Tables, turn: int,
-                  check_balance: bool = True) -> None:
+def _check_ledger(
+    out: Outcome, n: int, expect: dict[str, Any], tables: Tables, turn: int, check_balance: bool = True
+) -> None:
     tab = find_tab(tables, LEDGER)
     lines = [r for r in tables.get(tab or "", [])[1:] if r and r[0] == turn]
     for want in expect.get("ledger") or []:
-        match = [r for r in lines if (r + [None] * 8)[1] == want.get("state")
-                 and ("category" not in want or r[3] == want["category"])
-                 and ("amount" not in want or amount(r[4]) == amount(want["amount"]))
-                 and (r[5] == want.get("resource", "Д"))
-                 and all(s in str(r[6]) for s in _as_list(want.get("reason_contains")))]
+        match = [
+            r
+            for r in lines
+            if (r + [None] * 8)[1] == want.get("state")
+            and ("category" not in want or r[3] == want["category"])
+            and ("amount" not in want or amount(r[4]) == amount(want["amount"]))
+            and (r[5] == want.get("resource", "Д"))
+            and all(s in str(r[6]) for s in _as_list(want.get("reason_contains")))
+        ]
         out.expect(bool(match), f"ход {n}: в книге казны нет строки {want}; есть: {[r[1:7] for r in lines]}")
     for state in expect.get("no_ledger_for") or []:
         out.expect(not [r for r in lines if r[1] == state and r[5] == "Д"], f"ход {n}: у {state} есть строки казны")

@@ -70,8 +70,12 @@ def garrisons(world: Campaign) -> frozenset[tuple[str, str]]:
     return frozenset((a.province, a.state) for a in world.armies.values() if a.size())
 
 
-def province_output(province: Province, rules: Rules, world: Campaign | None = None,
-                    garrisoned_at: frozenset[tuple[str, str]] | None = None) -> Counter[str]:
+def province_output(
+    province: Province,
+    rules: Rules,
+    world: Campaign | None = None,
+    garrisoned_at: frozenset[tuple[str, str]] | None = None,
+) -> Counter[str]:
     """Goods a province yields this turn from its staffed buildings (ANC-AGRI-01, -04); a slave market
     works only with a garrison of its owner in the province (ANC-AGRI-12). Pass `garrisoned_at`
     (from `garrisons`) when asking about many provinces."""

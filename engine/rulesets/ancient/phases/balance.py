@@ -24,6 +24,8 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
             continue
         parts = [f"{k} {fmt(v, sign=True)}" for k, v in sorted(cats.items())]
         detail = f" ({'; '.join(parts)})" if parts else ""
-        report.tell(f"{name}: казна {fmt(before)} → {fmt(state.treasury)} Д — доход {fmt(income)}, "
-                    f"расход {fmt(expense)}{detail}; Ст {state.stability:+d}.")
+        report.tell(
+            f"{name}: казна {fmt(before)} → {fmt(state.treasury)} Д — доход {fmt(income)}, "
+            f"расход {fmt(expense)}{detail}; Ст {state.stability:+d}."
+        )
     return world

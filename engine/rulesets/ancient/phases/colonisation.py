@@ -28,8 +28,11 @@ def _neighbours(world: Campaign, p: Province) -> list[Province]:
     out = [world.provinces[n] for n in world.neighbours(p.name) if n in world.provinces]
     if p.coastal and p.sea_zones:
         zones = set(p.sea_zones)
-        out += [q for q in world.provinces.values()
-                if q.name != p.name and q.coastal and zones & set(q.sea_zones) and q not in out]
+        out += [
+            q
+            for q in world.provinces.values()
+            if q.name != p.name and q.coastal and zones & set(q.sea_zones) and q not in out
+        ]
     return out
 
 
@@ -45,11 +48,15 @@ def colonise(world: Campaign, state: State, order: Colonise, rules: Rules, repor
     if not sources:
         raise Refused(f"провинция {target.name} не граничит ни с одной вашей провинцией (ни по суше, ни по морю)")
     strata = [order.stratum] if order.stratum else ["СГ", "раб"]
-    choice = next(((q, s) for q in sorted(sources, key=lambda q: q.name) for s in strata
-                   if q.population.get(s, 0) >= settlers), None)
+    choice = next(
+        ((q, s) for q in sorted(sources, key=lambda q: q.name) for s in strata if q.population.get(s, 0) >= settlers),
+        None,
+    )
     if choice is None:
-        raise Refused(f"нужно {settlers} поселенц. ({' или '.join(strata)}) в соседней своей провинции: "
-                      + ", ".join(q.name for q in sources))
+        raise Refused(
+            f"нужно {settlers} поселенц. ({' или '.join(strata)}) в соседней своей провинции: "
+            + ", ".join(q.name for q in sources)
+        )
     source, stratum = choice
     cost = rules.param("colonise_cost")
     budget(world, report).take(state.name, cost, f"колонизацию провинции {target.name}")
@@ -58,8 +65,9 @@ def colonise(world: Campaign, state: State, order: Colonise, rules: Rules, repor
     target.population[stratum] = target.population.get(stratum, 0) + settlers
     target.owner = state.name
     report.money(state.name, PHASE, "колонизация", -cost, f"колонизация провинции {target.name}", order.row.ref)
-    report.tell(f"{state.name}: колонизирована провинция {target.name} ({settlers} {stratum} из {source.name}, "
-                f"−{fmt(cost)} Д).")
+    report.tell(
+        f"{state.name}: колонизирована провинция {target.name} ({settlers} {stratum} из {source.name}, −{fmt(cost)} Д)."
+    )
     return f"провинция {target.name} колонизирована: {settlers} {stratum} из {source.name}, {fmt(cost)} Д"
 
 

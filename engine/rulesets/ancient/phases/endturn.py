@@ -57,11 +57,15 @@ def _missed(state: State, orders: TurnOrders, rules: Rules, report: TurnReport) 
     if state.missed >= limit:
         state.ai = True
         state.stability = int(rules.param("ai_stability"))
-        report.tell(f"{state.name}: {state.missed} хода подряд без приказов — государство переходит под управление "
-                    f"ведущего (ИИ), Ст {state.stability:+d}.")
+        report.tell(
+            f"{state.name}: {state.missed} хода подряд без приказов — государство переходит под управление "
+            f"ведущего (ИИ), Ст {state.stability:+d}."
+        )
     elif state.missed == limit - 1:
-        report.tell(f"{state.name}: приказов нет ({state.missed} из {limit}). Последнее предупреждение: ещё один "
-                    f"пропуск — и государство станет ИИ.")
+        report.tell(
+            f"{state.name}: приказов нет ({state.missed} из {limit}). Последнее предупреждение: ещё один "
+            f"пропуск — и государство станет ИИ."
+        )
     else:
         report.tell(f"{state.name}: приказов нет ({state.missed} из {limit}) — предупреждение.")
 
@@ -77,8 +81,10 @@ def _science(state: State, provinces: list[Province], rules: Rules, report: Turn
     else:
         points = base + gov_points
         parts = [f"база {fmt(base)}"] + ([f"{gov.name_ru} {fmt(gov_points, sign=True)}"] if gov and gov_points else [])
-    buildings = sum((rules.buildings[b].effect("science") for p in provinces for b in p.buildings
-                     if b in rules.buildings), Fraction(0))
+    buildings = sum(
+        (rules.buildings[b].effect("science") for p in provinces for b in p.buildings if b in rules.buildings),
+        Fraction(0),
+    )
     if buildings:
         points += buildings
         parts.append(f"постройки +{fmt(buildings)}")
@@ -89,8 +95,9 @@ def _science(state: State, provinces: list[Province], rules: Rules, report: Turn
     points = max(points, Fraction(0))
     if points:
         state.science += points
-        report.ledger.add(LedgerEntry(report.turn, state.name, "наука", "наука", points, "; ".join(parts),
-                                      resource="очки науки"))
+        report.ledger.add(
+            LedgerEntry(report.turn, state.name, "наука", "наука", points, "; ".join(parts), resource="очки науки")
+        )
 
 
 def zone_graph(world: Campaign) -> dict[int, set[int]]:
@@ -102,8 +109,13 @@ def zone_graph(world: Campaign) -> dict[int, set[int]]:
     return graph
 
 
-def capital_distance(world: Campaign, state: State, province: Province, provinces: list[Province] | None = None,
-                     zones: dict[int, set[int]] | None = None) -> int | None:
+def capital_distance(
+    world: Campaign,
+    state: State,
+    province: Province,
+    provinces: list[Province] | None = None,
+    zones: dict[int, set[int]] | None = None,
+) -> int | None:
     """Steps from a province to the capital over the state's own provinces and the sea (coastal
     provinces reach their sea zones), or None when there is no way (ANC-FOOD-03)."""
     capital = world.provinces.get(state.capital)
@@ -140,8 +152,15 @@ def capital_distance(world: Campaign, state: State, province: Province, province
     return None
 
 
-def _food(world: Campaign, state: State, provinces: list[Province], rules: Rules, report: TurnReport,
-          held: frozenset[tuple[str, str]] | None = None, zones: dict[int, set[int]] | None = None) -> bool:
+def _food(
+    world: Campaign,
+    state: State,
+    provinces: list[Province],
+    rules: Rules,
+    report: TurnReport,
+    held: frozenset[tuple[str, str]] | None = None,
+    zones: dict[int, set[int]] | None = None,
+) -> bool:
     """ANC-FOOD-02..04: one food unit per three provinces must reach the capital."""
     if not provinces:
         state.famine = 0
@@ -203,8 +222,12 @@ def _degrade(state: State, provinces: list[Province], rules: Rules, report: Turn
     """ANC-STAB-17, ANC-GOV-14..16: at −3 at the end of the turn the government falls a step."""
     if state.ai or state.stability > int(rules.param("stability_min")):
         return
-    facts = {"provinces": len(provinces), "aristocrats": count_people(provinces, "АР"),
-             "routes": report.notes.get("routes", {}).get(state.name, 0), "stability": state.stability}
+    facts = {
+        "provinces": len(provinces),
+        "aristocrats": count_people(provinces, "АР"),
+        "routes": report.notes.get("routes", {}).get(state.name, 0),
+        "stability": state.stability,
+    }
     for row in rules.degradation:
         if row.src != state.government or row.path not in ("any", state.path):
             continue
@@ -215,8 +238,10 @@ def _degrade(state: State, provinces: list[Province], rules: Rules, report: Turn
         state.government = row.dst
         state.peace = 0  # a new government's clock starts afresh
         state.stability = clamp(state.stability, rules)
-        report.tell(f"{state.name}: стабильность {state.stability:+d} — форма правления деградирует: "
-                    f"«{before.name_ru if before else ''}» → «{after.name_ru if after else row.dst}».")
+        report.tell(
+            f"{state.name}: стабильность {state.stability:+d} — форма правления деградирует: "
+            f"«{before.name_ru if before else ''}» → «{after.name_ru if after else row.dst}»."
+        )
         report.notes.setdefault("degraded", []).append(state.name)
         return
     report.tell(f"{state.name}: стабильность {state.stability:+d}, но хуже формы правления нет.")

@@ -58,12 +58,14 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
             if not eligible:
                 report.tell(f"Событие «{card.name_ru}» никого не коснулось (условие: {card.condition}).")
                 continue
-            state = dice.choice("событие: государство", eligible,
-                                [_state_weight(card, s, rules) for s in eligible], subject=str(i + 1))
+            state = dice.choice(
+                "событие: государство", eligible, [_state_weight(card, s, rules) for s in eligible], subject=str(i + 1)
+            )
             province = None
             if card.target == "province":
-                province = dice.choice("событие: провинция", sorted(by_owner[state.name], key=lambda p: p.name),
-                                       subject=str(i + 1))
+                province = dice.choice(
+                    "событие: провинция", sorted(by_owner[state.name], key=lambda p: p.name), subject=str(i + 1)
+                )
             elif card.target == "capital":
                 province = world.provinces.get(state.capital)
             apply(world, rules, report, card, state, province, None)
@@ -86,8 +88,16 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
     return world
 
 
-def apply(world: Campaign, rules: Rules, report: TurnReport, card: EventCard, state: State | None,
-          province: Province | None, zone: int | None, by_gm: bool = False) -> None:
+def apply(
+    world: Campaign,
+    rules: Rules,
+    report: TurnReport,
+    card: EventCard,
+    state: State | None,
+    province: Province | None,
+    zone: int | None,
+    by_gm: bool = False,
+) -> None:
     """Carry out one event's effects and tell it in the chronicle."""
     where = province.name if province else (state.name if state else f"морская зона {zone}")
     who = f"{state.name}, " if state and province else ""

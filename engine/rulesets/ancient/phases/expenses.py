@@ -18,8 +18,8 @@ from engine.core.turn import TurnReport
 
 from .. import conditions
 from ..economy import Budget, Refused, budget, count_people, shift_stability
-from ..model import Campaign, Province, State
 from ..forces import army_at, fleet_at, upkeep
+from ..model import Campaign, Province, State
 from ..orders import (
     Build,
     ChangeGovernment,
@@ -89,8 +89,10 @@ def why_not(world: Campaign, state: State, province: Province, b: Building, rule
         limit = int(rules.param("workshops_per_province"))
         have = [x for x in province.buildings if (r := rules.buildings.get(x)) is not None and r.workshop]
         if len(have) >= limit:
-            return (f"в провинции {province.name} уже есть мастерская «{have[0]}»; "
-                    f"несколько мастерских можно держать только в столице")
+            return (
+                f"в провинции {province.name} уже есть мастерская «{have[0]}»; "
+                f"несколько мастерских можно держать только в столице"
+            )
     slaves = province.population.get("раб", 0)
     if b.cost_slaves > slaves:
         return f"нужно {b.cost_slaves} раб. в провинции {province.name}, есть {slaves}"
@@ -136,10 +138,12 @@ class Expenses:
             province.population["раб"] -= b.cost_slaves
         province.buildings.append(b.name_ru)
         slaves_txt = f" и {b.cost_slaves} раб." if b.cost_slaves else ""
-        self.report.money(state.name, PHASE, "строительство", -cost,
-                          f"«{b.name_ru}» в провинции {province.name}", order.row.ref)
-        self.report.tell(f"{state.name}: построено «{b.name_ru}» в провинции {province.name} "
-                         f"(−{fmt(cost)} Д{slaves_txt}).")
+        self.report.money(
+            state.name, PHASE, "строительство", -cost, f"«{b.name_ru}» в провинции {province.name}", order.row.ref
+        )
+        self.report.tell(
+            f"{state.name}: построено «{b.name_ru}» в провинции {province.name} (−{fmt(cost)} Д{slaves_txt})."
+        )
         note = ""
         once = int(b.effect("stability_once"))
         if once:
@@ -147,8 +151,7 @@ class Expenses:
             self.report.tell(f"{state.name}: чудо света «{b.name_ru}» — стабильность {before:+d} → {after:+d}.")
             note += f"; Ст {before:+d} → {after:+d}"
         if b.workers and not allocate(province, self.rules)[b.name_ru]:
-            note += (f"; но работать некому: нужно {b.workers_text()} свободных людей в провинции — "
-                     f"пока не производит")
+            note += f"; но работать некому: нужно {b.workers_text()} свободных людей в провинции — пока не производит"
         return f"построено за {fmt(cost)} Д{slaves_txt}{note}"
 
     def stability(self, state: State, order: InvestStability) -> str:
@@ -162,8 +165,9 @@ class Expenses:
         self.bought[state.name] += 1
         state.treasury -= price
         before, after = shift_stability(state, 1, self.rules)
-        self.report.money(state.name, PHASE, "стабильность", -price, f"+1 Ст (Ст {before:+d} → {after:+d})",
-                          order.row.ref)
+        self.report.money(
+            state.name, PHASE, "стабильность", -price, f"+1 Ст (Ст {before:+d} → {after:+d})", order.row.ref
+        )
         self.report.tell(f"{state.name}: вложено {fmt(price)} Д в стабильность, Ст {before:+d} → {after:+d}.")
         return f"+1 Ст за {fmt(price)} Д (Ст {before:+d} → {after:+d})"
 
@@ -232,16 +236,22 @@ class Expenses:
         if cost:
             self.budget.take(state.name, cost, "перевод")
             state.treasury -= cost
-            self.report.money(state.name, PHASE, "страты", -cost,
-                              f"{n} {order.src} → {order.dst} в провинции {province.name} по {fmt(price)} Д",
-                              order.row.ref)
+            self.report.money(
+                state.name,
+                PHASE,
+                "страты",
+                -cost,
+                f"{n} {order.src} → {order.dst} в провинции {province.name} по {fmt(price)} Д",
+                order.row.ref,
+            )
         province.population[order.src] -= n
         province.population[order.dst] = province.population.get(order.dst, 0) + n
         self.converted[(state.name, rule.src, rule.dst)] += n
         spent = [f"{k} {v}" for k, v in goods_used.items() if v]
         used = f", израсходовано: {', '.join(spent)}" if spent else ""
-        self.report.tell(f"{state.name}: {n} {order.src} → {order.dst} в провинции {province.name} "
-                         f"(−{fmt(cost)} Д{used}).")
+        self.report.tell(
+            f"{state.name}: {n} {order.src} → {order.dst} в провинции {province.name} (−{fmt(cost)} Д{used})."
+        )
         text = f"переведено {n} {order.src} → {order.dst} за {fmt(cost)} Д{used}"
         if n < want:
             raise Partial(f"{text}; из {want} — {'; '.join(limits)}")
@@ -267,9 +277,14 @@ class Expenses:
         if cost:
             self.budget.take(state.name, cost, "переселение")
             state.treasury -= cost
-            self.report.money(state.name, PHASE, "переселение", -cost,
-                              f"{n} {order.stratum}: {src.name} → {dst.name}, {steps} пров. × {fmt(price / steps)} Д",
-                              order.row.ref)
+            self.report.money(
+                state.name,
+                PHASE,
+                "переселение",
+                -cost,
+                f"{n} {order.stratum}: {src.name} → {dst.name}, {steps} пров. × {fmt(price / steps)} Д",
+                order.row.ref,
+            )
         src.population[order.stratum] -= n
         dst.population[order.stratum] = dst.population.get(order.stratum, 0) + n
         self.report.tell(f"{state.name}: переселено {n} {order.stratum} из {src.name} в {dst.name} (−{fmt(cost)} Д).")
@@ -285,18 +300,29 @@ class Expenses:
             raise Refused("форму правления можно менять не больше одного шага за ход")
         if order.target == state.government:
             raise Refused(f"форма правления уже «{order.target_name}»")
-        steps = [t for t in rules.transitions
-                 if t.src == state.government and t.dst == order.target and t.path in (state.path, "any")]
+        steps = [
+            t
+            for t in rules.transitions
+            if t.src == state.government and t.dst == order.target and t.path in (state.path, "any")
+        ]
         if not steps:
-            options = sorted({rules.governments[t.dst].name_ru for t in rules.transitions
-                              if t.src == state.government and t.path in (state.path, "any")
-                              and t.dst in rules.governments})
+            options = sorted(
+                {
+                    rules.governments[t.dst].name_ru
+                    for t in rules.transitions
+                    if t.src == state.government and t.path in (state.path, "any") and t.dst in rules.governments
+                }
+            )
             path = "западному" if state.path == "western" else "восточному"
-            hint = f"; по {path} пути отсюда можно перейти в: {', '.join(options)}" if options else \
-                f"; по {path} пути из этой формы правления шагов нет"
+            hint = (
+                f"; по {path} пути отсюда можно перейти в: {', '.join(options)}"
+                if options
+                else f"; по {path} пути из этой формы правления шагов нет"
+            )
             gov = rules.governments.get(state.government)
-            raise Refused(f"переход «{gov.name_ru if gov else state.government}» → «{order.target_name}» "
-                          f"не предусмотрен{hint}")
+            raise Refused(
+                f"переход «{gov.name_ru if gov else state.government}» → «{order.target_name}» не предусмотрен{hint}"
+            )
         problems = [p for t in steps for p in [_transition_problems(self.world, state, t, rules)]]
         best = min(problems, key=len)
         if best:
@@ -306,8 +332,10 @@ class Expenses:
         state.peace = 0  # the empire's clock counts from the change (ANC-STAB-14)
         self.changed_government.add(state.name)
         before, after = shift_stability(state, int(rules.param("government_change_stability")), rules)
-        self.report.tell(f"{state.name}: смена формы правления «{before_gov.name_ru if before_gov else ''}» → "
-                         f"«{order.target_name}», Ст {before:+d} → {after:+d}.")
+        self.report.tell(
+            f"{state.name}: смена формы правления «{before_gov.name_ru if before_gov else ''}» → "
+            f"«{order.target_name}», Ст {before:+d} → {after:+d}."
+        )
         return f"теперь «{order.target_name}»; Ст {before:+d} → {after:+d}"
 
     def research(self, state: State, order: Research) -> str:
@@ -319,12 +347,15 @@ class Expenses:
         if missing:
             raise Refused("сначала нужно изучить: " + ", ".join(f"«{m}»" for m in missing))
         if state.science < tech.cost:
-            raise Refused(f"не хватает {fmt(tech.cost - state.science)} очк. науки: нужно {fmt(tech.cost)}, "
-                          f"накоплено {fmt(state.science)}")
+            raise Refused(
+                f"не хватает {fmt(tech.cost - state.science)} очк. науки: нужно {fmt(tech.cost)}, "
+                f"накоплено {fmt(state.science)}"
+            )
         state.science -= tech.cost
         state.techs.append(tech.name_ru)
-        self.report.ledger.add(_science_entry(self.report, state.name, -tech.cost, f"изучена «{tech.name_ru}»",
-                                              order.row.ref))
+        self.report.ledger.add(
+            _science_entry(self.report, state.name, -tech.cost, f"изучена «{tech.name_ru}»", order.row.ref)
+        )
         self.report.tell(f"{state.name}: изучена технология «{tech.name_ru}» (−{fmt(tech.cost)} очк. науки).")
         return f"изучена за {fmt(tech.cost)} очк. науки, осталось {fmt(state.science)}"
 
@@ -354,8 +385,10 @@ class Expenses:
         people = sum(province.population.get(s, 0) for s in pool)
         if people < n * unit.recruits:
             n = people // unit.recruits
-            limits.append(f"рекрутов ({'/'.join(pool)}) в провинции {province.name}: {people}, "
-                          f"нужно {unit.recruits} на {'корабль' if unit.kind == 'sea' else 'отряд'}")
+            limits.append(
+                f"рекрутов ({'/'.join(pool)}) в провинции {province.name}: {people}, "
+                f"нужно {unit.recruits} на {'корабль' if unit.kind == 'sea' else 'отряд'}"
+            )
         goods = self.goods.setdefault(state.name, Counter())
         for g in unit.goods:
             if goods[g] < n:
@@ -372,8 +405,9 @@ class Expenses:
         if cost:
             self.budget.take(state.name, cost, f"«{unit.name_ru}»")
             state.treasury -= cost
-            self.report.money(state.name, PHASE, "войска", -cost, f"{n} {unit.type} в провинции {province.name}",
-                              order.row.ref)
+            self.report.money(
+                state.name, PHASE, "войска", -cost, f"{n} {unit.type} в провинции {province.name}", order.row.ref
+            )
         for g in unit.goods:
             goods[g] -= n
         need = n * unit.recruits
@@ -394,8 +428,10 @@ class Expenses:
             army.units[unit.type] = army.units.get(unit.type, 0) + n
             where = f"армия «{army.name}»"
         used = "".join(f", {g}: {n}" for g in unit.goods)
-        self.report.tell(f"{state.name}: набрано {n} {unit.type} в провинции {province.name} "
-                         f"(−{fmt(cost)} Д; рекруты: {', '.join(taken)}{used}) → {where}.")
+        self.report.tell(
+            f"{state.name}: набрано {n} {unit.type} в провинции {province.name} "
+            f"(−{fmt(cost)} Д; рекруты: {', '.join(taken)}{used}) → {where}."
+        )
         text = f"набрано {n} {unit.type} за {fmt(cost)} Д (рекруты: {', '.join(taken)}{used}) → {where}"
         if n < want:
             raise Partial(f"{text}; из {want} — {'; '.join(limits)}")
@@ -406,9 +442,9 @@ class Expenses:
         pool = list(strata)
         if "раб" in strata:
             for c in self.rules.conversions:
-                if c.dst == "раб" and c.governments and state.government in c.governments and c.cost in ("0", ""):
-                    if c.src not in pool:
-                        pool.append(c.src)
+                free = c.dst == "раб" and c.governments and state.government in c.governments and c.cost in ("0", "")
+                if free and c.src not in pool:
+                    pool.append(c.src)
         return pool
 
     def pay(self, state: State, order: Pay) -> str:
@@ -420,10 +456,10 @@ class Expenses:
         self.budget.take(state.name, amount, f"платёж государству {order.to}")
         state.treasury -= amount
         receiver.treasury += amount
-        self.report.money(state.name, PHASE, "дань и платежи", -amount, f"платёж государству {order.to}",
-                          order.row.ref)
-        self.report.money(order.to, PHASE, "дань и платежи", amount, f"платёж от государства {state.name}",
-                          order.row.ref)
+        self.report.money(state.name, PHASE, "дань и платежи", -amount, f"платёж государству {order.to}", order.row.ref)
+        self.report.money(
+            order.to, PHASE, "дань и платежи", amount, f"платёж от государства {state.name}", order.row.ref
+        )
         self.report.tell(f"{state.name} заплатил {fmt(amount)} Д государству {order.to}.")
         return f"передано {fmt(amount)} Д государству {order.to}"
 
@@ -467,8 +503,7 @@ def _transition_problems(world: Campaign, state: State, t, rules: Rules) -> list
     if t.aristocrats_max is not None and aristocrats > t.aristocrats_max:
         out.append(f"не больше {t.aristocrats_max} АР (есть {aristocrats})")
     if t.temples_min is not None:
-        active = sum(1 for p in provinces for b, ok in staff(p, rules).staffed.items()
-                     if ok and b == "Храм")
+        active = sum(1 for p in provinces for b, ok in staff(p, rules).staffed.items() if ok and b == "Храм")
         if active < t.temples_min:
             out.append(f"действующих храмов не меньше {t.temples_min} (есть {active})")
     if t.forums_min is not None:
@@ -500,8 +535,10 @@ def _charges(world: Campaign, rules: Rules, report: TurnReport, exp: Expenses) -
         aristocrats = count_people(by_owner.get(name, []), "АР")
         for amount, reason in (
             (gov.money_per_turn, f"{gov.name_ru}: {fmt(gov.money_per_turn, sign=True)} Д за ход"),
-            (gov.money_per_aristocrat * aristocrats,
-             f"{gov.name_ru}: {fmt(gov.money_per_aristocrat, sign=True)} Д × {aristocrats} АР"),
+            (
+                gov.money_per_aristocrat * aristocrats,
+                f"{gov.name_ru}: {fmt(gov.money_per_aristocrat, sign=True)} Д × {aristocrats} АР",
+            ),
         ):
             if amount < 0:
                 state.treasury += amount
@@ -530,7 +567,9 @@ def _disband(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnRepo
                 units.pop(order.unit)
             report.tell(f"{name}: распущено {n} {order.unit} из «{order.force}».")
             status = Status.DONE if n == order.count else Status.PARTIAL
-            report.result(row.ref, status, f"распущено {n} {order.unit}" + ("" if n == order.count else f" из {order.count}"))
+            report.result(
+                row.ref, status, f"распущено {n} {order.unit}" + ("" if n == order.count else f" из {order.count}")
+            )
 
 
 def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnReport, exp: Expenses) -> None:
@@ -555,7 +594,10 @@ def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnRepor
         enemies = set(world.enemies(name))
         enemy_armies = {a.province for s in enemies for a in armies_of.get(s, [])}
 
-        def category(force: object) -> int:
+        def category(
+            force: object, moving: set[str] = moving, enemies: set[str] = enemies,
+            enemy_armies: set[str] = enemy_armies, capital: str = state.capital,
+        ) -> int:
             fname = getattr(force, "name", "")
             province = getattr(force, "province", None)
             if fname in moving:
@@ -563,15 +605,17 @@ def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnRepor
             if province is not None:
                 near = {province, *world.neighbours(province)}
                 front = any(world.provinces[p].owner in enemies for p in near if p in world.provinces) or bool(
-                    near & enemy_armies)
+                    near & enemy_armies
+                )
                 if front:
                     return 2
-                if province == state.capital:
+                if province == capital:
                     return 1
             return 0
 
         total = sum((upkeep(a.units, rules) for a in armies), Fraction(0)) + sum(
-            (upkeep(f.ships, rules) for f in fleets), Fraction(0))
+            (upkeep(f.ships, rules) for f in fleets), Fraction(0)
+        )
         budget = exp.budget.can(name)
         deserted: list[str] = []
         if total > budget:
@@ -601,8 +645,14 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
     _disband(world, orders, rules, report)
     _upkeep(world, orders, rules, report, exp)
     handlers = {
-        Build: exp.build, InvestStability: exp.stability, Convert: exp.convert, Move: exp.move,
-        ChangeGovernment: exp.government, Research: exp.research, Pay: exp.pay, Recruit: exp.recruit,
+        Build: exp.build,
+        InvestStability: exp.stability,
+        Convert: exp.convert,
+        Move: exp.move,
+        ChangeGovernment: exp.government,
+        Research: exp.research,
+        Pay: exp.pay,
+        Recruit: exp.recruit,
     }
     for name in report.lot or sorted(world.states):
         state = world.states[name]

@@ -15,6 +15,13 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
     report.lot = dice.shuffle("жребий", sorted(world.states))
     players = [s for s in report.lot if not world.states[s].ai]
     if players:
-        report.tell(("Lot: the states act in this order: " if report.lang == "en"
-                     else "Жребий: государства действуют в порядке: ") + ", ".join(players) + ".")
+        report.tell(
+            (
+                "Lot: the states act in this order: "
+                if report.lang == "en"
+                else "Жребий: государства действуют в порядке: "
+            )
+            + ", ".join(players)
+            + "."
+        )
     return world

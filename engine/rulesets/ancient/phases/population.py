@@ -61,7 +61,9 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
             target = max(provinces, key=lambda p: (civilians(p), p.name))
             lost = lose_people(target, victims)
             if lost:
-                report.tell(f"{name}: репрессии ({gov.name_ru}) — в провинции {target.name} погибли: {describe_people(lost)}.")
+                report.tell(
+                    f"{name}: репрессии ({gov.name_ru}) — в провинции {target.name} погибли: {describe_people(lost)}."
+                )
         for p in provinces:
             for b in p.buildings:
                 rule = rules.buildings.get(b)

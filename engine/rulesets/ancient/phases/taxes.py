@@ -45,14 +45,28 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
         tax = citizens * gov.tax * percent / 100
         if tax:
             state.treasury += tax
-            report.money(name, PHASE, "налоги", tax,
-                         f"{citizens} СГ × {fmt(gov.tax)} Д ({gov.name_ru}) × {fmt(percent)} % (Ст {stability:+d})")
+            report.money(
+                name,
+                PHASE,
+                "налоги",
+                tax,
+                f"{citizens} СГ × {fmt(gov.tax)} Д ({gov.name_ru}) × {fmt(percent)} % (Ст {stability:+d})",
+            )
         report.notes.setdefault("taxes", {})[name] = (citizens, gov.tax, percent, tax)
         aristocrats = count_people(provinces, "АР")
         for amount, reason in (
-            (gov.money_per_aristocrat * aristocrats, f"{gov.name_ru}: {fmt(gov.money_per_aristocrat)} Д × {aristocrats} АР"),
-            (gov.money_per_province * len(provinces), f"{gov.name_ru}: {fmt(gov.money_per_province)} Д × {len(provinces)} пров."),
-            (gov.money_per_route * routes.get(name, 0), f"{gov.name_ru}: {fmt(gov.money_per_route)} Д × {routes.get(name, 0)} маршр."),
+            (
+                gov.money_per_aristocrat * aristocrats,
+                f"{gov.name_ru}: {fmt(gov.money_per_aristocrat)} Д × {aristocrats} АР",
+            ),
+            (
+                gov.money_per_province * len(provinces),
+                f"{gov.name_ru}: {fmt(gov.money_per_province)} Д × {len(provinces)} пров.",
+            ),
+            (
+                gov.money_per_route * routes.get(name, 0),
+                f"{gov.name_ru}: {fmt(gov.money_per_route)} Д × {routes.get(name, 0)} маршр.",
+            ),
             (gov.money_per_turn, f"{gov.name_ru}: {fmt(gov.money_per_turn)} Д за ход"),
         ):
             if amount > 0:
@@ -63,8 +77,9 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
     return world
 
 
-def _mint(world: Campaign, name: str, provinces: list[Province], rules: Rules, rate: Fraction,
-          report: TurnReport) -> None:
+def _mint(
+    world: Campaign, name: str, provinces: list[Province], rules: Rules, rate: Fraction, report: TurnReport
+) -> None:
     """ANC-CRAFT-09/10: a staffed mint with its gold or silver coins 2 Д per province."""
     state = world.states[name]
     for p in provinces:
@@ -73,16 +88,16 @@ def _mint(world: Campaign, name: str, provinces: list[Province], rules: Rules, r
             if b is None or not b.effect("mint"):
                 continue
             if not staff(p, rules).staffed[b_name]:
-                report.tell(f"{name}: «{b_name}» в провинции {p.name} простаивает — нет работников "
-                            f"({b.workers_text()}).")
+                report.tell(
+                    f"{name}: «{b_name}» в провинции {p.name} простаивает — нет работников ({b.workers_text()})."
+                )
                 continue
             if not conditions.holds(b.where, conditions.Context(world, state, p)):
                 report.tell(f"{name}: «{b_name}» простаивает — нет сырья ({conditions.describe(b.where)}).")
                 continue
             income = rate * len(provinces)
             state.treasury += income
-            report.money(name, PHASE, "монетный двор", income,
-                         f"«{b_name}»: {fmt(rate)} Д × {len(provinces)} провинц.")
+            report.money(name, PHASE, "монетный двор", income, f"«{b_name}»: {fmt(rate)} Д × {len(provinces)} провинц.")
 
 
 def _mines(world: Campaign, name: str, provinces: list[Province], rules: Rules, report: TurnReport) -> None:
@@ -99,4 +114,6 @@ def _mines(world: Campaign, name: str, provinces: list[Province], rules: Rules, 
             workers = s.workers[b_name]
             income = b.effect("mine_income") * workers
             state.treasury += income
-            report.money(name, PHASE, "рудники", income, f"«{b_name}» ({p.specialisation}, {p.name}): {workers} работн.")
+            report.money(
+                name, PHASE, "рудники", income, f"«{b_name}» ({p.specialisation}, {p.name}): {workers} работн."
+            )

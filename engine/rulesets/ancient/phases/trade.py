@@ -14,6 +14,7 @@ leaves or reaches land, and no sea leg may be longer than the seller's best ship
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter, deque
 from dataclasses import dataclass
 from fractions import Fraction
@@ -60,8 +61,7 @@ def ship_range(world: Campaign, state: State, rules: Rules) -> int:
 
 
 def may_cross(world: Campaign, seller: str, buyer: str, owner: str) -> bool:
-    return (not owner or owner in (seller, buyer) or world.allied(seller, owner)
-            or (owner, seller) in world.transit)
+    return not owner or owner in (seller, buyer) or world.allied(seller, owner) or (owner, seller) in world.transit
 
 
 def find_path(world: Campaign, rules: Rules, seller: str, buyer: str, src: str, dst: str) -> tuple[Path | None, str]:
@@ -131,7 +131,7 @@ def find_path(world: Campaign, rules: Rules, seller: str, buyer: str, src: str, 
     steps.reverse()
     zones: set[int] = set()
     chain = [("p", src), *steps]
-    for a, b in zip(chain, chain[1:]):
+    for a, b in itertools.pairwise(chain):
         if a[0] == "p" and b[0] == "p":
             border = world.border(str(a[1]), str(b[1]))
             if border is not None and border.kind == "strait":
@@ -192,8 +192,14 @@ def routes(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report
                 world.transit.add((name, o.other))
                 report.result(row.ref, Status.DONE, f"караваны государства {o.other} могут ходить через ваши провинции")
             elif isinstance(o, CancelRoute):
-                gone = [r for r in world.routes if r.src == o.src and r.dst == o.dst and (not o.good or r.good == o.good)
-                        and name in (r.seller, r.buyer)]
+                gone = [
+                    r
+                    for r in world.routes
+                    if r.src == o.src
+                    and r.dst == o.dst
+                    and (not o.good or r.good == o.good)
+                    and name in (r.seller, r.buyer)
+                ]
                 if not gone:
                     report.result(row.ref, Status.REJECTED, f"нет вашего маршрута {o.src} → {o.dst}")
                     continue
@@ -201,7 +207,9 @@ def routes(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report
                     world.routes.remove(r)
                 note = ""
                 if any(r.seller != r.buyer for r in gone):
-                    before, after = shift_stability(world.states[name], int(rules.param("break_treaty_stability")), rules)
+                    before, after = shift_stability(
+                        world.states[name], int(rules.param("break_treaty_stability")), rules
+                    )
                     note = f"; разрыв торгового договора: Ст {before:+d} → {after:+d}"
                 report.tell(f"{name}: закрыт маршрут {o.src} → {o.dst}{note}.")
                 report.result(row.ref, Status.DONE, f"маршрут закрыт{note}")
@@ -277,8 +285,12 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
             reach = rules.trade_reach(route.good) or 0
             if path.distance > reach:
                 why = f"путь {path.distance} шаг., а «{route.good}» везут не дальше {reach}"
-        if path is not None and not why and sold[(route.src, route.good)] >= province_output(
-                world.provinces[route.src], rules, world, held)[route.good]:
+        if (
+            path is not None
+            and not why
+            and sold[(route.src, route.good)]
+            >= province_output(world.provinces[route.src], rules, world, held)[route.good]
+        ):
             why = f"весь «{route.good}» провинции {route.src} уже продан"
         if path is not None and not why and goods.get(route.seller, Counter())[route.good] <= 0:
             why = f"«{route.good}» израсходован"
@@ -302,9 +314,11 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
             for r in ranked[limit:]:
                 dropped.add(id(r))
                 world.routes.remove(r)
-                report.tell(f"{owner} (ИИ) выбирает торговлю с {ranked[0].seller}: маршрут {r.src} → {r.dst} "
-                            f"государства {r.seller} расторгнут (влияние {_influence(world, r.seller, owner)} против "
-                            f"{_influence(world, ranked[0].seller, owner)}).")
+                report.tell(
+                    f"{owner} (ИИ) выбирает торговлю с {ranked[0].seller}: маршрут {r.src} → {r.dst} "
+                    f"государства {r.seller} расторгнут (влияние {_influence(world, r.seller, owner)} против "
+                    f"{_influence(world, ranked[0].seller, owner)})."
+                )
     fair = rules.param("fair_share_percent") / 100
     internal = rules.param("internal_share_percent") / 100
     pending = report.notes.setdefault("trade_income", [])
@@ -336,14 +350,29 @@ def income(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report
         internal = route.seller == route.buyer
         if route.seller_income:
             world.states[route.seller].treasury += route.seller_income
-            report.money(route.seller, PHASE, "торговля", route.seller_income,
-                         f"караван: {route.good}, {route.src} → {route.dst}, {route.distance} шаг.")
+            report.money(
+                route.seller,
+                PHASE,
+                "торговля",
+                route.seller_income,
+                f"караван: {route.good}, {route.src} → {route.dst}, {route.distance} шаг.",
+            )
         if route.buyer_income:
             world.states[route.buyer].treasury += route.buyer_income
             side = "внутренняя торговля" if internal else "ярмарка"
-            report.money(route.buyer, PHASE, "торговля", route.buyer_income,
-                         f"{side}: {route.good}, {route.src} → {route.dst}, {route.distance} шаг.")
-        report.tell(f"Маршрут {route.src} → {route.dst} ({route.good}, {route.distance} шаг.): "
-                    + (f"{route.buyer} +{fmt(route.buyer_income)} Д (внутренняя торговля)." if internal else
-                       f"{route.seller} +{fmt(route.seller_income)} Д, {route.buyer} +{fmt(route.buyer_income)} Д."))
+            report.money(
+                route.buyer,
+                PHASE,
+                "торговля",
+                route.buyer_income,
+                f"{side}: {route.good}, {route.src} → {route.dst}, {route.distance} шаг.",
+            )
+        report.tell(
+            f"Маршрут {route.src} → {route.dst} ({route.good}, {route.distance} шаг.): "
+            + (
+                f"{route.buyer} +{fmt(route.buyer_income)} Д (внутренняя торговля)."
+                if internal
+                else f"{route.seller} +{fmt(route.seller_income)} Д, {route.buyer} +{fmt(route.buyer_income)} Д."
+            )
+        )
     return world

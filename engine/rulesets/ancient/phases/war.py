@@ -10,6 +10,8 @@ it started (ANC-COMBAT-07). The combat table and every modifier come from the ru
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections import deque
 from fractions import Fraction
 
@@ -57,8 +59,11 @@ class War:
             return f"через пролив {border.strait or ''} слонов не переправить: корабли их не возят"
         cap = sum(capacity(f, self.rules) for f in self.world.fleets.values() if f.state == state and f.zone in zones)
         if cap < tons:
-            return (f"чтобы пересечь пролив {border.strait or ''}, нужен свой флот в зоне {', '.join(map(str, sorted(zones)))} "
-                    f"грузоподъёмностью {tons} у.т. (есть {cap})")
+            return (
+                f"чтобы пересечь пролив {border.strait or ''}, нужен свой флот в зоне "
+                f"{', '.join(map(str, sorted(zones)))} "
+                f"грузоподъёмностью {tons} у.т. (есть {cap})"
+            )
         return None
 
     def path(self, state: str, start: str, goal: str, tons: int | None) -> tuple[list[str] | None, str]:
@@ -75,8 +80,10 @@ class War:
                     continue
                 q = self.world.provinces[n]
                 if n != goal and not self.passable(state, q):
-                    blocked = blocked or (f"путь через провинцию {n} ({q.owner or 'ничья'}) закрыт: можно идти только "
-                                          f"через свои, союзные и вражеские провинции")
+                    blocked = blocked or (
+                        f"путь через провинцию {n} ({q.owner or 'ничья'}) закрыт: можно идти только "
+                        f"через свои, союзные и вражеские провинции"
+                    )
                     continue
                 if n == goal and q.owner and not self.passable(state, q):
                     blocked = f"{n} принадлежит {q.owner}: с ним нет войны — входить нельзя"
@@ -99,8 +106,11 @@ class War:
     # ------------------------------------------------------------ battles
 
     def hostile_armies(self, state: str, province: str) -> list[Army]:
-        return [a for a in self.world.armies.values()
-                if a.province == province and a.size() and self.world.at_war(state, a.state)]
+        return [
+            a
+            for a in self.world.armies.values()
+            if a.province == province and a.size() and self.world.at_war(state, a.state)
+        ]
 
     def fortress(self, province: Province) -> tuple[str, int]:
         best = ("", 0)
@@ -149,11 +159,22 @@ class War:
             f"{att.describe(rules, terrain)}) против {defenders_txt} ({outcome.defender_bo} БО: "
             f"{dfn.describe(rules, terrain)}). Таблица боя, {outcome.cell()}: {verdict}, потери "
             f"{outcome.attacker_loss}/{outcome.defender_loss}. {attacker.state} теряет "
-            f"{units_text(att_lost, rules)}; {defenders_txt} — {units_text(def_lost, rules)}.")
-        self.battles.append({"province": province.name, "attacker": attacker.state, "defenders": def_states,
-                             "attacker_bo": outcome.attacker_bo, "defender_bo": outcome.defender_bo,
-                             "result": outcome.result, "losses": (outcome.attacker_loss, outcome.defender_loss),
-                             "attacker_lost": att_lost, "defender_lost": def_lost, "row": outcome.band.row})
+            f"{units_text(att_lost, rules)}; {defenders_txt} — {units_text(def_lost, rules)}."
+        )
+        self.battles.append(
+            {
+                "province": province.name,
+                "attacker": attacker.state,
+                "defenders": def_states,
+                "attacker_bo": outcome.attacker_bo,
+                "defender_bo": outcome.defender_bo,
+                "result": outcome.result,
+                "losses": (outcome.attacker_loss, outcome.defender_loss),
+                "attacker_lost": att_lost,
+                "defender_lost": def_lost,
+                "row": outcome.band.row,
+            }
+        )
         if outcome.result == "attacker":
             if BARBARIANS in def_states:
                 self._barbarian_slaves(attacker.state, province)
@@ -176,11 +197,16 @@ class War:
         for a in armies:
             if not a.size():
                 continue
-            options = sorted(n for n in self.world.neighbours(a.province)
-                             if (o := self.world.provinces[n].owner) and self.world.allied(a.state, o))
+            options = sorted(
+                n
+                for n in self.world.neighbours(a.province)
+                if (o := self.world.provinces[n].owner) and self.world.allied(a.state, o)
+            )
             if options:
-                self.report.tell(f"{a.state}: остатки армии «{a.name}» ({units_text(a.units, self.rules)}) "
-                                 f"отходят в провинцию {options[0]}.")
+                self.report.tell(
+                    f"{a.state}: остатки армии «{a.name}» ({units_text(a.units, self.rules)}) "
+                    f"отходят в провинцию {options[0]}."
+                )
                 a.province = options[0]
             else:
                 self.report.tell(f"{a.state}: армии «{a.name}» некуда отступить — она рассеяна.")
@@ -234,9 +260,11 @@ class War:
             home.population["раб"] = home.population.get("раб", 0) + got
         province.owner = state
         self.captured[province.name] = loser
-        self.report.tell(f"{state} занимает провинцию {province.name} ({loser}): грабёж {fmt(loot)} Д ({how}); "
-                         f"в рабство уведено {got} ({', '.join(f'{n} {s}' for s, n in taken.items()) or 'никого'})"
-                         f"{f' → {home.name}' if got and home else ''}.")
+        self.report.tell(
+            f"{state} занимает провинцию {province.name} ({loser}): грабёж {fmt(loot)} Д ({how}); "
+            f"в рабство уведено {got} ({', '.join(f'{n} {s}' for s, n in taken.items()) or 'никого'})"
+            f"{f' → {home.name}' if got and home else ''}."
+        )
         if victim.capital == province.name:
             before, after = shift_stability(victim, int(rules.param("capital_lost_stability")), rules)
             self.report.tell(f"{loser} потерял столицу! Ст {before:+d} → {after:+d}.")
@@ -281,8 +309,10 @@ class War:
         if all("Дорога" in world.provinces[p].buildings for p in left_provinces):
             reach += int(rules.param("road_bonus"))
         if len(route) > reach:
-            raise Refused(f"провинция {order.to} в {len(route)} переходах, а запас хода армии — {reach} "
-                          f"(самый медленный отряд задаёт ход)")
+            raise Refused(
+                f"провинция {order.to} в {len(route)} переходах, а запас хода армии — {reach} "
+                f"(самый медленный отряд задаёт ход)"
+            )
         setting_out = dict(army.units)  # every unit that marched pays for its way (ANC-UPKEEP-02)
         prev = start
         for step, p in enumerate(route, start=1):
@@ -316,8 +346,11 @@ class War:
         province = world.provinces[order.to]
         if fleet.zone not in province.sea_zones:
             raise Refused(f"провинция {order.to} не выходит к морской зоне {fleet.zone}, где стоит флот")
-        if province.owner and province.owner != order.state and not (
-                world.allied(order.state, province.owner) or world.at_war(order.state, province.owner)):
+        if (
+            province.owner
+            and province.owner != order.state
+            and not (world.allied(order.state, province.owner) or world.at_war(order.state, province.owner))
+        ):
             raise Refused(f"{order.to} принадлежит {province.owner}: с ним нет войны")
         landing = Army(f"{order.state}: десант ({order.to})", order.state, order.to, dict(fleet.cargo))
         fleet.cargo = {}
@@ -372,7 +405,9 @@ class War:
         if len(route) > reach:
             raise Refused(f"зона {order.zone} в {len(route)} переходах, запас хода флота — {reach}")
         for z in route:
-            enemies = [f for f in world.fleets.values() if f.zone == z and f.size() and world.at_war(fleet.state, f.state)]
+            enemies = [
+                f for f in world.fleets.values() if f.zone == z and f.size() and world.at_war(fleet.state, f.state)
+            ]
             if enemies:
                 result = self.sea_battle(fleet, enemies, z)
                 if result != "attacker":
@@ -424,8 +459,10 @@ class War:
                 if take:
                     remove(f.ships, {t: take})
                     n -= take
-        drowned = self._drown(fleet) + sum((self._drown(f) for f in enemies), [])
-        verdict = {"attacker": "победа атакующего", "defender": "победа обороняющегося", "draw": "ничья"}[outcome.result]
+        drowned = self._drown(fleet) + functools.reduce(operator.iadd, (self._drown(f) for f in enemies), [])
+        verdict = {"attacker": "победа атакующего", "defender": "победа обороняющегося", "draw": "ничья"}[
+            outcome.result
+        ]
         names = ", ".join(sorted({f.state for f in enemies}))
         dmg = "".join(f"; повреждён {t} ({side})" for t, side in ((att_dmg, fleet.state), (def_dmg, names)) if t)
         self.report.tell(
@@ -433,11 +470,21 @@ class War:
             f"{names} ({outcome.defender_bo} БО: {dfn.describe(rules, '')}). Таблица боя, {outcome.cell()}: {verdict}, "
             f"потери {outcome.attacker_loss}/{outcome.defender_loss}: {fleet.state} — {units_text(att_lost, rules)}; "
             f"{names} — {units_text(def_lost, rules)}{dmg}."
-            + (f" Утонули с кораблями: {', '.join(drowned)}." if drowned else ""))
-        self.battles.append({"zone": zone, "attacker": fleet.state, "attacker_bo": outcome.attacker_bo,
-                             "defender_bo": outcome.defender_bo, "result": outcome.result,
-                             "losses": (outcome.attacker_loss, outcome.defender_loss),
-                             "attacker_lost": att_lost, "defender_lost": def_lost, "row": outcome.band.row})
+            + (f" Утонули с кораблями: {', '.join(drowned)}." if drowned else "")
+        )
+        self.battles.append(
+            {
+                "zone": zone,
+                "attacker": fleet.state,
+                "attacker_bo": outcome.attacker_bo,
+                "defender_bo": outcome.defender_bo,
+                "result": outcome.result,
+                "losses": (outcome.attacker_loss, outcome.defender_loss),
+                "attacker_lost": att_lost,
+                "defender_lost": def_lost,
+                "row": outcome.band.row,
+            }
+        )
         return outcome.result
 
     def _drown(self, fleet: Fleet) -> list[str]:
