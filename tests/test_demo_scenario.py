@@ -555,7 +555,7 @@ def test_china_is_grey_far_east(provinces, land):
 def test_tech_columns():
     with TECH_PATH.open(encoding="utf-8", newline="") as fh:
         header = next(csv.reader(fh))
-    assert header == ["name_ru", "name_en", "cost", "prerequisites", "description_ru", "rule_ids"]
+    assert header == ["name_ru", "name_en", "cost", "prerequisites", "description_ru", "effects", "rule_ids"]
 
 
 def test_all_seed_techs_present(techs):

@@ -217,6 +217,7 @@ def decode(tables: Tables) -> Decoded:
             excused=rd.flag(row, rec, "excused") if "excused" in cols else False,
             famine=rd.integer(row, rec, "famine", 0, 0),
             peace=rd.integer(row, rec, "peace", 0, 0),
+            armed=rd.integer(row, rec, "armed", 0, 0),
             color=rd.text(row, rec, "color"),
             row=row,
         )
@@ -561,6 +562,7 @@ def states_grid(c: Campaign, rules: Rules, lang: str) -> Grid:
                 ("yes" if lang == "en" else "да") if s.excused else None,
                 s.famine,
                 s.peace,
+                s.armed or None,
                 s.color,
             ]
         )

@@ -29,6 +29,7 @@ class State:
     excused: bool = False  # the GM excused this turn's missing orders
     famine: int = 0  # turns of famine in a row, up to the last resolved turn
     peace: int = 0  # turns in a row at peace without famine (the empire's stability clock)
+    armed: int = 0  # aristocrats gained during the game: already armed for heavy cavalry (ANC-STRATA-17)
     color: str = ""
     row: int = 0  # sheet row, for messages
 

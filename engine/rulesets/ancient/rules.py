@@ -112,6 +112,7 @@ class Technology:
     name_en: str
     cost: Fraction
     prerequisites: tuple[str, ...] = ()
+    effects: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -233,6 +234,15 @@ class Rules:
     units: dict[str, UnitType] = field(default_factory=dict)
     combat: tuple[CombatBand, ...] = ()
     trade: dict[str, tuple[Fraction | None, ...]] = field(default_factory=dict)
+
+    def tech_effect(self, techs: list[str], key: str) -> int:
+        """The sum of an effect over the technologies a state knows (e.g. «Астрономия»: ship_range=1)."""
+        total = 0
+        for t in techs:
+            tech = self.techs.get(t)
+            if tech is not None and tech.effects.get(key):
+                total += int(amount(tech.effects[key]))
+        return total
 
     def trade_income(self, good: str, distance: int) -> Fraction | None:
         """The seller's income for a good carried `distance` steps; None if it cannot go that far."""
@@ -450,7 +460,11 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         if not name:
             continue
         techs[name] = Technology(
-            name, r.text(rec, "name_en") or name, r.num(row, rec, "cost"), _split_list(rec.get("prerequisites"))
+            name,
+            r.text(rec, "name_en") or name,
+            r.num(row, rec, "cost"),
+            _split_list(rec.get("prerequisites")),
+            parse_effects(r.text(rec, "effects")),
         )
     for t in techs.values():
         for pre in t.prerequisites:

@@ -47,6 +47,7 @@ STATES = Layout(
         C("excused", "Пропуск прощён", "Miss excused", ("прощён",), required=False, width=10),
         C("famine", "Голод, ходов подряд", "Famine turns", ("голод",), required=False, width=10),
         C("peace", "Мирных ходов", "Peaceful turns", required=False, width=9),
+        C("armed", "АР с оружием", "Armed aristocrats", required=False, width=9),
         C("color", "Цвет", "Colour", ("color",), required=False, width=9),
     ),
 )
@@ -237,6 +238,7 @@ RULES_TECHS = Layout(
         C("cost", "Цена, очки науки", "Cost", width=10),
         C("prerequisites", "Требует", "Prerequisites", width=36),
         C("description_ru", "Описание", "Description", required=False, width=60),
+        C("effects", "Эффекты", "Effects", required=False, width=20),
         C("rule_ids", "Правила", "Rule ids", required=False, width=20),
     ),
 )

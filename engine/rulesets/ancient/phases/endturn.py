@@ -183,6 +183,7 @@ def _food(
     if far:
         report.tell(f"{state.name}: не доходит до столицы — {', '.join(far)} (ANC-FOOD-03).")
     food += report.notes.get("food_bought", {}).get(state.name, 0)
+    food -= report.notes.get("food_sold", {}).get(state.name, 0)  # sold food feeds the buyer, not home
     event = state.name in report.notes.get("famine_event", set())
     famine = event or food < need
     if famine:

@@ -246,6 +246,8 @@ class Expenses:
             )
         province.population[order.src] -= n
         province.population[order.dst] = province.population.get(order.dst, 0) + n
+        if order.dst == "АР":
+            state.armed += n  # aristocrats gained in play come armed for heavy cavalry (ANC-STRATA-17)
         self.converted[(state.name, rule.src, rule.dst)] += n
         spent = [f"{k} {v}" for k, v in goods_used.items() if v]
         used = f", израсходовано: {', '.join(spent)}" if spent else ""
@@ -376,11 +378,16 @@ class Expenses:
         n = want
         limits: list[str] = []
         if unit.kind == "sea" and unit.where_text and "Верфь" in unit.where_text:
-            yards = province.buildings.count("Верфь")
+            staffed = staff(province, rules).staffed.get("Верфь", False)  # an idle shipyard launches nothing
+            yards = 1 if "Верфь" in province.buildings and staffed else 0
             left = yards - self.launched[province.name]
             if left < n:
                 n = max(0, left)
-                limits.append("верфь спускает 1 корабль за ход (ANC-NAVY-11)")
+                yard = rules.buildings.get("Верфь")
+                if "Верфь" in province.buildings and not staffed and yard is not None:
+                    limits.append(f"«Верфь» простаивает: нет работников ({yard.workers_text()})")
+                else:
+                    limits.append("верфь спускает 1 корабль за ход (ANC-NAVY-11)")
         pool = self._recruit_pool(state, unit.strata)
         people = sum(province.population.get(s, 0) for s in pool)
         if people < n * unit.recruits:
@@ -390,9 +397,11 @@ class Expenses:
                 f"нужно {unit.recruits} на {'корабль' if unit.kind == 'sea' else 'отряд'}"
             )
         goods = self.goods.setdefault(state.name, Counter())
+        armed = min(state.armed, n) if unit.strata == ("АР",) else 0  # ANC-STRATA-17: bring their own weapons
         for g in unit.goods:
-            if goods[g] < n:
-                n = goods[g]
+            have = goods[g] + (armed if g == "оружие" else 0)
+            if have < n:
+                n = have
                 limits.append(f"нужен товар «{g}» (есть {goods[g]} ед. в этот ход)")
         if unit.cost:
             affordable = int(self.budget.can(state.name) // unit.cost)
@@ -408,8 +417,10 @@ class Expenses:
             self.report.money(
                 state.name, PHASE, "войска", -cost, f"{n} {unit.type} в провинции {province.name}", order.row.ref
             )
+        armed = min(armed, n)
         for g in unit.goods:
-            goods[g] -= n
+            goods[g] -= n - armed if g == "оружие" else n
+        state.armed -= armed
         need = n * unit.recruits
         taken: list[str] = []
         for s in pool:
@@ -427,7 +438,9 @@ class Expenses:
             army = army_at(self.world, state.name, province.name)
             army.units[unit.type] = army.units.get(unit.type, 0) + n
             where = f"армия «{army.name}»"
-        used = "".join(f", {g}: {n}" for g in unit.goods)
+        used = "".join(
+            f", {g}: {n - armed if g == 'оружие' else n}" for g in unit.goods if n - (armed if g == "оружие" else 0)
+        )
         self.report.tell(
             f"{state.name}: набрано {n} {unit.type} в провинции {province.name} "
             f"(−{fmt(cost)} Д; рекруты: {', '.join(taken)}{used}) → {where}."
@@ -595,8 +608,11 @@ def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnRepor
         enemy_armies = {a.province for s in enemies for a in armies_of.get(s, [])}
 
         def category(
-            force: object, moving: set[str] = moving, enemies: set[str] = enemies,
-            enemy_armies: set[str] = enemy_armies, capital: str = state.capital,
+            force: object,
+            moving: set[str] = moving,
+            enemies: set[str] = enemies,
+            enemy_armies: set[str] = enemy_armies,
+            capital: str = state.capital,
         ) -> int:
             fname = getattr(force, "name", "")
             province = getattr(force, "province", None)
@@ -614,8 +630,8 @@ def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnRepor
             return 0
 
         total = sum((upkeep(a.units, rules) for a in armies), Fraction(0)) + sum(
-            (upkeep(f.ships, rules) for f in fleets), Fraction(0)
-        )
+            (upkeep(f.ships, rules) + upkeep(f.cargo, rules) for f in fleets), Fraction(0)
+        )  # troops aboard are paid like any others
         budget = exp.budget.can(name)
         deserted: list[str] = []
         if total > budget:

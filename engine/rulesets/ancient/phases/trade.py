@@ -57,7 +57,8 @@ def ship_range(world: Campaign, state: State, rules: Rules) -> int:
     if not best:
         return 0
     lighthouses = sum(p.buildings.count("Маяк") for p in world.provinces.values() if p.owner == state.name)
-    return min(best + lighthouses, int(rules.param("ship_range_max")))
+    discoveries = rules.tech_effect(state.techs, "ship_range")  # ANC-NAVY-09: «открытия»
+    return min(best + lighthouses + discoveries, int(rules.param("ship_range_max")))
 
 
 def may_cross(world: Campaign, seller: str, buyer: str, owner: str) -> bool:
@@ -244,6 +245,8 @@ def _open(world: Campaign, rules: Rules, report: TurnReport, o: Trade) -> str:
     if why:
         raise Refused(why)
     limit = int(rules.param("outgoing_routes")) + ("Рынок" in src.buildings)
+    if world.states[seller].capital == src.name:
+        limit += rules.tech_effect(world.states[seller].techs, "capital_routes")
     if world.states[seller].ai:
         limit = int(rules.param("ai_routes_out"))
     out = [r for r in world.routes if r.src == o.src]
@@ -328,11 +331,15 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
             continue
         value = rules.trade_income(route.good, path.distance) or Fraction(0)
         goods[route.seller][route.good] -= 1
-        goods.setdefault(route.buyer, Counter())[route.good] += 1
+        if route.seller != route.buyer:  # internal trade: the good is traded, not also used at home (ANC-TRADE-15)
+            goods.setdefault(route.buyer, Counter())[route.good] += 1
+        if rules.is_food(route.good):
+            sold = report.notes.setdefault("food_sold", {})
+            sold[route.seller] = sold.get(route.seller, 0) + 1
         if route.good == "рабы":  # ANC-STRATA-05: a slave route gives the buyer a slave
             dst = world.provinces[route.dst]
             dst.population["раб"] = dst.population.get("раб", 0) + 1
-        if rules.is_food(route.good):
+        if rules.is_food(route.good) and route.seller != route.buyer:
             food = report.notes.setdefault("food_bought", {})
             food[route.buyer] = food.get(route.buyer, 0) + 1
         if route.seller == route.buyer:

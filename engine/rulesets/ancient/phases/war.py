@@ -133,6 +133,9 @@ class War:
                 att_mods.append(("через реку", int(rules.param("river_attack"))))
         att_mods += government_modifier(world, [attacker.state], rules)
         def_states = [a.state for a in defenders]
+        siege = rules.tech_effect(world.states[attacker.state].techs, "siege") if attacker.state in world.states else 0
+        if siege and self.fortress(province)[1] and province.owner in def_states:
+            att_mods.append(("штурм укреплений", siege))  # ANC-FORT-05 (PROPOSAL techs)
         def_mods: list[tuple[str, int]] = []
         if province.terrain.lower() == "лес":
             def_mods.append(("оборона в лесу", int(rules.param("forest_defence"))))
@@ -401,7 +404,8 @@ class War:
         if route is None:
             raise Refused(f"из зоны {fleet.zone} в зону {order.zone} моря нет")
         lighthouses = sum(p.buildings.count("Маяк") for p in world.provinces.values() if p.owner == fleet.state)
-        reach = min(moves(fleet.ships, rules) + lighthouses, int(rules.param("ship_range_max")))
+        discoveries = rules.tech_effect(world.states[fleet.state].techs, "ship_range")
+        reach = min(moves(fleet.ships, rules) + lighthouses + discoveries, int(rules.param("ship_range_max")))
         if len(route) > reach:
             raise Refused(f"зона {order.zone} в {len(route)} переходах, запас хода флота — {reach}")
         for z in route:
