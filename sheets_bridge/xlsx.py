@@ -46,9 +46,17 @@ def check_title(name: str) -> None:
 
 
 def _put(ws: Worksheet, row: int, col: int, value: Cell) -> None:
-    cell = ws.cell(row=row, column=col)
+    """Write one value; an unchanged cell is left alone and an empty one is not created."""
+    cell = ws._cells.get((row, col))
+    if cell is None:
+        if value is None:
+            return
+        cell = ws.cell(row=row, column=col)
     if isinstance(value, Formula):
-        cell.value = str(value)
+        if cell.value != str(value) or cell.data_type != "f":
+            cell.value = str(value)
+        return
+    if cell.value == value and type(cell.value) is type(value) and cell.data_type != "f":
         return
     cell.value = value
     if isinstance(value, str) and value.startswith("="):
@@ -56,18 +64,31 @@ def _put(ws: Worksheet, row: int, col: int, value: Cell) -> None:
 
 
 def _grid_of(ws: Worksheet) -> Grid:
-    grid: Grid = []
-    for row in ws.iter_rows():
-        line: list[Cell] = []
-        for cell in row:
-            v = cell.value
-            if cell.data_type == "f" and isinstance(v, str):
-                v = Formula(v)
-            elif v is not None and not isinstance(v, (str, int, float, bool)):
-                v = str(v)  # dates and the like: as text
-            line.append(v)
-        grid.append(line)
-    while grid and all(v is None for v in grid[-1]):
+    """The tab's values as a grid, from the cells that exist.
+
+    openpyxl's iter_rows() would create a cell object for every empty position of the used
+    rectangle (and then save them all); reading its cell store directly keeps reads and saves
+    proportional to the content.
+    """
+    cells = ws._cells
+    if not cells:
+        return []
+    rows = max(r for r, _c in cells)
+    width = max(c for _r, c in cells)
+    grid: Grid = [[None] * width for _ in range(rows)]
+    for (r, c), cell in cells.items():
+        v = cell.value
+        if v is None:
+            continue
+        if cell.data_type == "f" and isinstance(v, str):
+            v = Formula(v)
+        elif not isinstance(v, (str, int, float, bool)):
+            v = str(v)  # dates and the like: as text
+        grid[r - 1][c - 1] = v
+    for line in grid:
+        while line and line[-1] is None:
+            line.pop()
+    while grid and not grid[-1]:
         grid.pop()
     return grid
 
@@ -131,17 +152,14 @@ class XlsxBackend:
         wb = self._load()
         for rep in changes.replace:
             ws = wb[rep.tab] if rep.tab in wb.sheetnames else _new_sheet(wb, rep.spec or TabSpec(rep.tab, []))
-            old_rows, old_cols = ws.max_row, ws.max_column
             for r, line in enumerate(rep.rows, start=1):
                 for c, v in enumerate(line, start=1):
                     _put(ws, r, c, v)
-                for c in range(len(line) + 1, old_cols + 1):
-                    if ws.cell(row=r, column=c).value is not None:
-                        ws.cell(row=r, column=c).value = None
-            for r in range(len(rep.rows) + 1, old_rows + 1):
-                for c in range(1, old_cols + 1):
-                    if ws.cell(row=r, column=c).value is not None:
-                        ws.cell(row=r, column=c).value = None
+            height = len(rep.rows)
+            widths = [len(line) for line in rep.rows]
+            for (r, c), cell in list(ws._cells.items()):
+                if cell.value is not None and (r > height or c > widths[r - 1]):
+                    cell.value = None
         for block in changes.all_blocks():
             if block.tab not in wb.sheetnames:
                 _new_sheet(wb, TabSpec(block.tab, []))
