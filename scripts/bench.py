@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import shutil
 import statistics
 import subprocess
@@ -104,12 +103,12 @@ def bench_xlsx(states: int, runs: int) -> dict[str, Any]:
 def peak_memory_mb(states: int) -> float:
     """Peak resident memory of a fresh process that generates and resolves a campaign in memory."""
     code = (
-        "import sys, resource; sys.path.insert(0, %r)\n"
+        f"import sys, resource; sys.path.insert(0, {str(ROOT)!r})\n"
         "from scripts.bench import campaign_tables\n"
         "from engine.rulesets.ancient import ruleset\n"
-        "t = campaign_tables(%d); ruleset.resolve(t)\n"
+        f"t = campaign_tables({states}); ruleset.resolve(t)\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
-    ) % (str(ROOT), states)
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     return int(out.stdout.strip().splitlines()[-1]) / 1024
 
@@ -226,7 +225,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\npeak memory at 2600 states: {memory:.0f} MB\n")
         for t in targets:
             print(f"{'met   ' if t['met'] else 'MISSED'}  {t['name']}: {t['value']} (target ≤ {t['target']})")
-    _ = resource
     return 0
 
 
