@@ -16,7 +16,7 @@ from engine import rulesets
 from engine.core.errors import StrategosError, UsageError
 from engine.core.orders import STATUS_TEXT, Status
 
-from . import sync
+from . import commands, sync
 from .xlsx import XlsxBackend
 
 
@@ -31,21 +31,29 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="strategos", description="Strategos — инструменты ведущего для форумных стратегий.")
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
-    new = sub.add_parser("new", help="создать кампанию (.xlsx)")
-    new.add_argument("target", help="путь к новому файлу CAMPAIGN.xlsx")
+    new = sub.add_parser("new", help="создать кампанию (.xlsx или Google Таблица)")
+    new.add_argument("target", nargs="?", help="путь к новому файлу CAMPAIGN.xlsx (не нужен с --google)")
     new.add_argument("--ruleset", default="ancient", help="правила (по умолчанию ancient)")
     new.add_argument("--scenario", default="demo", help="сценарий (по умолчанию demo)")
     new.add_argument("--lang", choices=("ru", "en"), default="ru", help="язык листов (ru по умолчанию)")
     new.add_argument("--title", help="название кампании")
     new.add_argument("--force", action="store_true", help="заменить существующий файл")
     new.add_argument("--json", action="store_true", help="вывод в JSON")
+    google = new.add_argument_group("Google Таблицы")
+    google.add_argument("--google", action="store_true", help="создать кампанию в Google Таблицах и открыть доступ")
+    google.add_argument("--gm", metavar="EMAIL", help="адрес ведущего (получит права редактора)")
+    google.add_argument("--player", action="append", default=[], metavar="ГОСУДАРСТВО=EMAIL",
+                        help="игрок: может править только свой лист приказов (можно повторять)")
+    google.add_argument("--private-orders", action="store_true",
+                        help="лист приказов каждого игрока — в отдельной таблице, видной только ему и ведущему")
+    _google_auth(new)
 
     for name, text in (("check", "проверить приказы и записать статусы"),
                        ("resolve", "разрешить открытый ход и записать итоги")):
         c = sub.add_parser(name, help=text)
         c.add_argument("target", help="CAMPAIGN.xlsx или id/URL таблицы Google")
         c.add_argument("--json", action="store_true", help="вывод в JSON")
-        c.add_argument("--credentials", help="JSON сервисного аккаунта Google")
+        _google_auth(c)
         if name == "resolve":
             c.add_argument("--turn", type=int, help="разрешить, только если открыт именно этот ход")
 
@@ -53,7 +61,59 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("dir", nargs="?", default="strategos-demo", help="папка (по умолчанию ./strategos-demo)")
     demo.add_argument("--lang", choices=("ru", "en"), default="ru")
     demo.add_argument("--json", action="store_true", help="вывод в JSON")
+    commands.add_parsers(sub)
     return p
+
+
+def _google_auth(parser: argparse.ArgumentParser) -> None:
+    """The Google credential flags shared by every command that may talk to Google."""
+    parser.add_argument("--credentials", metavar="FILE",
+                        help="JSON-ключ сервисного аккаунта Google (иначе GOOGLE_APPLICATION_CREDENTIALS)")
+    parser.add_argument("--oauth-client-secrets", metavar="FILE",
+                        help="OAuth-клиент Google для входа своим аккаунтом (токен хранится в ~/.config/strategos/)")
+
+
+def _options(args: argparse.Namespace) -> sync.Options:
+    """Google connection options from the command line."""
+    return sync.Options(credentials=getattr(args, "credentials", None),
+                        oauth_client_secrets=getattr(args, "oauth_client_secrets", None))
+
+
+def _players(pairs: Sequence[str]) -> dict[str, str]:
+    """``["Египет=p1@example.com", ...]`` -> {state: e-mail}."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        state, sep, email = pair.partition("=")
+        if not sep or not state.strip() or not email.strip():
+            raise UsageError(f"--player ждёт ГОСУДАРСТВО=EMAIL, а получено {pair!r}")
+        if state.strip() in out:
+            raise UsageError(f"игрок для «{state.strip()}» указан дважды")
+        out[state.strip()] = email.strip()
+    return out
+
+
+def _new_google(args: argparse.Namespace) -> int:
+    """`strategos new --google`: create, protect and share the campaign spreadsheet(s)."""
+    if args.target:
+        raise UsageError("с --google путь к файлу не нужен: таблица создаётся в Google Drive")
+    players = _players(args.player)
+    created = sync.create_google(ruleset=args.ruleset, scenario=args.scenario, lang=args.lang, title=args.title,
+                                 gm=args.gm, players=players, private_orders=args.private_orders,
+                                 options=_options(args))
+    if args.json:
+        print(json.dumps({"created": created.url, "spreadsheet_id": created.spreadsheet_id,
+                          "order_spreadsheets": created.order_urls(), "requests": created.requests, "turn": 1},
+                         ensure_ascii=False))
+        return 0
+    print(f"Создана кампания в Google Таблицах: {created.url}")
+    for tab, url in created.order_urls().items():
+        print(f"  {tab}: {url}")
+    if args.gm:
+        print(f"Ведущий {args.gm} — редактор.")
+    for state, email in players.items():
+        print(f"Игрок {state}: {email} — правит только свой лист приказов.")
+    print("Открыт приём приказов на ход 1.")
+    return 0
 
 
 def _counts(counts: dict[str, int]) -> str:
@@ -78,6 +138,16 @@ def _print_summary(result: Any, out: Any) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     if args.command == "new":
+        if args.google:
+            return _new_google(args)
+        google_only = [flag for flag, value in (("--gm", args.gm), ("--player", args.player),
+                                                ("--private-orders", args.private_orders),
+                                                ("--credentials", args.credentials),
+                                                ("--oauth-client-secrets", args.oauth_client_secrets)) if value]
+        if google_only:
+            raise UsageError(f"{google_only[0]} имеет смысл только вместе с --google")
+        if not args.target:
+            raise UsageError("укажите путь к новому файлу CAMPAIGN.xlsx или --google")
         path = sync.create(args.target, ruleset=args.ruleset, scenario=args.scenario, lang=args.lang,
                            title=args.title, overwrite=args.force)
         if args.json:
@@ -86,13 +156,15 @@ def _run(args: argparse.Namespace) -> int:
             print(f"Создана кампания: {path}. Открыт приём приказов на ход 1.")
         return 0
     if args.command in ("check", "resolve"):
-        backend = sync.open_backend(args.target, sync.Options(credentials=getattr(args, "credentials", None)))
+        backend = sync.open_backend(args.target, _options(args))
         result = sync.check(backend) if args.command == "check" else sync.resolve(backend, turn=args.turn)
         if args.json:
             print(json.dumps(result.summary, ensure_ascii=False, indent=1))
         else:
             _print_summary(result, sys.stdout)
         return 0
+    if args.command in commands.COMMANDS:
+        return commands.run(args)
     if args.command == "demo":
         return _demo(Path(args.dir), args.lang, args.json)
     raise UsageError(f"неизвестная команда {args.command}")

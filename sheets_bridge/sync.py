@@ -5,17 +5,24 @@ Game-agnostic: the meta tab names the ruleset; the ruleset module does the rest.
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import rulesets
+from engine.core.dice import new_secret
 from engine.core.errors import CampaignError
 from engine.core.layout import norm
-from engine.core.tables import Tables
+from engine.core.tables import Tables, WorkbookSpec
 
+from . import secrets
 from .base import Backend
 from .xlsx import XlsxBackend, create_xlsx
+
+if TYPE_CHECKING:
+    from .gsheets import CreatedCampaign
 
 GOOGLE_URL = re.compile(r"docs\.google\.com/spreadsheets/d/([A-Za-z0-9_-]+)")
 GOOGLE_ID = re.compile(r"^[A-Za-z0-9_-]{25,}$")
@@ -33,9 +40,16 @@ def google_id(target: str) -> str | None:
 
 @dataclass
 class Options:
-    """How to reach a backend: credentials for Google; nothing for .xlsx."""
+    """How to reach a backend: credentials for Google; nothing for .xlsx.
+
+    ``credentials`` is a service-account JSON key (else ``GOOGLE_APPLICATION_CREDENTIALS``);
+    ``oauth_client_secrets`` switches to a person's own Google account, whose refresh token is
+    cached in ``token_cache`` (default ``~/.config/strategos/google-token.json``).
+    """
 
     credentials: str | None = None
+    oauth_client_secrets: str | None = None
+    token_cache: str | None = None
 
 
 def open_backend(target: str, options: Options | None = None) -> Backend:
@@ -44,7 +58,13 @@ def open_backend(target: str, options: Options | None = None) -> Backend:
     if sid is not None:
         from . import gsheets
 
-        return gsheets.GoogleBackend.open(sid, credentials=(options or Options()).credentials)
+        opts = options or Options()
+        return gsheets.GoogleBackend.open(
+            sid,
+            credentials=opts.credentials,
+            oauth_client_secrets=opts.oauth_client_secrets,
+            token_cache=opts.token_cache,
+        )
     return XlsxBackend(target)
 
 
@@ -59,16 +79,27 @@ def ruleset_of(tables: Tables) -> Any:
     raise CampaignError("нет листа «Кампания» — это не таблица кампании Strategos")
 
 
+def _secret(backend: Backend) -> str | None:
+    """The GM's secret of a Google campaign, kept off the shared sheet (sheets_bridge/secrets.py)."""
+    key = getattr(backend, "spreadsheet_id", None)
+    return secrets.load(key) if key else None
+
+
 def check(backend: Backend) -> Any:
+    """Judge every order of the open turn: one read, the ruleset's check, one write (statuses only)."""
     tables = backend.read()
-    result = ruleset_of(tables).check(tables)
+    result = ruleset_of(tables).check(tables, secret=_secret(backend))
     backend.write(result.changes)
     return result
 
 
 def resolve(backend: Backend, turn: int | None = None) -> Any:
+    """Resolve the open turn (only if it is ``turn``, when given): one read, one atomic write.
+
+    A resolved turn asked again raises TurnMismatch before anything is written.
+    """
     tables = backend.read()
-    result = ruleset_of(tables).resolve(tables, expect_turn=turn)
+    result = ruleset_of(tables).resolve(tables, expect_turn=turn, secret=_secret(backend))
     backend.write(result.changes)
     return result
 
@@ -78,3 +109,25 @@ def create(target: str, ruleset: str = "ancient", scenario: str = "demo", lang: 
     """Create a new campaign workbook from a ruleset template and scenario."""
     spec = rulesets.get(ruleset).new_workbook(scenario=scenario, lang=lang, title=title, secret=secret)
     return create_xlsx(spec, target, overwrite=overwrite)
+
+
+def create_google(ruleset: str = "ancient", scenario: str = "demo", lang: str = "ru", title: str | None = None,
+                  gm: str | None = None, players: Mapping[str, str] | None = None, private_orders: bool = False,
+                  options: Options | None = None, secret: str | None = None) -> CreatedCampaign:
+    """Create a new campaign as Google spreadsheet(s), protected and shared (see gsheets.create_campaign)."""
+    from . import gsheets
+
+    secret = secret or new_secret()
+    spec = rulesets.get(ruleset).new_workbook(scenario=scenario, lang=lang, title=title, secret=secret)
+    spec = _without_secret(spec, secret)  # players can open the sheet: the dice's secret stays with the GM
+    opts = options or Options()
+    created = gsheets.create(spec, credentials=opts.credentials, oauth_client_secrets=opts.oauth_client_secrets,
+                             token_cache=opts.token_cache, gm=gm, players=players, private_orders=private_orders)
+    secrets.save(created.spreadsheet_id, secret)
+    return created
+
+
+def _without_secret(spec: WorkbookSpec, secret: str) -> WorkbookSpec:
+    tabs = [dataclasses.replace(t, rows=[r for r in t.rows if secret not in r]) if t.kind == "meta" else t
+            for t in spec.tabs]
+    return WorkbookSpec(spec.title, tabs)

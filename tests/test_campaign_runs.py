@@ -8,8 +8,8 @@ from fractions import Fraction
 from engine.core.money import amount
 from engine.core.tables import apply_changes
 from engine.rulesets.ancient import codec, ruleset
-from engine.rulesets.ancient.scenario import build_tables, put_orders
 from engine.rulesets.ancient.demo import sample_orders
+from engine.rulesets.ancient.scenario import build_tables, put_orders
 
 
 def test_demo_resolves_ten_turns_and_the_ledger_explains_every_treasury() -> None:

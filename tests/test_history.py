@@ -81,3 +81,25 @@ def test_the_commitment_is_sha256_of_the_revealed_seed(campaign: Path) -> None:
 def test_rollback_to_a_turn_not_kept_is_refused(campaign: Path) -> None:
     with pytest.raises(CampaignError, match="нет хода 5"):
         timeline.rollback(XlsxBackend(campaign), to=5)
+
+
+def test_the_history_commands_through_the_cli(campaign: Path, capsys, tmp_path: Path) -> None:
+    from sheets_bridge.cli import main
+
+    assert main(["resolve", str(campaign)]) == 0
+    assert main(["history", str(campaign), "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"turn": 1' in out.splitlines()[-1]
+    assert main(["verify", str(campaign), "--turn", "1"]) == 0
+    assert "подтверждён" in capsys.readouterr().out
+    post = tmp_path / "post.txt"
+    assert main(["report", str(campaign), "--format", "bbcode", "--out", str(post), "--players",
+                 str(tmp_path / "players")]) == 0
+    assert "[spoiler=Египет]" in post.read_text(encoding="utf-8")
+    assert (tmp_path / "post.png").exists() and (tmp_path / "players" / "Египет.md").exists()
+    assert main(["rollback", str(campaign), "--to", "1"]) == 0
+    meta = {r[0]: r[1] for r in XlsxBackend(campaign).read()["Кампания"][1:]}
+    assert meta["Открытый ход"] == 1
+    capsys.readouterr()
+    assert main(["verify", str(campaign), "--turn", "1"]) == 1
+    assert "нет хода 1" in capsys.readouterr().err

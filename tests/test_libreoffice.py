@@ -7,12 +7,11 @@ Every sheet converts to CSV without errors and the numbers it shows equal the en
 from __future__ import annotations
 
 import csv
+import re
 import shutil
 import subprocess
-from pathlib import Path
-
-import re
 from fractions import Fraction
+from pathlib import Path
 
 from engine.core.money import amount
 from engine.core.tables import Formula, column_index

@@ -9,11 +9,10 @@ import pytest
 
 from engine.core.errors import CampaignError
 from engine.core.tables import apply_changes
-from engine.rulesets.ancient import ruleset
+from engine.rulesets.ancient import codec, ruleset
 from engine.rulesets.ancient.demo import sample_orders
 from engine.rulesets.ancient.report import chart_png, forum_post, private_report, split
 from engine.rulesets.ancient.scenario import build_tables, put_orders
-from engine.rulesets.ancient import codec
 
 TAG = re.compile(r"\[(/?)(\w+)(?:=[^\]]*)?\]")
 PAIRED = {"b", "spoiler", "list", "size", "code", "table", "tr", "td", "i", "u"}

@@ -61,13 +61,13 @@ def run_phases(
     rules: Any,
     report: TurnReport,
     stop_after: str | None = None,
-    after_each: Callable[[str, W], None] | None = None,
+    after_each: Callable[[str, W, TurnReport], None] | None = None,
 ) -> W:
     """Apply the phases in order; optionally stop after a named phase (previews, tests)."""
     for phase in phases:
         world = phase.run(world, orders, dice, rules, report)
         if after_each is not None:
-            after_each(phase.name, world)
+            after_each(phase.name, world, report)
         if stop_after == phase.name:
             break
     return world

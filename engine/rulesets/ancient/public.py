@@ -37,6 +37,12 @@ EXPENSE = (
     "дань и платежи",
 )
 MAX_TURNS = 60  # rows the charts cover
+CHART_STATES = 12  # lines per chart: more would be unreadable (the «История» tab keeps every state)
+
+
+def chart_states(world: Campaign) -> list[str]:
+    """The states the charts follow: the richest, at most CHART_STATES (fixed at campaign creation)."""
+    return sorted(sorted(world.states, key=lambda n: (-world.states[n].treasury, n))[:CHART_STATES])
 HISTORY_TAB = {"ru": "История", "en": "History"}
 CHARTS_TAB = {"ru": "Графики", "en": "Charts"}
 TOTAL = {"ru": "Итого", "en": "Total"}

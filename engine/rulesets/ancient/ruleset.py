@@ -201,7 +201,7 @@ def new_workbook(
     if problems:
         raise CampaignError(problems)
     balance_grid, _notes = public.balance(c, c, [], lang)
-    player_states = sorted(c.states)
+    player_states = public.chart_states(c)
     tabs: list[TabSpec] = [
         TabSpec(META.tab_name(lang), meta_grid(c, lang, open_status(1, lang)), META.widths(), kind="meta"),
         TabSpec(
@@ -379,9 +379,11 @@ def summary(mode: str, before: Campaign, after: Campaign, report: TurnReport) ->
     return {"mode": mode, "ruleset": NAME, "turn": report.turn, "states": states, "orders": report.counts()}
 
 
-def check(tables: Tables) -> SyncResult:
+def check(tables: Tables, secret: str | None = None) -> SyncResult:
     """Judge every order as resolve would, and write only the status, reason and echo columns."""
     d = codec.decode(tables)
+    if secret:
+        d.campaign.secret = secret
     world, report, _orders = run_turn(d)
     lang = d.campaign.lang
     for ref, res in list(report.results.items()):
@@ -466,7 +468,8 @@ def resolve(
     changes.blocks += _append_rows(tables, hist_tab, [public.HISTORY_COLUMNS[lang]], new_rows)
     charts_tab = _existing(tables, public.CHARTS_TAB.values()) or public.CHARTS_TAB[lang]
     past = [r for r in tables.get(hist_tab, [])[1:] if r and not is_blank(r[0])]
-    changes.replace.append(ReplaceTab(charts_tab, public.charts_grid(past + new_rows, sorted(world.states), lang)))
+    charted = [str(v) for v in (tables.get(charts_tab) or [[None]])[0][1:] if v] or public.chart_states(world)
+    changes.replace.append(ReplaceTab(charts_tab, public.charts_grid(past + new_rows, charted, lang)))
     changes.blocks += _append(tables, LEDGER, lang, codec.ledger_rows(report.ledger.entries))
     changes.blocks += _append(
         tables, CHRONICLE, lang, [[c.turn, line] for line in [_turn_title(c.turn, lang), *report.chronicle]]

@@ -20,8 +20,8 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
         income = sum((v for v in cats.values() if v > 0), start=0)
         expense = -sum((v for v in cats.values() if v < 0), start=0)
         before = opening.get(name, state.treasury)
-        if not cats and state.ai:
-            continue
+        if not orders.sent(name):
+            continue  # the balance tab has every state; the chronicle tells those who acted
         parts = [f"{k} {fmt(v, sign=True)}" for k, v in sorted(cats.items())]
         detail = f" ({'; '.join(parts)})" if parts else ""
         report.tell(

@@ -1,0 +1,1354 @@
+"""The Google Sheets backend: one read and one atomic write per spreadsheet, on gspread's HTTP layer.
+
+Why it looks the way it does
+----------------------------
+* **One read.**  :meth:`GoogleBackend.read` is a single ``spreadsheets.get`` with
+  ``includeGridData`` and a tight ``fields`` mask (entered values -- formulas stay
+  formulas -- plus each tab's id and grid size).  gspread's ``open_by_key`` would cost an
+  extra metadata request, so the HTTP client is used directly.
+* **One write.**  :meth:`GoogleBackend.write` turns a :class:`~engine.core.tables.Changeset`
+  into a single ``spreadsheets:batchUpdate`` (which Google applies atomically): ``addSheet``
+  / ``appendDimension`` when a tab is missing or too small, one ``updateCells`` per
+  ``ReplaceTab`` (bounded by the whole sheet, so whatever the new content no longer covers is
+  cleared) and per ``WriteBlock``, the turn marker last.  A batch above
+  :data:`MAX_WRITE_BYTES` is *staged*: the heavy tabs are first written into hidden staging
+  tabs in as many requests as needed, then one small final batch copies them over the real
+  tabs (``copyPaste`` of entered values and formulas), writes the marker and deletes the
+  staging tabs -- so the campaign itself still changes in one atomic step.
+* **Player text stays text.**  Strings go out as ``stringValue`` (never ``USER_ENTERED``),
+  only :class:`~engine.core.tables.Formula` cells become ``formulaValue``.
+* **A retried write never applies twice.**  ``google_http`` retries non-idempotent
+  requests only when they provably did not land; for the ambiguous cases (5xx, connection
+  dropped after sending) every batch carries *evidence* that :meth:`StrategosHTTPClient.write_guard`
+  checks with one small read: the turn marker's cells, or the ids of the tabs / protected
+  ranges the batch adds.  Batches without such evidence consist of absolute writes only and
+  are safe to repeat.
+* **Private orders.**  A campaign may keep each player's order tab in a spreadsheet of its
+  own; the hidden tab ``_strategos`` of the campaign lists ``[tab name, spreadsheet id]``.
+  The engine still sees one ``Tables`` dict; the backend routes every change to the
+  spreadsheet that holds the tab and writes the campaign (with the marker) last.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import random
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.core.errors import BackendError, UsageError
+from engine.core.tables import (
+    Cell,
+    Changeset,
+    Formula,
+    Grid,
+    Tables,
+    TabSpec,
+    WorkbookSpec,
+    WriteBlock,
+    apply_changes,
+    column_index,
+    is_blank,
+)
+
+from . import google_http
+from .google_http import (
+    GoogleAmbiguousWriteError,
+    GoogleCredentialsError,
+    GoogleError,
+    GoogleNotFoundError,
+    GooglePermissionError,
+    GoogleProtectedRangeError,
+    GoogleQuotaError,
+    GoogleRetryExhausted,
+    GoogleWriteAlreadyApplied,
+    StrategosClient,
+)
+from .xlsx import HEADER_FILL
+
+#: Google recommends request payloads of at most 2 MB; bigger writes are staged.
+MAX_WRITE_BYTES = 2 * 1024 * 1024
+#: The hidden tab where the backend keeps its own bookkeeping (private-orders mode).
+BACKEND_TAB = "_strategos"
+#: Prefix of hidden staging tabs used by oversized writes (deleted by the same write).
+STAGE_PREFIX = "_strategos_stage_"
+#: What a read asks for: entered values (formulas as formulas) and each tab's id and size;
+#: whole-sheet protections tell which editors a tab created later must get.
+READ_FIELDS = (
+    "spreadsheetId,sheets(properties(sheetId,title,index,hidden,gridProperties(rowCount,columnCount)),"
+    "data(rowData(values(userEnteredValue))),protectedRanges(range,editors(users)))"
+)
+#: What the write guard reads to find tabs / protected ranges a batch added.
+PROBE_FIELDS = "sheets(properties(sheetId),protectedRanges(protectedRangeId))"
+MARKER_FIELDS = "sheets(data(rowData(values(userEnteredValue))))"
+#: Longest inline dropdown list we create (Google's data-validation list limit is about 500 items).
+MAX_LIST_OPTIONS = 500
+#: Rows a new non-order tab gets beyond its content, so log tabs grow without resizing every turn.
+SPARE_ROWS = 100
+MIN_COLUMNS = 26
+WHITE = {"red": 1.0, "green": 1.0, "blue": 1.0}
+URL_TEMPLATE = "https://docs.google.com/spreadsheets/d/{}/edit"
+JSON_HEADERS = {"Content-Type": "application/json; charset=utf-8"}
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+SOURCE_RANGE = re.compile(r"^=?(?:'((?:[^']|'')+)'|([^'!]+))!\$?([A-Za-z]+)\$?(\d+)(?::\$?([A-Za-z]+)\$?(\d+))?$")
+
+
+# =========================================================================== errors
+
+
+class GoogleBackendError(BackendError):
+    """Talking to Google failed; the message (Russian first) says what to do."""
+
+
+class GoogleCredentialsMissing(GoogleBackendError):
+    """No usable Google credentials (no key file, a broken one, a refused token)."""
+
+
+class GoogleAccessError(GoogleBackendError):
+    """The spreadsheet does not exist or is not shared with the service account."""
+
+
+class GoogleQuotaExhausted(GoogleBackendError):
+    """Google's per-minute quota stayed exhausted through every retry."""
+
+
+class GoogleWriteUncertain(GoogleBackendError):
+    """A write may or may not have landed and the check could not tell."""
+
+
+def translate(exc: GoogleError, doing: str = "") -> GoogleBackendError:
+    """The project's error for a ``google_http`` error (message kept, a hint added)."""
+    prefix = f"{doing}: " if doing else ""
+    text = f"{prefix}{exc}"
+    if isinstance(exc, GoogleCredentialsError):
+        return GoogleCredentialsMissing(
+            f"{text}\nУкажите ключ сервисного аккаунта: --credentials FILE или переменная "
+            f"{google_http.ENV_CREDENTIALS}; для личного аккаунта — --oauth-client-secrets FILE."
+        )
+    if isinstance(exc, GoogleQuotaError):
+        return GoogleQuotaExhausted(text)
+    if isinstance(exc, GoogleProtectedRangeError):
+        return GoogleAccessError(text)
+    if isinstance(exc, (GoogleNotFoundError, GooglePermissionError)):
+        return GoogleAccessError(text)
+    if isinstance(exc, GoogleAmbiguousWriteError):
+        return GoogleWriteUncertain(
+            f"{text}\nЕсли это был resolve, повторите его с --turn N: уже разрешённый ход не будет разрешён дважды."
+        )
+    if isinstance(exc, GoogleRetryExhausted) and isinstance(exc.last_error, GoogleQuotaError):
+        return GoogleQuotaExhausted(text)
+    return GoogleBackendError(text)
+
+
+@contextlib.contextmanager
+def google_errors(doing: str = "") -> Iterator[None]:
+    """Turn ``google_http`` errors into :class:`GoogleBackendError` (the CLI prints them, exit 1)."""
+    try:
+        yield
+    except GoogleError as exc:
+        raise translate(exc, doing) from exc
+
+
+# =========================================================================== clients
+
+
+def default_token_cache() -> Path:
+    """Where the OAuth refresh token is cached: ``$XDG_CONFIG_HOME/strategos`` or ``~/.config/strategos``."""
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "strategos" / "google-token.json"
+
+
+def make_google_client(
+    credentials: str | os.PathLike[str] | None = None,
+    *,
+    oauth_client_secrets: str | os.PathLike[str] | None = None,
+    token_cache: str | os.PathLike[str] | None = None,
+    **client_options: Any,
+) -> StrategosClient:
+    """A gspread client: a service account (``credentials`` or ``GOOGLE_APPLICATION_CREDENTIALS``)
+    or, with ``oauth_client_secrets``, a person's own Google account (token cached on disk).
+
+    ``client_options`` go to :func:`google_http.make_client` (retry policy, sleep, clock, timeout).
+    """
+    with google_errors():
+        if oauth_client_secrets and not credentials:
+            cache = token_cache or default_token_cache()
+            return google_http.make_user_client(oauth_client_secrets, cache)
+        return google_http.make_client(credentials, **client_options)
+
+
+def account_email(client: StrategosClient) -> str | None:
+    """The service account's e-mail, or None for a personal (OAuth) account."""
+    auth = getattr(client.http_client, "auth", None)
+    email = getattr(auth, "service_account_email", None)
+    return str(email) if email and EMAIL.match(str(email)) else None
+
+
+def spreadsheet_url(spreadsheet_id: str) -> str:
+    """The browser URL of a spreadsheet."""
+    return URL_TEMPLATE.format(spreadsheet_id)
+
+
+# =========================================================================== cells
+
+
+def cell_data(value: Cell) -> dict[str, Any]:
+    """CellData for a value: text as ``stringValue`` (never parsed), only Formula as ``formulaValue``.
+
+    ``None`` and ``""`` give ``{}``, which under the ``userEnteredValue`` mask clears the cell.
+    """
+    if value is None or (isinstance(value, str) and value == ""):
+        return {}
+    if isinstance(value, Formula):
+        text = str(value)
+        return {"userEnteredValue": {"formulaValue": text if text.startswith("=") else "=" + text}}
+    if isinstance(value, bool):
+        return {"userEnteredValue": {"boolValue": value}}
+    if isinstance(value, int):
+        return {"userEnteredValue": {"numberValue": value}}
+    if isinstance(value, float) and math.isfinite(value):
+        return {"userEnteredValue": {"numberValue": value}}
+    return {"userEnteredValue": {"stringValue": str(value)}}
+
+
+def cell_value(data: Mapping[str, Any] | None) -> Cell:
+    """The raw cell of a CellData as the engine expects it (formulas as :class:`Formula`)."""
+    entered = (data or {}).get("userEnteredValue")
+    if not entered:
+        return None
+    if "formulaValue" in entered:
+        return Formula(str(entered["formulaValue"]))
+    if "stringValue" in entered:
+        return str(entered["stringValue"])
+    if "boolValue" in entered:
+        return bool(entered["boolValue"])
+    if "numberValue" in entered:
+        number = entered["numberValue"]
+        if isinstance(number, bool):
+            return int(number)
+        if isinstance(number, int):
+            return number
+        number = float(number)
+        return int(number) if number.is_integer() and abs(number) < 2**53 else number
+    if "errorValue" in entered:
+        error = entered["errorValue"] or {}
+        return str(error.get("message") or error.get("type") or "#ERROR!")
+    return None
+
+
+def _same(a: Cell, b: Cell) -> bool:
+    """Cell equality as a sheet sees it: blank = blank, 2 = 2.0, formula text = text."""
+    if is_blank(a) or is_blank(b):
+        return is_blank(a) and is_blank(b)
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return float(a) == float(b)
+    return str(a) == str(b)
+
+
+def _trimmed_row(line: Sequence[Cell]) -> list[Cell]:
+    """A row without its trailing blank cells."""
+    out = list(line)
+    while out and is_blank(out[-1]):
+        out.pop()
+    return out
+
+
+def _rows_data(rows: Sequence[Sequence[Cell]], *, trim: bool) -> list[dict[str, Any]]:
+    """RowData for updateCells; ``trim`` drops trailing blanks (a bounded range clears them anyway)."""
+    out: list[dict[str, Any]] = []
+    for line in rows:
+        cells = _trimmed_row(line) if trim else list(line)
+        out.append({"values": [cell_data(v) for v in cells]} if cells else {})
+    if trim:
+        while out and not out[-1]:
+            out.pop()
+    return out
+
+
+def quote_title(title: str) -> str:
+    """A tab title as it appears in A1 notation."""
+    return "'" + title.replace("'", "''") + "'"
+
+
+def _a1_column(index: int) -> str:
+    """0-based column index -> letters."""
+    letters = ""
+    index += 1
+    while index:
+        index, rem = divmod(index - 1, 26)
+        letters = chr(65 + rem) + letters
+    return letters
+
+
+def _hex_color(text: str) -> dict[str, float]:
+    """'#4A7A3D' -> Google's 0..1 RGB."""
+    h = text.lstrip("#")
+    if len(h) == 8:  # ARGB as openpyxl writes it
+        h = h[2:]
+    if len(h) != 6:
+        return {"red": 0.3, "green": 0.3, "blue": 0.3}
+    return {k: int(h[i : i + 2], 16) / 255 for k, i in (("red", 0), ("green", 2), ("blue", 4))}
+
+
+def _dumps(obj: Any) -> bytes:
+    """Compact UTF-8 JSON (Cyrillic as UTF-8, not \\u escapes: a third of the bytes)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+# =========================================================================== spreadsheet layout
+
+
+@dataclass
+class SheetInfo:
+    """A tab as the backend knows it: where it lives, its id and its grid size."""
+
+    spreadsheet_id: str
+    sheet_id: int
+    title: str
+    rows: int
+    cols: int
+    hidden: bool = False
+
+
+@dataclass
+class BookState:
+    """What one read taught us about one spreadsheet."""
+
+    spreadsheet_id: str
+    sheets: dict[str, SheetInfo] = field(default_factory=dict)
+    editors: list[str] = field(default_factory=list)  # editors of whole-tab protections
+    stale_stages: list[int] = field(default_factory=list)  # staging tabs a failed write left behind
+
+
+@dataclass
+class Evidence:
+    """How the write guard can tell that a batch landed (strongest first)."""
+
+    marker_tab: str = ""
+    marker_range: tuple[int, int, int, int] = (0, 0, 0, 0)  # r0, c0 (0-based), rows, cols
+    marker_cells: dict[tuple[int, int], Cell] = field(default_factory=dict)  # cells that differ from the read
+    added_sheets: set[int] = field(default_factory=set)
+    deleted_sheets: set[int] = field(default_factory=set)
+    added_protections: set[int] = field(default_factory=set)
+
+    def any(self) -> bool:
+        """Whether the batch holds anything a retry could apply twice or fail on."""
+        return bool(self.marker_cells or self.added_sheets or self.deleted_sheets or self.added_protections)
+
+
+@dataclass
+class Batch:
+    """One ``spreadsheets:batchUpdate`` body and how to tell whether it landed."""
+
+    requests: list[dict[str, Any]]
+    evidence: Evidence = field(default_factory=Evidence)
+
+    def body(self) -> bytes:
+        """The request body."""
+        return _dumps({"requests": self.requests})
+
+
+def _rid(rng: random.Random, used: set[int]) -> int:
+    """A fresh positive 31-bit id (sheet or protected range) not in ``used``."""
+    while True:
+        value = rng.randrange(1_000_000, 2**31 - 1)
+        if value not in used:
+            used.add(value)
+            return value
+
+
+# =========================================================================== HTTP
+
+
+def get_spreadsheet(
+    client: StrategosClient, spreadsheet_id: str, fields: str, ranges: Sequence[str] = ()
+) -> dict[str, Any]:
+    """One ``spreadsheets.get`` with grid data under a ``fields`` mask (no gspread metadata call)."""
+    params: list[tuple[str, str]] = [("includeGridData", "true"), ("fields", fields)]
+    params += [("ranges", r) for r in ranges]
+    response = client.http_client.request("get", f"{google_http.GOOGLE_SHEETS_URL}/{spreadsheet_id}", params=params)
+    return dict(response.json())
+
+
+def send_batch(client: StrategosClient, spreadsheet_id: str, batch: Batch) -> None:
+    """One ``spreadsheets:batchUpdate`` under the write guard; "already applied" is success.
+
+    After an ambiguous failure ``google_http`` asks :func:`landed` (one small read) whether the
+    batch took effect: yes -> done, no -> the batch is sent again.
+    """
+    http = client.http_client
+    url = f"{google_http.GOOGLE_SHEETS_URL}/{spreadsheet_id}:batchUpdate"
+
+    def check() -> bool:
+        try:
+            return landed(client, spreadsheet_id, batch.evidence)
+        except GoogleError as exc:
+            raise GoogleAmbiguousWriteError(
+                f"Запись в таблицу {spreadsheet_id} могла примениться, а проверить это не удалось: {exc}"
+            ) from exc
+
+    try:
+        with http.write_guard(check):
+            http.request("post", url, data=batch.body(), headers=dict(JSON_HEADERS))
+    except GoogleWriteAlreadyApplied:
+        return
+
+
+def landed(client: StrategosClient, spreadsheet_id: str, ev: Evidence) -> bool:
+    """Whether a batch with this evidence is visible in the spreadsheet now."""
+    if not ev.any():
+        return False  # absolute writes only: sending them again is harmless
+    if ev.marker_cells:
+        r0, c0, n_rows, n_cols = ev.marker_range
+        a1 = f"{quote_title(ev.marker_tab)}!{_a1_column(c0)}{r0 + 1}:{_a1_column(c0 + n_cols - 1)}{r0 + n_rows}"
+        answer = get_spreadsheet(client, spreadsheet_id, MARKER_FIELDS, [a1])
+        sheets = answer.get("sheets") or [{}]
+        grid = _grid_of((sheets[0].get("data") or [{}])[0])
+        for (r, c), want in ev.marker_cells.items():
+            line = grid[r - r0] if r - r0 < len(grid) else []
+            have = line[c - c0] if c - c0 < len(line) else None
+            if not _same(have, want):
+                return False
+        return True
+    answer = get_spreadsheet(client, spreadsheet_id, PROBE_FIELDS)
+    sheets = answer.get("sheets", [])
+    sheet_ids = {int(s.get("properties", {}).get("sheetId", 0)) for s in sheets}
+    protections = {int(p.get("protectedRangeId", -1)) for s in sheets for p in s.get("protectedRanges", [])}
+    if ev.added_sheets:
+        return ev.added_sheets <= sheet_ids
+    if ev.deleted_sheets:
+        return not (ev.deleted_sheets & sheet_ids)
+    return ev.added_protections <= protections
+
+
+# =========================================================================== the backend
+
+
+class GoogleBackend:
+    """A campaign in a Google spreadsheet (plus, in private-orders mode, one per player's orders).
+
+    ``read()`` costs one request per spreadsheet, ``write()`` one batchUpdate per spreadsheet
+    it changes (several only when a write is above :data:`MAX_WRITE_BYTES`).
+    """
+
+    def __init__(
+        self,
+        client: StrategosClient,
+        spreadsheet_id: str,
+        *,
+        max_write_bytes: int = MAX_WRITE_BYTES,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.client = client
+        self.spreadsheet_id = spreadsheet_id
+        self.location = spreadsheet_url(spreadsheet_id)
+        self.max_write_bytes = max_write_bytes
+        self.rng = rng or random.Random()
+        self.books: dict[str, BookState] = {}
+        self.tab_home: dict[str, str] = {}  # engine tab -> spreadsheet id, for tabs outside the campaign
+        self.tables: Tables | None = None
+        self.batches_sent = 0
+
+    @classmethod
+    def open(
+        cls,
+        spreadsheet_id: str,
+        *,
+        credentials: str | os.PathLike[str] | None = None,
+        oauth_client_secrets: str | os.PathLike[str] | None = None,
+        token_cache: str | os.PathLike[str] | None = None,
+        client: StrategosClient | None = None,
+        max_write_bytes: int = MAX_WRITE_BYTES,
+        **client_options: Any,
+    ) -> GoogleBackend:
+        """A backend for an existing spreadsheet (no request is made until ``read``)."""
+        client = client or make_google_client(
+            credentials, oauth_client_secrets=oauth_client_secrets, token_cache=token_cache, **client_options
+        )
+        return cls(client, spreadsheet_id, max_write_bytes=max_write_bytes)
+
+    # ----------------------------------------------------------------- read
+
+    def read(self) -> Tables:
+        """Every tab as a grid of raw cells: one request per spreadsheet involved."""
+        with google_errors("чтение таблицы Google"):
+            answer = get_spreadsheet(self.client, self.spreadsheet_id, READ_FIELDS)
+            tables, book, home = _absorb(self.spreadsheet_id, answer)
+            books = {self.spreadsheet_id: book}
+            private: dict[str, Tables] = {}
+            tab_home: dict[str, str] = {}
+            for tab, sid in home.items():
+                if sid == self.spreadsheet_id:
+                    continue
+                if sid not in private:
+                    private[sid], books[sid], _ = _absorb(sid, get_spreadsheet(self.client, sid, READ_FIELDS))
+                if tab not in private[sid]:
+                    raise GoogleBackendError(
+                        f"В таблице приказов {spreadsheet_url(sid)} нет листа «{tab}», хотя служебный лист "
+                        f"«{BACKEND_TAB}» кампании указывает на неё."
+                    )
+                tables[tab] = private[sid][tab]
+                tab_home[tab] = sid
+        self.books, self.tab_home, self.tables = books, tab_home, tables
+        return {name: [list(r) for r in grid] for name, grid in tables.items()}
+
+    # ----------------------------------------------------------------- write
+
+    def write(self, changes: Changeset) -> None:
+        """Apply every change: one atomic batch per spreadsheet involved (private order books
+        first, the campaign with the turn marker last)."""
+        if changes.is_empty():
+            return
+        before = self.tables if self.tables is not None else self._reread()
+        parts: dict[str, Changeset] = {}
+        for rep in changes.replace:
+            parts.setdefault(self.tab_home.get(rep.tab, self.spreadsheet_id), Changeset()).replace.append(rep)
+        for block in changes.blocks:
+            parts.setdefault(self.tab_home.get(block.tab, self.spreadsheet_id), Changeset()).blocks.append(block)
+        for block in changes.marker:
+            parts.setdefault(self.tab_home.get(block.tab, self.spreadsheet_id), Changeset()).marker.append(block)
+        order = [sid for sid in parts if sid != self.spreadsheet_id]
+        if self.spreadsheet_id in parts:
+            order.append(self.spreadsheet_id)
+        try:
+            with google_errors("запись в таблицу Google"):
+                for sid in order:
+                    plan = self._plan(sid, parts[sid], before)
+                    for batch in plan.batches:
+                        self.batches_sent += 1
+                        send_batch(self.client, sid, batch)
+                    plan.commit()
+        except BaseException:
+            self.tables = None  # what the sheet holds now is unknown: the next write reads first
+            raise
+        self.tables = apply_changes(before, changes)
+
+    def _reread(self) -> Tables:
+        """A write without a read first: read now (the plan needs tab ids, sizes and contents)."""
+        self.read()
+        return self.tables or {}
+
+    # ----------------------------------------------------------------- planning
+
+    def _plan(self, spreadsheet_id: str, changes: Changeset, before: Tables) -> Plan:
+        """The batches that apply ``changes`` to one spreadsheet (one unless it is too big);
+        ``before`` is what the read saw, so a ReplaceTab sends only what differs."""
+        book = self.books[spreadsheet_id]
+        used_ids = {s.sheet_id for s in book.sheets.values()} | set(book.stale_stages)
+        structural: list[dict[str, Any]] = []
+        evidence = Evidence()
+        need: dict[str, list[int]] = {}  # tab -> [rows, cols] the changes reach
+        specs: dict[str, TabSpec] = {}
+        for rep in changes.replace:
+            rows = _trimmed_grid(rep.rows)
+            n = need.setdefault(rep.tab, [1, 1])
+            n[0], n[1] = max(n[0], len(rows)), max(n[1], max((len(r) for r in rows), default=0))
+            if rep.spec is not None:
+                specs.setdefault(rep.tab, rep.spec)
+        for block in changes.all_blocks():
+            n = need.setdefault(block.tab, [1, 1])
+            n[0] = max(n[0], block.row - 1 + len(block.values))
+            n[1] = max(n[1], block.col - 1 + max((len(line) for line in block.values), default=0))
+        for stale in book.stale_stages:  # staging tabs of an earlier failed write
+            structural.append({"deleteSheet": {"sheetId": stale}})
+            evidence.deleted_sheets.add(stale)
+        infos: dict[str, SheetInfo] = {}
+        for tab, (rows_needed, cols_needed) in need.items():
+            info = book.sheets.get(tab)
+            if info is None:
+                spec = specs.get(tab) or TabSpec(tab, [])
+                sheet_id = _rid(self.rng, used_ids)
+                n_rows = max(rows_needed, len(spec.rows)) + SPARE_ROWS
+                n_cols = max(cols_needed, _spec_width(spec), MIN_COLUMNS)
+                structural.append(
+                    {"addSheet": {"properties": _sheet_properties(spec, sheet_id, None, n_rows, n_cols)}}
+                )
+                evidence.added_sheets.add(sheet_id)
+                structural += [r for r in _format_requests(spec, sheet_id) if "updateCells" not in r]
+                if book.editors:
+                    pid = _rid(self.rng, used_ids)
+                    structural.append(_protect_sheet(sheet_id, pid, book.editors, ()))
+                    evidence.added_protections.add(pid)
+                info = SheetInfo(spreadsheet_id, sheet_id, tab, n_rows, n_cols)
+            else:
+                for dim, extra in (("ROWS", rows_needed - info.rows), ("COLUMNS", cols_needed - info.cols)):
+                    if extra > 0:
+                        structural.append(
+                            {"appendDimension": {"sheetId": info.sheet_id, "dimension": dim, "length": extra}}
+                        )
+                info = SheetInfo(
+                    spreadsheet_id, info.sheet_id, tab, max(info.rows, rows_needed), max(info.cols, cols_needed),
+                    info.hidden,
+                )
+            infos[tab] = info
+        per_tab: dict[str, list[Piece]] = {}
+        for rep in changes.replace:
+            info = infos[rep.tab]
+            seen = before.get(rep.tab) if rep.tab in book.sheets else None
+            per_tab.setdefault(rep.tab, []).extend(_replace_pieces(info.sheet_id, seen, rep.rows, info))
+        for block in changes.blocks:
+            per_tab.setdefault(block.tab, []).append(
+                Piece(_block_request(infos[block.tab].sheet_id, block), _block_rect(block))
+            )
+        marker_requests = [_block_request(infos[b.tab].sheet_id, b) for b in changes.marker]
+        if changes.marker:
+            _marker_evidence(evidence, changes.marker, before)
+
+        def commit() -> None:
+            book.sheets.update(infos)
+            book.stale_stages = []
+
+        content_size = {tab: sum(p.size for p in pieces) for tab, pieces in per_tab.items()}
+        fixed = len(_dumps({"requests": structural + marker_requests})) + 2
+        if fixed + sum(content_size.values()) <= self.max_write_bytes:
+            requests = structural + [p.request for pieces in per_tab.values() for p in pieces] + marker_requests
+            if not requests:
+                return Plan([], commit)
+            return Plan([Batch(requests, evidence)], commit)
+        batches = self._staged(structural, per_tab, content_size, marker_requests, evidence, infos, used_ids, fixed)
+        return Plan(batches, commit)
+
+    def _staged(
+        self,
+        structural: list[dict[str, Any]],
+        per_tab: dict[str, list[Piece]],
+        content_size: dict[str, int],
+        marker_requests: list[dict[str, Any]],
+        evidence: Evidence,
+        infos: dict[str, SheetInfo],
+        used_ids: set[int],
+        fixed: int,
+    ) -> list[Batch]:
+        """An oversized write.  The heaviest tabs are written into hidden staging tabs first (as
+        many requests as needed; the campaign itself is untouched meanwhile), then one small
+        final batch grows the real tabs, copies the staged rectangles over them (entered values
+        and formulas; formats, dropdowns and protections of the real tab stay), writes the rest
+        and the marker, and deletes the staging tabs: the campaign changes in that one atomic step."""
+        budget = self.max_write_bytes
+        staged: list[str] = []
+        remaining = fixed + sum(content_size.values())
+        for tab in sorted(content_size, key=lambda t: -content_size[t]):
+            if remaining <= budget - 8192:
+                break
+            staged.append(tab)
+            remaining -= content_size[tab] - 300 * len(per_tab[tab])  # a copyPaste per piece stays behind
+        batches: list[Batch] = []
+        final: list[dict[str, Any]] = list(structural)
+        stage_ids: set[int] = set()
+        token = f"{self.rng.randrange(16**6):06x}"
+        current: list[dict[str, Any]] = []
+        current_ev = Evidence()
+        size = 16
+
+        def add(request: dict[str, Any], new_sheet: int | None = None) -> None:
+            nonlocal current, current_ev, size
+            request_size = len(_dumps(request)) + 1
+            if current and size + request_size > budget:
+                batches.append(Batch(current, current_ev))
+                current, current_ev, size = [], Evidence(), 16
+            current.append(request)
+            size += request_size
+            if new_sheet is not None:
+                current_ev.added_sheets.add(new_sheet)
+
+        for n, tab in enumerate(staged):
+            info = infos[tab]
+            stage_id = _rid(self.rng, used_ids)
+            stage_ids.add(stage_id)
+            props = {
+                "sheetId": stage_id,
+                "title": f"{STAGE_PREFIX}{token}_{n}",
+                "hidden": True,
+                "gridProperties": {"rowCount": info.rows, "columnCount": info.cols},
+            }
+            add({"addSheet": {"properties": props}}, stage_id)
+            for piece in per_tab[tab]:
+                for part in _split_update(_retarget(piece.request, stage_id), budget // 4):
+                    add(part)
+                r0, c0, r1, c1 = piece.rect
+                final.append(
+                    {
+                        "copyPaste": {
+                            "source": _grid_range(stage_id, r0, r1, c0, c1),
+                            "destination": _grid_range(info.sheet_id, r0, r1, c0, c1),
+                            "pasteType": "PASTE_FORMULA",
+                            "pasteOrientation": "NORMAL",
+                        }
+                    }
+                )
+        if current:
+            batches.append(Batch(current, current_ev))
+        for tab, pieces in per_tab.items():
+            if tab not in staged:
+                final += [p.request for p in pieces]
+        final += marker_requests
+        final += [{"deleteSheet": {"sheetId": sid}} for sid in sorted(stage_ids)]
+        # the final batch deletes the staging tabs: their absence proves it landed (so does the marker)
+        final_evidence = Evidence(
+            marker_tab=evidence.marker_tab,
+            marker_range=evidence.marker_range,
+            marker_cells=evidence.marker_cells,
+            deleted_sheets=stage_ids | evidence.deleted_sheets,
+        )
+        batches.append(Batch(final, final_evidence))
+        return batches
+
+
+def _marker_evidence(evidence: Evidence, marker: Sequence[WriteBlock], before: Tables) -> None:
+    """Record the marker cells that differ from what the read saw: the proof a write landed."""
+    tab = marker[-1].tab
+    blocks = [b for b in marker if b.tab == tab]
+    r0 = min(b.row for b in blocks) - 1
+    c0 = min(b.col for b in blocks) - 1
+    r1 = max(b.row - 1 + len(b.values) for b in blocks)
+    c1 = max(b.col - 1 + max((len(v) for v in b.values), default=1) for b in blocks)
+    old = before.get(tab, [])
+    cells: dict[tuple[int, int], Cell] = {}
+    for b in blocks:
+        for dr, line in enumerate(b.values):
+            for dc, value in enumerate(line):
+                r, c = b.row - 1 + dr, b.col - 1 + dc
+                before = old[r][c] if r < len(old) and c < len(old[r]) else None
+                if _same(before, value):
+                    cells.pop((r, c), None)
+                else:
+                    cells[(r, c)] = value
+    evidence.marker_tab = tab
+    evidence.marker_range = (r0, c0, max(r1 - r0, 1), max(c1 - c0, 1))
+    evidence.marker_cells = cells
+
+
+
+@dataclass
+class Piece:
+    """One updateCells of a write and the rectangle it covers (0-based, end-exclusive)."""
+
+    request: dict[str, Any]
+    rect: tuple[int, int, int, int]  # r0, c0, r1, c1
+
+    @property
+    def size(self) -> int:
+        """Bytes it adds to a batch body."""
+        return len(_dumps(self.request)) + 1
+
+
+@dataclass
+class Plan:
+    """The batches of one spreadsheet's write and what to remember once they are sent."""
+
+    batches: list[Batch]
+    commit: Callable[[], None]
+
+
+def _absorb(spreadsheet_id: str, answer: Mapping[str, Any]) -> tuple[Tables, BookState, dict[str, str]]:
+    """Tables, layout and the private-orders map (from ``_strategos``) of one read answer."""
+    tables: Tables = {}
+    book = BookState(spreadsheet_id)
+    home: dict[str, str] = {}
+    for sheet in answer.get("sheets", []):
+        props = sheet.get("properties", {})
+        grid_props = props.get("gridProperties", {})
+        title = str(props.get("title", ""))
+        info = SheetInfo(
+            spreadsheet_id,
+            int(props.get("sheetId", 0)),
+            title,
+            int(grid_props.get("rowCount", 0)),
+            int(grid_props.get("columnCount", 0)),
+            bool(props.get("hidden", False)),
+        )
+        for pr in sheet.get("protectedRanges", []):
+            rng = pr.get("range") or {}
+            users = (pr.get("editors") or {}).get("users") or []
+            whole = not any(k in rng for k in ("startRowIndex", "endRowIndex", "startColumnIndex", "endColumnIndex"))
+            if not book.editors and users and whole:
+                book.editors = [str(u) for u in users]
+        if title.startswith(STAGE_PREFIX):
+            book.stale_stages.append(info.sheet_id)
+            continue
+        book.sheets[title] = info
+        grid = _grid_of((sheet.get("data") or [{}])[0])
+        if title == BACKEND_TAB:
+            for line in grid[1:]:
+                if len(line) > 1 and not is_blank(line[0]) and not is_blank(line[1]):
+                    home[str(line[0])] = str(line[1]).strip()
+            continue
+        tables[title] = grid
+    return tables, book, home
+
+
+def _identical(a: Cell, b: Cell) -> bool:
+    """Whether writing ``b`` over ``a`` would change nothing (kind matters: text '=1' is no formula)."""
+    if is_blank(a) or is_blank(b):
+        return is_blank(a) and is_blank(b)
+    if isinstance(a, Formula) or isinstance(b, Formula):
+        return isinstance(a, Formula) and isinstance(b, Formula) and str(a) == str(b)
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return float(a) == float(b)
+    return isinstance(a, str) and isinstance(b, str) and a == b
+
+
+def _replace_pieces(
+    sheet_id: int, before: Sequence[Sequence[Cell]] | None, rows: Sequence[Sequence[Cell]], info: SheetInfo
+) -> list[Piece]:
+    """The updateCells that turn ``before`` (what the read saw) into ``rows``.
+
+    Only the rectangles that differ are written: runs of changed rows, each over the span of
+    its changed columns, bounded (so a cell the new content leaves blank is cleared).  A tab
+    the read did not see is written whole, bounded by the whole grid.
+    """
+    new = _trimmed_grid(rows)
+    if before is None:
+        request = {
+            "updateCells": {
+                "range": {"sheetId": sheet_id},
+                "rows": _rows_data(new, trim=True),
+                "fields": "userEnteredValue",
+            }
+        }
+        return [Piece(request, (0, 0, info.rows, info.cols))]
+    old = _trimmed_grid(before)
+    changed: dict[int, tuple[int, int]] = {}
+    for r in range(max(len(old), len(new))):
+        a = old[r] if r < len(old) else []
+        b = new[r] if r < len(new) else []
+        cols = [c for c in range(max(len(a), len(b))) if not _identical(a[c] if c < len(a) else None,
+                                                                        b[c] if c < len(b) else None)]
+        if cols:
+            changed[r] = (cols[0], cols[-1] + 1)
+    pieces: list[Piece] = []
+    run: list[int] = []
+    for r in sorted(changed):
+        if run and r != run[-1] + 1:
+            pieces.append(_rect_piece(sheet_id, new, run, changed))
+            run = []
+        run.append(r)
+    if run:
+        pieces.append(_rect_piece(sheet_id, new, run, changed))
+    return pieces
+
+
+def _rect_piece(sheet_id: int, new: Grid, run: list[int], spans: Mapping[int, tuple[int, int]]) -> Piece:
+    """A bounded updateCells over consecutive changed rows and the union of their changed columns."""
+    r0, r1 = run[0], run[-1] + 1
+    c0 = min(spans[r][0] for r in run)
+    c1 = max(spans[r][1] for r in run)
+    values = [(new[r] if r < len(new) else [])[c0:c1] for r in range(r0, r1)]
+    request = {
+        "updateCells": {
+            "range": _grid_range(sheet_id, r0, r1, c0, c1),
+            "rows": _rows_data(values, trim=True),
+            "fields": "userEnteredValue",
+        }
+    }
+    return Piece(request, (r0, c0, r1, c1))
+
+
+def _trimmed_grid(rows: Sequence[Sequence[Cell]]) -> list[list[Cell]]:
+    """Rows without trailing blank cells and trailing blank rows."""
+    out = [_trimmed_row(r) for r in rows]
+    while out and not out[-1]:
+        out.pop()
+    return out
+
+
+# =========================================================================== request builders
+
+
+def _grid_of(data: Mapping[str, Any]) -> Grid:
+    """A GridData's rows as raw cells (trailing blanks trimmed, as Google returns them)."""
+    grid: Grid = []
+    for row in data.get("rowData") or []:
+        grid.append([cell_value(v) for v in (row or {}).get("values") or []])
+    while grid and all(is_blank(v) for v in grid[-1]):
+        grid.pop()
+    return grid
+
+
+def _grid_range(sheet_id: int, r0: int, r1: int, c0: int, c1: int) -> dict[str, int]:
+    """A bounded GridRange (0-based, end-exclusive)."""
+    return {"sheetId": sheet_id, "startRowIndex": r0, "endRowIndex": r1, "startColumnIndex": c0, "endColumnIndex": c1}
+
+
+def _block_request(sheet_id: int, block: WriteBlock) -> dict[str, Any]:
+    """updateCells for a WriteBlock: anchored at its corner; ``None`` cells are cleared."""
+    return {
+        "updateCells": {
+            "start": {"sheetId": sheet_id, "rowIndex": block.row - 1, "columnIndex": block.col - 1},
+            "rows": _rows_data(block.values, trim=False),
+            "fields": "userEnteredValue",
+        }
+    }
+
+
+def _block_rect(block: WriteBlock) -> tuple[int, int, int, int]:
+    """(r0, c0, r1, c1) of a WriteBlock, 0-based end-exclusive."""
+    width = max((len(v) for v in block.values), default=0)
+    return block.row - 1, block.col - 1, block.row - 1 + len(block.values), block.col - 1 + max(width, 1)
+
+
+def _retarget(req: dict[str, Any], sheet_id: int) -> dict[str, Any]:
+    """The same updateCells aimed at another tab (the staging copy)."""
+    body = dict(req["updateCells"])
+    if "range" in body:
+        body["range"] = dict(body["range"], sheetId=sheet_id)
+    else:
+        body["start"] = dict(body["start"], sheetId=sheet_id)
+    return {"updateCells": body}
+
+
+def _split_update(req: dict[str, Any], limit: int) -> list[dict[str, Any]]:
+    """Split an updateCells into row bands of at most ``limit`` bytes (anchored writes)."""
+    body = req.get("updateCells")
+    if body is None:
+        return [req]
+    rows = body.get("rows") or []
+    if len(rows) <= 1 or len(_dumps(req)) <= limit:
+        return [req]
+    if "range" in body:
+        sheet_id = body["range"]["sheetId"]
+        r0, c0 = int(body["range"].get("startRowIndex", 0)), int(body["range"].get("startColumnIndex", 0))
+    else:
+        sheet_id = body["start"]["sheetId"]
+        r0, c0 = int(body["start"].get("rowIndex", 0)), int(body["start"].get("columnIndex", 0))
+    out: list[dict[str, Any]] = []
+    band: list[dict[str, Any]] = []
+    size = 0
+    start = r0
+    for i, row in enumerate(rows):
+        row_size = len(_dumps(row)) + 1
+        if band and size + row_size > limit:
+            out.append(_anchored(sheet_id, start, c0, band, body["fields"]))
+            band, size, start = [], 0, r0 + i
+        band.append(row)
+        size += row_size
+    if band:
+        out.append(_anchored(sheet_id, start, c0, band, body["fields"]))
+    return out
+
+
+def _anchored(sheet_id: int, row: int, col: int, rows: list[dict[str, Any]], fields: str) -> dict[str, Any]:
+    """An updateCells anchored at (row, col)."""
+    return {
+        "updateCells": {
+            "start": {"sheetId": sheet_id, "rowIndex": row, "columnIndex": col},
+            "rows": rows,
+            "fields": fields,
+        }
+    }
+
+
+def _spec_width(spec: TabSpec) -> int:
+    """Columns a tab needs at creation: content, widths, dropdowns, input block."""
+    width = max((len(r) for r in spec.rows), default=0)
+    width = max([width, *[int(c) for c in spec.widths], *[v.column for v in spec.validations]])
+    if spec.editable_columns:
+        width = max(width, spec.editable_columns[1])
+    return max(width, 1)
+
+
+def _sheet_properties(spec: TabSpec, sheet_id: int, index: int | None, rows: int, cols: int) -> dict[str, Any]:
+    """SheetProperties of a new tab: title, grid, frozen panes, hidden, tab colour (``index``
+    None = after the last tab)."""
+    grid: dict[str, Any] = {"rowCount": rows, "columnCount": cols}
+    if spec.frozen_rows:
+        grid["frozenRowCount"] = min(spec.frozen_rows, rows)
+    if spec.frozen_cols:
+        grid["frozenColumnCount"] = min(spec.frozen_cols, cols)
+    props: dict[str, Any] = {"sheetId": sheet_id, "title": spec.name, "gridProperties": grid}
+    if index is not None:
+        props["index"] = index
+    if spec.hidden:
+        props["hidden"] = True
+    if spec.tab_color:
+        props["tabColorStyle"] = {"rgbColor": _hex_color(spec.tab_color)}
+    return props
+
+
+def _format_requests(
+    spec: TabSpec, sheet_id: int, *, lists: Mapping[str, tuple[str, ...] | None] | None = None
+) -> list[dict[str, Any]]:
+    """Content and looks of a new tab: values, header format, widths, dropdowns, number formats.
+
+    ``lists`` maps a dropdown's source range to its values when the range lives in another
+    spreadsheet (private order books): ONE_OF_RANGE cannot cross spreadsheets.
+    """
+    out: list[dict[str, Any]] = []
+    rows = _trimmed_grid(spec.rows)
+    if rows:
+        out.append(
+            {
+                "updateCells": {
+                    "start": {"sheetId": sheet_id, "rowIndex": 0, "columnIndex": 0},
+                    "rows": _rows_data(rows, trim=True),
+                    "fields": "userEnteredValue",
+                }
+            }
+        )
+    header = _trimmed_row(spec.rows[0]) if spec.rows else []
+    if header:
+        out.append(
+            {
+                "repeatCell": {
+                    "range": _grid_range(sheet_id, 0, 1, 0, len(header)),
+                    "cell": {
+                        "userEnteredFormat": {
+                            "backgroundColorStyle": {"rgbColor": _hex_color(HEADER_FILL.get(spec.kind, "3B5B7A"))},
+                            "textFormat": {"bold": True, "foregroundColorStyle": {"rgbColor": WHITE}},
+                            "wrapStrategy": "WRAP",
+                            "verticalAlignment": "MIDDLE",
+                        }
+                    },
+                    "fields": "userEnteredFormat(backgroundColorStyle,textFormat,wrapStrategy,verticalAlignment)",
+                }
+            }
+        )
+    for col, width in sorted(spec.widths.items()):
+        out.append(
+            {
+                "updateDimensionProperties": {
+                    "range": {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": col - 1, "endIndex": col},
+                    "properties": {"pixelSize": int(width * 7 + 5)},
+                    "fields": "pixelSize",
+                }
+            }
+        )
+    for v in spec.validations:
+        rule = _validation_rule(v.options, v.source, v.strict, lists)
+        if rule is None:
+            continue
+        out.append(
+            {
+                "setDataValidation": {
+                    "range": _grid_range(sheet_id, v.first_row - 1, v.last_row, v.column - 1, v.column),
+                    "rule": rule,
+                }
+            }
+        )
+    last = max(len(spec.rows), 2)
+    for col, pattern in sorted(spec.number_formats.items()):
+        out.append(
+            {
+                "repeatCell": {
+                    "range": _grid_range(sheet_id, 1, last, col - 1, col),
+                    "cell": {"userEnteredFormat": {"numberFormat": {"type": "NUMBER", "pattern": pattern}}},
+                    "fields": "userEnteredFormat.numberFormat",
+                }
+            }
+        )
+    return out
+
+
+def _validation_rule(
+    options: Sequence[str], source: str, strict: bool, lists: Mapping[str, tuple[str, ...] | None] | None
+) -> dict[str, Any] | None:
+    """A DataValidationRule: ONE_OF_LIST for inline options, ONE_OF_RANGE for a source range."""
+    if options:
+        values = [{"userEnteredValue": str(o)} for o in options]
+        return {"condition": {"type": "ONE_OF_LIST", "values": values}, "strict": strict, "showCustomUi": True}
+    if not source:
+        return None
+    if lists is not None and source in lists:
+        items = lists[source]
+        if not items:
+            return None
+        values = [{"userEnteredValue": str(o)} for o in items]
+        return {"condition": {"type": "ONE_OF_LIST", "values": values}, "strict": strict, "showCustomUi": True}
+    ref = source if source.startswith("=") else "=" + source
+    return {"condition": {"type": "ONE_OF_RANGE", "values": [{"userEnteredValue": ref}]}, "strict": strict,
+            "showCustomUi": True}
+
+
+def _protect_sheet(sheet_id: int, pid: int, editors: Sequence[str], holes: Sequence[dict[str, int]]) -> dict[str, Any]:
+    """A whole-tab protection (not warning-only) with ``editors``, minus ``holes``."""
+    pr: dict[str, Any] = {
+        "protectedRangeId": pid,
+        "range": {"sheetId": sheet_id},
+        "description": "Strategos: лист ведёт программа и ведущий",
+        "warningOnly": False,
+        "editors": {"users": list(editors)},
+    }
+    if holes:
+        pr["unprotectedRanges"] = list(holes)
+    return {"addProtectedRange": {"protectedRange": pr}}
+
+
+def _protect_block(pid: int, block: dict[str, int], editors: Sequence[str], who: str) -> dict[str, Any]:
+    """A protection of a player's input block: that player, the GM and the program may edit it."""
+    return {
+        "addProtectedRange": {
+            "protectedRange": {
+                "protectedRangeId": pid,
+                "range": dict(block),
+                "description": f"Strategos: приказы — {who}",
+                "warningOnly": False,
+                "editors": {"users": list(editors)},
+            }
+        }
+    }
+
+
+def _source_values(spec: WorkbookSpec, source: str) -> tuple[str, ...] | None:
+    """The values of a dropdown's source range, taken from the spec (for private order books)."""
+    m = SOURCE_RANGE.match(source.strip())
+    if not m:
+        return None
+    tab = (m.group(1) or "").replace("''", "'") or (m.group(2) or "").strip()
+    try:
+        grid = spec.tab(tab).rows
+    except KeyError:
+        return None
+    c0 = column_index(m.group(3)) - 1
+    r0 = int(m.group(4)) - 1
+    c1 = column_index(m.group(5) or m.group(3))
+    r1 = int(m.group(6) or m.group(4))
+    seen: list[str] = []
+    for line in grid[r0:r1]:
+        for value in line[c0:c1]:
+            if not is_blank(value) and str(value) not in seen:
+                seen.append(str(value))
+    if not seen or len(seen) > MAX_LIST_OPTIONS:
+        return None
+    return tuple(seen)
+
+
+# =========================================================================== creation
+
+
+@dataclass
+class CreatedCampaign:
+    """Where a new campaign lives: the campaign spreadsheet and (private mode) each order book."""
+
+    spreadsheet_id: str
+    order_books: dict[str, str] = field(default_factory=dict)  # order tab -> spreadsheet id
+    requests: int = 0  # API requests creation took (token requests excluded)
+
+    @property
+    def url(self) -> str:
+        """The campaign's URL."""
+        return spreadsheet_url(self.spreadsheet_id)
+
+    def order_urls(self) -> dict[str, str]:
+        """Order tab -> URL of the spreadsheet holding it (private mode)."""
+        return {tab: spreadsheet_url(sid) for tab, sid in self.order_books.items()}
+
+
+def _check_people(spec: WorkbookSpec, gm: str | None, players: Mapping[str, str]) -> None:
+    """Refuse unknown states and malformed addresses before anything is created."""
+    owners = [t.owner for t in spec.tabs if t.kind == "orders" and t.owner]
+    for email in ([gm] if gm else []) + list(players.values()):
+        if not EMAIL.match(email or ""):
+            raise UsageError(f"«{email}» не похоже на адрес электронной почты")
+    unknown = [s for s in players if s not in owners]
+    if unknown:
+        raise UsageError(
+            f"нет листа приказов для государства «{unknown[0]}»; листы приказов есть у: {', '.join(owners)}"
+        )
+
+
+class _Creator:
+    """Builds the spreadsheets of a new campaign (several requests; counted in ``requests``)."""
+
+    def __init__(self, client: StrategosClient, max_write_bytes: int, notify: bool) -> None:
+        self.client = client
+        self.http = client.http_client
+        self.max_write_bytes = max_write_bytes
+        self.notify = notify
+        self.requests = 0
+        self.rng = random.Random()
+
+    def create_book(self, title: str, tabs: Sequence[tuple[TabSpec, int]], locale: str | None) -> str:
+        """``spreadsheets.create`` with every tab's properties; returns the id."""
+        sheets = []
+        for index, (tab, sheet_id) in enumerate(tabs):
+            n_rows, n_cols = _creation_size(tab)
+            sheets.append({"properties": _sheet_properties(tab, sheet_id, index, n_rows, n_cols)})
+        properties: dict[str, Any] = {"title": title}
+        if locale:
+            properties["locale"] = locale
+        body = {"properties": properties, "sheets": sheets}
+        self.requests += 1
+        response = self.http.request(
+            "post", google_http.GOOGLE_SHEETS_URL, data=_dumps(body), headers=dict(JSON_HEADERS)
+        )
+        return str(response.json()["spreadsheetId"])
+
+    def fill(self, spreadsheet_id: str, content: list[dict[str, Any]], protection: list[dict[str, Any]]) -> None:
+        """Content and formats, then dropdowns and protections, in as few batches as the size limit
+        allows (each at most ``max_write_bytes``).  Dropdowns and protections go last: nobody can
+        be confined to a half-built tab, and (in the emulator) the early batches stay light."""
+        piece = self.max_write_bytes - 4096
+        early = [p for r in content if "setDataValidation" not in r for p in _split_update(r, piece)]
+        late = [r for r in content if "setDataValidation" in r] + protection
+        chunks = _pack(early + late, self.max_write_bytes)
+        if len(chunks) > 1:
+            chunks = _pack(early, self.max_write_bytes) + _pack(late, self.max_write_bytes)
+        for chunk in chunks:
+            added = {
+                int(r["addProtectedRange"]["protectedRange"]["protectedRangeId"])
+                for r in chunk
+                if "addProtectedRange" in r
+            }
+            self.requests += 1
+            send_batch(self.client, spreadsheet_id, Batch(chunk, Evidence(added_protections=added)))
+
+    def share(self, spreadsheet_id: str, email: str, role: str) -> None:
+        """One Drive permission (idempotent: retried safely)."""
+        body = {"type": "user", "role": role, "emailAddress": email}
+        params = {"sendNotificationEmail": "true" if self.notify else "false", "supportsAllDrives": "true"}
+        self.requests += 1
+        self.http.request(
+            "post", f"{google_http.GOOGLE_DRIVE_URL}/{spreadsheet_id}/permissions", params=params, json=body
+        )
+
+
+def _pack(requests: Sequence[dict[str, Any]], limit: int) -> list[list[dict[str, Any]]]:
+    """Requests packed in order into batches whose bodies stay within ``limit`` bytes."""
+    chunks: list[list[dict[str, Any]]] = []
+    current: list[dict[str, Any]] = []
+    size = 16
+    for req in requests:
+        req_size = len(_dumps(req)) + 1
+        if current and size + req_size > limit:
+            chunks.append(current)
+            current, size = [], 16
+        current.append(req)
+        size += req_size
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def _creation_size(tab: TabSpec) -> tuple[int, int]:
+    """Grid of a new tab: order tabs exactly their prepared rows, others with room to grow."""
+    rows = max(len(tab.rows), 1)
+    width = _spec_width(tab)
+    if tab.kind == "orders":
+        return rows, width
+    return rows + SPARE_ROWS, max(width, MIN_COLUMNS)
+
+
+def _input_block(tab: TabSpec, sheet_id: int) -> dict[str, int] | None:
+    """The player's input block of an order tab: columns ``editable_columns``, rows 2..last."""
+    if tab.kind != "orders" or not tab.editable_columns:
+        return None
+    first, last = tab.editable_columns
+    n_rows, _ = _creation_size(tab)
+    return _grid_range(sheet_id, 1, max(n_rows, 2), first - 1, last)
+
+
+def create_campaign(
+    spec: WorkbookSpec,
+    client: StrategosClient,
+    *,
+    gm: str | None = None,
+    players: Mapping[str, str] | None = None,
+    private_orders: bool = False,
+    notify: bool = True,
+    locale: str | None = None,
+    max_write_bytes: int = MAX_WRITE_BYTES,
+) -> CreatedCampaign:
+    """Create the campaign spreadsheet(s) from a WorkbookSpec, protect and share them.
+
+    Every tab is protected (editors: the program's account and the GM); a player may edit
+    only the input block of their own order tab.  With ``private_orders`` each order tab gets
+    a spreadsheet of its own, shared with its player and the GM, and the campaign is shared
+    with the players as readers; the hidden tab ``_strategos`` records where each order tab lives.
+    ``locale`` is left to Google's default unless given (formulas keep their comma syntax).
+    """
+    players = dict(players or {})
+    _check_people(spec, gm, players)
+    owner = account_email(client)
+    editors = [e for e in (owner, gm) if e]
+    maker = _Creator(client, max_write_bytes, notify)
+    used: set[int] = set()
+    with google_errors("создание таблицы Google"):
+        order_tabs = [t for t in spec.tabs if t.kind == "orders"] if private_orders else []
+        book_tabs = [t for t in spec.tabs if t not in order_tabs]
+        if private_orders:
+            book_tabs.append(
+                TabSpec(BACKEND_TAB, [["Лист", "Таблица"]], {1: 30, 2: 50}, hidden=True, kind="meta")
+            )
+        ids = [(t, _rid(maker.rng, used)) for t in book_tabs]
+        campaign_id = maker.create_book(spec.title, ids, locale)
+        created = CreatedCampaign(campaign_id)
+        for tab in order_tabs:
+            sheet_id = _rid(maker.rng, used)
+            book_id = maker.create_book(f"{spec.title} — {tab.name}", [(tab, sheet_id)], locale)
+            lists = {v.source: _source_values(spec, v.source) for v in tab.validations if v.source}
+            content = _format_requests(tab, sheet_id, lists=lists)
+            maker.fill(book_id, content, _protections(tab, sheet_id, editors, players, maker.rng, used))
+            created.order_books[tab.name] = book_id
+        content: list[dict[str, Any]] = []
+        protection: list[dict[str, Any]] = []
+        for tab, sheet_id in ids:
+            if tab.name == BACKEND_TAB:
+                tab = TabSpec(BACKEND_TAB, [["Лист", "Таблица"], *[[n, s] for n, s in created.order_books.items()]],
+                              tab.widths, hidden=True, kind="meta")
+            content += _format_requests(tab, sheet_id)
+            protection += _protections(tab, sheet_id, editors, players, maker.rng, used)
+        maker.fill(campaign_id, content, protection)
+        if gm:
+            maker.share(campaign_id, gm, "writer")
+            for book_id in created.order_books.values():
+                maker.share(book_id, gm, "writer")
+        for state, email in players.items():
+            maker.share(campaign_id, email, "reader" if private_orders else "writer")
+            for tab in order_tabs:
+                if tab.owner == state:
+                    maker.share(created.order_books[tab.name], email, "writer")
+    created.requests = maker.requests
+    return created
+
+
+def _protections(
+    tab: TabSpec,
+    sheet_id: int,
+    editors: Sequence[str],
+    players: Mapping[str, str],
+    rng: random.Random,
+    used: set[int],
+) -> list[dict[str, Any]]:
+    """The protections of one new tab: all of it for the program and the GM, the input block
+    of an order tab also for its player."""
+    block = _input_block(tab, sheet_id)
+    out = [_protect_sheet(sheet_id, _rid(rng, used), editors, [block] if block else [])]
+    if block is not None:
+        player = players.get(tab.owner)
+        who = [*editors, player] if player else list(editors)
+        out.append(_protect_block(_rid(rng, used), block, who, tab.owner))
+    return out
+
+
+def create(
+    spec: WorkbookSpec,
+    *,
+    credentials: str | os.PathLike[str] | None = None,
+    oauth_client_secrets: str | os.PathLike[str] | None = None,
+    token_cache: str | os.PathLike[str] | None = None,
+    client: StrategosClient | None = None,
+    gm: str | None = None,
+    players: Mapping[str, str] | None = None,
+    private_orders: bool = False,
+    notify: bool = True,
+    max_write_bytes: int = MAX_WRITE_BYTES,
+    **client_options: Any,
+) -> CreatedCampaign:
+    """Create a campaign on Google Sheets (see :func:`create_campaign`), building the client."""
+    client = client or make_google_client(
+        credentials, oauth_client_secrets=oauth_client_secrets, token_cache=token_cache, **client_options
+    )
+    return create_campaign(
+        spec, client, gm=gm, players=players, private_orders=private_orders, notify=notify,
+        max_write_bytes=max_write_bytes,
+    )

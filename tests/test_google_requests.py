@@ -1,0 +1,243 @@
+"""The request budget: check and resolve read once and write once, counted by the emulator.
+
+Also what the write sends: player text as ``stringValue`` (never parsed), only ``Formula``
+as ``formulaValue``; an oversized write staged so the campaign still changes in one batch,
+with the turn marker last; and the 1,000-state campaign.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+import test_google_support as support
+from test_google_support import FakeTime, GoogleEnv, demo_spec, meta, normal, small_spec
+
+from engine.core.tables import Changeset, Formula, Grid, ReplaceTab, TabSpec, WorkbookSpec, WriteBlock
+from engine.rulesets.ancient import ruleset
+from sheets_bridge import gsheets, sync
+from sheets_bridge.emulator.testing import running_emulator
+
+emulator_server = support.emulator_server
+google = support.google
+
+
+def _only_staging(batches: list[gsheets.Batch]) -> None:
+    """Every request of these batches adds a hidden staging tab or writes into one."""
+    stage_ids: set[int] = set()
+    for batch in batches:
+        for r in batch.requests:
+            if "addSheet" in r:
+                props = r["addSheet"]["properties"]
+                assert props["hidden"] and props["title"].startswith(gsheets.STAGE_PREFIX)
+                stage_ids.add(props["sheetId"])
+            else:
+                body = r["updateCells"]
+                assert (body.get("range") or body.get("start"))["sheetId"] in stage_ids
+
+
+def _cell(dump: dict[str, Any], tab: str, row: int, col: int) -> dict[str, Any]:
+    """userEnteredValue of a cell in the emulator's admin dump (0-based)."""
+    sheet = next(s for s in dump["sheets"] if s["properties"]["title"] == tab)
+    rows = sheet["data"][0].get("rowData", [])
+    values = rows[row].get("values", []) if row < len(rows) else []
+    return dict(values[col].get("userEnteredValue", {})) if col < len(values) else {}
+
+
+def test_check_and_resolve_cost_one_read_and_one_write_on_the_demo(google: GoogleEnv) -> None:
+    sid = google.campaign("demo")
+    google.reset()
+    result = sync.check(google.backend(sid))
+    assert sum(result.summary["orders"].values()) >= 15
+    assert google.counts() == {"sheets.get": 1, "sheets.batchUpdate": 1}
+    google.reset()
+    sync.resolve(google.backend(sid), turn=1)
+    assert google.counts() == {"sheets.get": 1, "sheets.batchUpdate": 1}
+
+
+def test_creation_request_count(google: GoogleEnv) -> None:
+    google.reset()
+    created = google.create(demo_spec())
+    counts = google.counts()
+    assert counts == {"sheets.create": 1, "sheets.batchUpdate": 1, "drive.permissions.create": 3}
+    assert created.requests == 5
+
+
+def test_player_text_is_written_as_text_and_only_formulas_as_formulas(google: GoogleEnv) -> None:
+    sid = google.campaign("small", orders=False)
+    backend = google.backend(sid)
+    backend.read()
+    column: Grid = [['=IMPORTXML("http://x","//a")'], [Formula("=1+1")], [42], [True], ["0042"], [1.5]]
+    backend.write(Changeset(blocks=[WriteBlock("Журнал", 5, 2, column)]))
+    dump = google.emu.dump(sid)
+    assert _cell(dump, "Журнал", 4, 1) == {"stringValue": '=IMPORTXML("http://x","//a")'}
+    assert _cell(dump, "Журнал", 5, 1) == {"formulaValue": "=1+1"}
+    assert _cell(dump, "Журнал", 6, 1) == {"numberValue": 42}
+    assert _cell(dump, "Журнал", 7, 1) == {"boolValue": True}
+    assert _cell(dump, "Журнал", 8, 1) == {"stringValue": "0042"}
+    tables = google.backend(sid).read()
+    back = [r[1] for r in tables["Журнал"][4:10]]
+    assert back == ['=IMPORTXML("http://x","//a")', "=1+1", 42, True, "0042", 1.5]
+    assert isinstance(back[1], Formula) and not isinstance(back[0], Formula)
+
+
+def test_demo_orders_formula_survives_resolve_as_a_formula(google: GoogleEnv) -> None:
+    """The demo has a formula in an order row: it is refused, and stays a formula in the sheet."""
+    sid = google.campaign("small")
+    before = google.backend(sid).read()
+    hits = [(t, r, c) for t, g in before.items() if t.startswith("Приказы — ")
+            for r, line in enumerate(g) for c, v in enumerate(line) if isinstance(v, Formula)]
+    assert hits
+    sync.resolve(google.backend(sid), turn=1)
+    after = google.backend(sid).read()
+    for tab, r, c in hits:
+        assert isinstance(after[tab][r][c], Formula)
+        assert "формул" in str(after[tab][r][8]).lower()
+
+
+def test_an_oversized_write_is_staged_and_lands_in_one_final_batch(
+    google: GoogleEnv, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a tiny limit the same resolve goes out in several ordered batches: staging tabs
+    first (hidden, the campaign untouched), then one batch that copies them in place, writes
+    the marker last and deletes the staging tabs.  The result equals the one-batch write."""
+    one = google.campaign("small")
+    many = google.campaign("small")
+    sync.resolve(google.backend(one), turn=1)
+    sent: list[gsheets.Batch] = []
+    real = gsheets.send_batch
+
+    def spy(client: Any, sid: str, batch: gsheets.Batch) -> None:
+        sent.append(batch)
+        if len(sent) > 1:  # between two batches the campaign itself has not changed yet
+            assert meta(google.backend(many).read())["Открытый ход"] == 1
+        real(client, sid, batch)
+
+    monkeypatch.setattr(gsheets, "send_batch", spy)
+    limit = 40_000
+    sync.resolve(google.backend(many, max_write_bytes=limit), turn=1)
+    assert len(sent) >= 3
+    assert all(len(b.body()) <= limit for b in sent)
+    _only_staging(sent[:-1])
+    last = sent[-1].requests
+    assert any("copyPaste" in r for r in last)
+    assert "deleteSheet" in last[-1]
+    marker_at = max(i for i, r in enumerate(last) if "updateCells" in r)
+    assert all("deleteSheet" in r for r in last[marker_at + 1:])
+    a, b = google.backend(one).read(), google.backend(many).read()
+    assert normal(a) == normal(b)
+    titles = [s["properties"]["title"] for s in google.emu.dump(many)["sheets"]]
+    assert not [t for t in titles if t.startswith(gsheets.STAGE_PREFIX)]
+
+
+def test_creation_in_chunks_builds_the_same_campaign(google: GoogleEnv) -> None:
+    """Creation above the size limit goes out in several batches (content first, then dropdowns
+    and protections) and builds exactly what one batch builds."""
+    one = google.create(small_spec(), players={})
+    google.reset()
+    many = google.create(small_spec(), players={}, max_write_bytes=60_000)
+    assert google.counts()["sheets.batchUpdate"] >= 3
+    a, b = google.emu.dump(one.spreadsheet_id), google.emu.dump(many.spreadsheet_id)
+    for sa, sb in zip(a["sheets"], b["sheets"]):
+        assert sa["properties"]["title"] == sb["properties"]["title"]
+        assert sa["data"] == sb["data"]
+        assert len(sa.get("protectedRanges", [])) == len(sb.get("protectedRanges", []))
+
+
+def test_staging_left_by_a_failed_write_is_cleaned_by_the_next_one(google: GoogleEnv) -> None:
+    sid = google.campaign("small")
+    backend = google.backend(sid, max_write_bytes=40_000)
+    tables = backend.read()
+    result = ruleset.resolve(tables, expect_turn=1)
+    plan = backend._plan(sid, result.changes, tables)
+    for batch in plan.batches[:2]:  # the program dies after two staging batches
+        gsheets.send_batch(backend.client, sid, batch)
+    titles = [s["properties"]["title"] for s in google.emu.dump(sid)["sheets"]]
+    assert [t for t in titles if t.startswith(gsheets.STAGE_PREFIX)]
+    assert meta(google.backend(sid).read())["Открытый ход"] == 1  # the campaign is untouched
+    sync.resolve(google.backend(sid), turn=1)
+    titles = [s["properties"]["title"] for s in google.emu.dump(sid)["sheets"]]
+    assert not [t for t in titles if t.startswith(gsheets.STAGE_PREFIX)]
+    assert meta(google.backend(sid).read())["Открытый ход"] == 2
+
+
+def test_a_replace_writes_only_what_changed_and_clears_what_it_no_longer_covers(google: GoogleEnv) -> None:
+    sid = google.campaign("small", orders=False)
+    backend = google.backend(sid)
+    tables = backend.read()
+    states = tables["Государства"]
+    new: Grid = [list(r) for r in states[:3]]
+    new[2] = [*new[2][:3], "другое"]
+    backend.write(Changeset(replace=[ReplaceTab("Государства", new)]))
+    after = google.backend(sid).read()["Государства"]
+    assert normal({"t": after}) == normal({"t": new})
+
+
+# ---------------------------------------------------------------- a 1,000-state campaign
+
+
+def _scale_spec(spec: WorkbookSpec, n: int) -> WorkbookSpec:
+    """The spec with one order in the first ``n`` order tabs (so check has statuses to write).
+
+    Its dropdowns are left out: the emulator stores a dropdown rule in every cell and deep-copies
+    the whole spreadsheet on each batchUpdate, so 800 order tabs × 120 dropdown cells would make
+    every request of this test four times slower -- without changing a single request count.
+    """
+    tabs: list[TabSpec] = []
+    seen = 0
+    for tab in spec.tabs:
+        if tab.kind == "orders":
+            rows = [list(r) for r in tab.rows]
+            if seen < n:
+                rows[1][0] = "Стабильность"
+                seen += 1
+            tab = dataclasses.replace(tab, rows=rows, validations=())
+        tabs.append(tab)
+    return WorkbookSpec(spec.title, tabs)
+
+
+def test_a_thousand_states_still_cost_one_read_and_one_campaign_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """1,000 states (800 order tabs).  check: exactly 1 read + 1 write.  resolve: 1 read and one
+    atomic write of the campaign -- but its new rows (ledger, chronicle, balance, history: about
+    5 MB of cell data) exceed the 2 MB per-request limit, so the heaviest first travel in hidden
+    staging tabs, each such request at most 2 MB (measured: 2 staging + the final = 3 writes)."""
+    spec = _scale_spec(ruleset.new_workbook(scenario="generated:1000", secret="s1000"), 5)
+    with running_emulator() as emu:
+        monkeypatch.setenv("STRATEGOS_GOOGLE_API_BASE", emu.base_url)
+        env = GoogleEnv(emu, tmp_path, tmp_path / "gm-bot.json", FakeTime())
+        emu.write_credentials(env.sa_key, "gm-bot@strategos-demo.iam.gserviceaccount.com")
+        # setup only: one creation batch instead of seven (creation chunking is tested on the demo)
+        created = env.create(spec, players={}, max_write_bytes=64 * 1024 * 1024)
+        sid = created.spreadsheet_id
+        env.reset()
+        checked = sync.check(env.backend(sid, timeout=(10.0, 120.0)))
+        assert checked.summary["orders"]
+        assert env.counts() == {"sheets.get": 1, "sheets.batchUpdate": 1}
+
+        sent: list[gsheets.Batch] = []
+        real = gsheets.send_batch
+
+        def spy(client: Any, spreadsheet_id: str, batch: gsheets.Batch) -> None:
+            sent.append(batch)
+            real(client, spreadsheet_id, batch)
+
+        monkeypatch.setattr(gsheets, "send_batch", spy)
+        env.reset()
+        sync.resolve(env.backend(sid, timeout=(10.0, 120.0)), turn=1)
+        counts = env.counts()
+        assert counts["sheets.get"] == 1
+        assert counts["sheets.batchUpdate"] == len(sent)
+        total = sum(len(b.body()) for b in sent)
+        assert all(len(b.body()) <= gsheets.MAX_WRITE_BYTES for b in sent)
+        assert len(sent) <= 2 + total // gsheets.MAX_WRITE_BYTES  # staging as the bytes need, + the final
+        _only_staging(sent[:-1])
+        assert "deleteSheet" in sent[-1].requests[-1]
+        client = env.client(timeout=(10.0, 120.0))
+        answer = gsheets.get_spreadsheet(client, sid, gsheets.MARKER_FIELDS, ["'Кампания'!A1:B12", "'Баланс'!A:A"])
+        grids = [gsheets._grid_of(s["data"][0]) for s in answer["sheets"]]
+        assert meta({"Кампания": grids[0]})["Открытый ход"] == 2
+        assert len({r[0] for r in grids[1][1:] if r and str(r[0]).startswith("Г")}) == 1000
