@@ -1,0 +1,59 @@
+"""Two hundred faults on the resolve write against the emulator (issue 7): afterwards the sheet
+is exactly pre-turn or exactly post-turn, and a re-run finishes the turn exactly once.
+
+Each try injects one fault on the write of a `resolve --turn 1` (500, 503, a dropped connection
+before or after the write was applied, or a timeout), checks the sheet, re-runs the resolve,
+checks that turn 1 is resolved exactly once, then rolls the campaign back to turn 1.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import test_google_support as support
+from test_google_support import GoogleEnv, normal
+
+from engine.core.errors import StrategosError
+from sheets_bridge import sync, timeline
+
+emulator_server = support.emulator_server
+google = support.google
+
+TRIES = 200
+KINDS = ("500", "503", "drop", "drop-after", "timeout")
+
+
+def test_two_hundred_faults_on_the_write_never_leave_a_partial_turn(google: GoogleEnv) -> None:
+    sid = google.campaign("small")
+    before = normal(google.backend(sid).read())
+    sync.resolve(google.backend(sid), turn=1)
+    after = normal(google.backend(sid).read())
+    timeline.rollback(google.backend(sid), 1)
+    assert normal(google.backend(sid).read()) == before
+    outcomes: Counter[str] = Counter()
+    for i in range(TRIES):
+        kind = KINDS[i % len(KINDS)]
+        # the read is the next request, the write the one after; every third try a storm outlasts the retries
+        storm = [f"+{n}:{kind}" for n in range(2, 9)] if i % 3 == 2 else [f"+2:{kind}"]
+        google.emu.set_faults(storm)
+        try:
+            sync.resolve(google.backend(sid), turn=1)
+        except StrategosError:
+            outcomes["error"] += 1
+        google.emu.set_faults(clear=True)
+        now = normal(google.backend(sid).read())
+        if now == before:
+            outcomes["pre"] += 1
+            sync.resolve(google.backend(sid), turn=1)  # the re-run finishes the turn
+        else:
+            assert now == after, f"try {i} ({kind}): the sheet is neither pre- nor post-turn"
+            outcomes["post"] += 1
+            try:  # the re-run must not resolve it again
+                sync.resolve(google.backend(sid), turn=1)
+            except StrategosError as exc:
+                assert "уже разрешён" in str(exc)
+        assert normal(google.backend(sid).read()) == after, f"try {i} ({kind}): turn 1 not resolved exactly once"
+        timeline.rollback(google.backend(sid), 1)
+    print(f"\n{TRIES} faults on the write: {dict(outcomes)}")
+    assert outcomes["pre"] + outcomes["post"] == TRIES
+    assert outcomes["post"] > 0
