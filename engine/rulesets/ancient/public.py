@@ -43,6 +43,8 @@ CHART_STATES = 12  # lines per chart: more would be unreadable (the «Истор
 def chart_states(world: Campaign) -> list[str]:
     """The states the charts follow: the richest, at most CHART_STATES (fixed at campaign creation)."""
     return sorted(sorted(world.states, key=lambda n: (-world.states[n].treasury, n))[:CHART_STATES])
+
+
 HISTORY_TAB = {"ru": "История", "en": "History"}
 CHARTS_TAB = {"ru": "Графики", "en": "Charts"}
 TOTAL = {"ru": "Итого", "en": "Total"}

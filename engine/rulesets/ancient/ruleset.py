@@ -6,7 +6,6 @@ phases (the rules, in the seed's order) and the report (ledger, chronicle, order
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -341,8 +340,7 @@ def run_turn(
     for st in c.states.values():
         if st.ai:  # ANC-AI-02: an AI state's stability is always the fixed value, whatever the sheet says
             st.stability = ai_stability
-    world = copy.deepcopy(c)
-    world._neighbours = None
+    world = c.copy()
     report.notes["start_stability"] = {n: s.stability for n, s in c.states.items()}
     report.notes["start_government"] = {n: s.government for n, s in c.states.items()}
     report.notes["opening"] = {n: s.treasury for n, s in c.states.items()}

@@ -53,13 +53,14 @@ def clamp_stability(value: int, rules: Rules) -> int:
     return int(max(rules.param("stability_min"), min(rules.param("stability_max"), value)))
 
 
-def stability_price(world: Campaign, state: State, rules: Rules) -> Fraction:
+def stability_price(world: Campaign, state: State, rules: Rules, provinces: list[Province] | None = None) -> Fraction:
     """ANC-STAB-13: base price, government and buildings' modifiers, never below the minimum."""
     price = rules.param("stability_price")
     gov = rules.governments.get(state.government)
     if gov is not None:
         price += gov.stability_price
-    for p in world.provinces.values():
+    own = provinces if provinces is not None else [p for p in world.provinces.values() if p.owner == state.name]
+    for p in own:
         if p.owner == state.name:
             for b in p.buildings:
                 rule = rules.buildings.get(b)
@@ -111,6 +112,7 @@ class Expenses:
         self.converted: Counter[tuple[str, str, str]] = Counter()
         self.changed_government: set[str] = set()
         self.launched: Counter[str] = Counter()
+        self.by_owner = world.by_owner()  # ownership does not change during the expenditures
         goods = report.notes.get("goods")
         if goods is None:
             goods = report.notes["goods"] = production(world, rules)
@@ -160,7 +162,7 @@ class Expenses:
             raise Refused("стабильность можно покупать только раз за ход — это уже второй приказ")
         if state.stability >= int(self.rules.param("stability_max")):
             raise Refused(f"стабильность уже максимальная ({state.stability:+d})")
-        price = stability_price(self.world, state, self.rules)
+        price = stability_price(self.world, state, self.rules, self.by_owner.get(state.name, []))
         self.budget.take(state.name, price, "+1 Ст")
         self.bought[state.name] += 1
         state.treasury -= price

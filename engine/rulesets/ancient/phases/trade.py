@@ -65,11 +65,14 @@ def may_cross(world: Campaign, seller: str, buyer: str, owner: str) -> bool:
     return not owner or owner in (seller, buyer) or world.allied(seller, owner) or (owner, seller) in world.transit
 
 
-def find_path(world: Campaign, rules: Rules, seller: str, buyer: str, src: str, dst: str) -> tuple[Path | None, str]:
-    """The shortest legal trade path, or why there is none."""
+def find_path(
+    world: Campaign, rules: Rules, seller: str, buyer: str, src: str, dst: str, sea_max: int | None = None
+) -> tuple[Path | None, str]:
+    """The shortest legal trade path, or why there is none (`sea_max`: the seller's ship range, if known)."""
     st = world.states[seller]
     caravans = CARAVANS in st.techs
-    sea_max = ship_range(world, st, rules)
+    if sea_max is None:
+        sea_max = ship_range(world, st, rules)
     zone_graph: dict[int, tuple[int, ...]] = {}
     for z in world.seas.values():
         zone_graph.setdefault(z.zone, ())
@@ -140,21 +143,43 @@ def find_path(world: Campaign, rules: Rules, seller: str, buyer: str, src: str, 
     return Path(steps, frozenset(zones)), ""
 
 
-def _blockade(world: Campaign, route: Route, path: Path, report: TurnReport) -> str:
+def _forces(world: Campaign) -> tuple[dict[str, list[str]], dict[int, list[str]]]:
+    """Who has troops in each province and ships in each sea zone (built once per phase)."""
+    armies: dict[str, list[str]] = {}
+    for a in world.armies.values():
+        if a.size():
+            armies.setdefault(a.province, []).append(a.state)
+    fleets: dict[int, list[str]] = {}
+    for f in world.fleets.values():
+        if f.size():
+            fleets.setdefault(f.zone, []).append(f.state)
+    return armies, fleets
+
+
+def _blockade(
+    world: Campaign,
+    route: Route,
+    path: Path,
+    report: TurnReport,
+    forces: tuple[dict[str, list[str]], dict[int, list[str]]] | None = None,
+) -> str:
     """ANC-TRADE-12..14: enemies, pirates or rebels anywhere on the route stop it this turn."""
     sides = {route.seller, route.buyer}
-    provinces = {route.src, *(str(n) for k, n in path.steps if k == "p")}
+    provinces = [route.src, *(str(n) for k, n in path.steps if k == "p")]
     zones = {int(n) for k, n in path.steps if k == "z"} | set(path.blockade_zones)  # type: ignore[arg-type]
-    for a in world.armies.values():
-        if a.size() and a.province in provinces and any(world.at_war(a.state, s) for s in sides if s):
-            return f"блокада: в провинции {a.province} войска государства {a.state}"
-    for f in world.fleets.values():
-        if f.size() and f.zone in zones and any(world.at_war(f.state, s) for s in sides if s):
-            return f"блокада: в морской зоне {f.zone} флот государства {f.state}"
+    armies, fleets = forces or _forces(world)
+    for p in provinces:
+        for owner in armies.get(p, ()):
+            if any(world.at_war(owner, s) for s in sides if s):
+                return f"блокада: в провинции {p} войска государства {owner}"
+    for z in sorted(zones):
+        for owner in fleets.get(z, ()):
+            if any(world.at_war(owner, s) for s in sides if s):
+                return f"блокада: в морской зоне {z} флот государства {owner}"
     pirates = zones & set(report.notes.get("pirates", set()))
     if pirates:
         return f"пираты в морской зоне {min(pirates)}"
-    revolts = provinces & set(report.notes.get("revolts", set()))
+    revolts = set(provinces) & set(report.notes.get("revolts", set()))
     if revolts:
         return f"восстание в провинции {min(revolts)}"
     return ""
@@ -187,6 +212,7 @@ def _can_sell(world: Campaign, rules: Rules, route: Route, held: frozenset[tuple
 def routes(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
     """Before phase 4: permissions, closures, new routes, and which routes function this turn."""
     lot = report.lot or sorted(world.states)
+    report.notes["garrisons"] = garrisons(world)
     for name in lot:
         for row, o in orders.of(name):
             if isinstance(o, AllowTransit):
@@ -241,7 +267,7 @@ def _open(world: Campaign, rules: Rules, report: TurnReport, o: Trade) -> str:
     if any(r.src == o.src and r.dst == o.dst and r.good == o.good for r in world.routes):
         raise Refused("такой маршрут уже есть")
     route = Route(seller, o.src, o.good, o.dst, buyer, report.turn)
-    why = _can_sell(world, rules, route)
+    why = _can_sell(world, rules, route, report.notes.get("garrisons"))
     if why:
         raise Refused(why)
     limit = int(rules.param("outgoing_routes")) + ("Рынок" in src.buildings)
@@ -277,13 +303,17 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
     order = {s: i for i, s in enumerate(lot)}
     live: list[tuple[Route, Path]] = []
     held = garrisons(world)
+    forces = _forces(world)
+    ranges: dict[str, int] = {}
     for route in sorted(world.routes, key=lambda r: (order.get(r.seller, 0), r.since, r.row)):
         route.seller_income = route.buyer_income = Fraction(0)
         route.buyer = world.provinces[route.dst].owner
         why = _can_sell(world, rules, route, held)
         path = None
         if not why:
-            path, why = find_path(world, rules, route.seller, route.buyer, route.src, route.dst)
+            if route.seller not in ranges:
+                ranges[route.seller] = ship_range(world, world.states[route.seller], rules)
+            path, why = find_path(world, rules, route.seller, route.buyer, route.src, route.dst, ranges[route.seller])
         if path is not None and not why:
             reach = rules.trade_reach(route.good) or 0
             if path.distance > reach:
@@ -298,7 +328,7 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
         if path is not None and not why and goods.get(route.seller, Counter())[route.good] <= 0:
             why = f"«{route.good}» израсходован"
         if path is not None and not why:
-            why = _blockade(world, route, path, report)
+            why = _blockade(world, route, path, report, forces)
         if why or path is None:
             route.status = f"ход {report.turn}: не работает — {why}"
             report.tell(f"Маршрут {route.src} → {route.dst} ({route.good}, {route.seller}) не работает: {why}.")

@@ -105,12 +105,26 @@ class War:
 
     # ------------------------------------------------------------ battles
 
+    def _armies_at(self, province: str) -> list[Army]:
+        index = self.__dict__.get("_where")
+        if index is None or self.__dict__.get("_where_count") != len(self.world.armies):
+            index = {}
+            for a in self.world.armies.values():
+                index.setdefault(a.province, []).append(a)
+            self.__dict__["_where"] = index
+            self.__dict__["_where_count"] = len(self.world.armies)
+        return [a for a in index.get(province, []) if a.province == province]
+
+    def _moved(self, army: Army, old: str) -> None:
+        """Keep the province index right when an army changes province."""
+        index = self.__dict__.get("_where")
+        if index is not None and old != army.province:
+            if army in index.get(old, []):
+                index[old].remove(army)
+            index.setdefault(army.province, []).append(army)
+
     def hostile_armies(self, state: str, province: str) -> list[Army]:
-        return [
-            a
-            for a in self.world.armies.values()
-            if a.province == province and a.size() and self.world.at_war(state, a.state)
-        ]
+        return [a for a in self._armies_at(province) if a.size() and self.world.at_war(state, a.state)]
 
     def fortress(self, province: Province) -> tuple[str, int]:
         best = ("", 0)
@@ -210,7 +224,9 @@ class War:
                     f"{a.state}: остатки армии «{a.name}» ({units_text(a.units, self.rules)}) "
                     f"отходят в провинцию {options[0]}."
                 )
+                old = a.province
                 a.province = options[0]
+                self._moved(a, old)
             else:
                 self.report.tell(f"{a.state}: армии «{a.name}» некуда отступить — она рассеяна.")
                 a.units.clear()
@@ -324,14 +340,18 @@ class War:
                 result = self.land_battle(army, province, prev, by_sea=False)
                 if result != "attacker":
                     self.war_cost(army.state, setting_out, step)
+                    old = army.province
                     army.province = start
+                    self._moved(army, old)
                     if not army.size():
                         return f"армия разбита в провинции {p}"
                     return f"поражение в провинции {p}: остатки ({units_text(army.units, rules)}) вернулись в {start}"
                 if not army.size():
                     return f"армия погибла в провинции {p}"
             prev = p
+        old = army.province
         army.province = order.to
+        self._moved(army, old)
         self.war_cost(army.state, setting_out, len(route))
         target = world.provinces[order.to]
         if target.owner != army.state and (not target.owner or world.at_war(army.state, target.owner)):
