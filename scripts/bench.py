@@ -2,7 +2,7 @@
 """Strategos benchmarks: engine scaling, .xlsx overhead over bare I/O, Google requests per sync,
 peak memory, and a naive gspread flow as the anchor.
 
-    python scripts/bench.py [--quick] [--json] [--runs N]
+    python scripts/bench.py [--quick | --full] [--json] [--runs N]
 
 Campaigns of 26, 260 and 2,600 states are generated deterministically (about 4 provinces each,
 an army per state, fleets for coastal states, ~10 orders per player state). Every figure is the
@@ -179,12 +179,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--quick", action="store_true", help="smaller xlsx and Google sizes; under two minutes")
     p.add_argument("--json", action="store_true", help="print {targets: [...]} as JSON")
     p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--full", action="store_true", help="also .xlsx at 2,600 states and Google at 1,000 (long)")
     args = p.parse_args(argv)
     runs = max(args.runs, 5)
     engine = {n: bench_engine(n, runs) for n in (26, 260, 2600)}
-    xlsx_sizes = (26,) if args.quick else (26, 260, 2600)
+    xlsx_sizes = (26,) if args.quick else (26, 260, 2600) if args.full else (26, 260)
     xlsx = {n: bench_xlsx(n, runs) for n in xlsx_sizes}
-    google_sizes = (26,) if args.quick else (26, 260, 1000)
+    google_sizes = (26,) if args.quick else (26, 260, 1000) if args.full else (26, 260)
     google = {n: bench_google(n, runs) for n in google_sizes}
     memory = peak_memory_mb(2600)
     targets = [

@@ -26,6 +26,8 @@ GOLDEN = [
     "ANC-TAX-03_tax_by_stability.yaml",
     "ANC-MOVE-09_no_elephants_aboard.yaml",
     "ANC-UPKEEP-03_bankrupt_desertion.yaml",
+    "ANC-TRADE-10_syria_judea_weapons.yaml",
+    "ANC-FOOD-03_belgica_meat_too_far.yaml",
 ]
 
 
