@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import statistics
@@ -145,8 +146,9 @@ def bench_google(states: int, runs: int) -> dict[str, Any] | None:
             elapsed = time.perf_counter() - t
             stats = emu.stats()
             api = [r for r in stats["requests"] if not r["path"].startswith("/token")]
+            written = sum(r["request_bytes"] for r in api if r["method"] == "POST")
             result[mode] = {"requests": len(api), "bytes": sum(r["request_bytes"] + r["response_bytes"] for r in api),
-                            "seconds": elapsed}
+                            "written": written, "seconds": elapsed}
         result["naive"] = naive_flow(emu, creds, sid)
     return result
 
@@ -201,8 +203,12 @@ def main(argv: list[str] | None = None) -> int:
         if g is None:
             continue
         for mode in ("check", "resolve"):
-            targets.append({"name": f"Google requests per {mode}, {n} states", "value": g[mode]["requests"],
-                            "target": 2})
+            # one read and one write; a write above 2 MB travels in ordered chunks (issue 9)
+            chunks = max(1, math.ceil(g[mode]["written"] / (2 * 1024 * 1024)))
+            allowed = 2 if chunks == 1 else 1 + chunks + 1
+            label = "" if chunks == 1 else f" (write {g[mode]['written'] / 1e6:.1f} MB: split)"
+            targets.append({"name": f"Google requests per {mode}, {n} states{label}", "value": g[mode]["requests"],
+                            "target": allowed})
     targets.append({"name": "peak memory 2600 states, MB", "value": round(memory, 1), "target": 1024})
     for t in targets:
         t["met"] = t["value"] <= t["target"]
