@@ -488,6 +488,9 @@ def resolve(
 
 
 def _append_rows(tables: Tables, tab: str, header: Grid, rows: Grid) -> list[WriteBlock]:
+    """Rows appended below the last non-blank row of a log tab (with its header when the tab is new)."""
+    if not rows:
+        return []
     grid = tables.get(tab)
     if not grid:
         return [WriteBlock(tab, 1, 1, [*header, *rows])]
@@ -499,14 +502,7 @@ def _append_rows(tables: Tables, tab: str, header: Grid, rows: Grid) -> list[Wri
 
 def _history_blocks(tables: Tables, turn: int) -> list[WriteBlock]:
     """The snapshot of the campaign as it was when `turn` was open, appended to «_История»."""
-    row = history.row_for(turn, tables)
-    grid = tables.get(history.HISTORY_TAB)
-    if not grid:
-        return [WriteBlock(history.HISTORY_TAB, 1, 1, [list(history.HEADER), row])]
-    last = len(grid)
-    while last > 0 and all(is_blank(v) for v in grid[last - 1]):
-        last -= 1
-    return [WriteBlock(history.HISTORY_TAB, last + 1, 1, [row])]
+    return _append_rows(tables, history.HISTORY_TAB, [list(history.HEADER)], [history.row_for(turn, tables)])
 
 
 def _turn_title(turn: int, lang: str) -> str:
@@ -521,19 +517,11 @@ def _existing(tables: Tables, names: Any) -> str | None:
 
 
 def _append(tables: Tables, layout: Any, lang: str, rows: Grid) -> list[WriteBlock]:
-    """Rows appended below the last non-blank row of a log tab (created if missing)."""
-    if not rows:
-        return []
+    """Rows appended to a log tab found by its layout (created in the campaign's language if missing)."""
     from engine.core.layout import find_tab
 
-    tab = find_tab(tables, layout)
-    if tab is None:
-        return [WriteBlock(layout.tab_name(lang), 1, 1, [layout.header(lang), *rows])]
-    grid = tables[tab]
-    last = len(grid)
-    while last > 0 and all(is_blank(v) for v in grid[last - 1]):
-        last -= 1
-    return [WriteBlock(tab, last + 1, 1, rows)]
+    tab = find_tab(tables, layout) or layout.tab_name(lang)
+    return _append_rows(tables, tab, [layout.header(lang)], rows)
 
 
 def _resolved_order_grid(ot: codec.OrderTab, report: TurnReport, turn: int, lang: str) -> tuple[Grid, Grid]:
