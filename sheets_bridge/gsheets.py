@@ -42,12 +42,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gspread.utils import a1_range_to_grid_range, a1_to_rowcol
+
 from engine.core.errors import BackendError, UsageError
 from engine.core.tables import (
     Cell,
     Changeset,
+    Chart,
     Formula,
     Grid,
+    Highlight,
     Tables,
     TabSpec,
     WorkbookSpec,
@@ -510,11 +514,14 @@ class GoogleBackend:
         before = self.tables if self.tables is not None else self._reread()
         parts: dict[str, Changeset] = {}
         for rep in changes.replace:
-            parts.setdefault(self.tab_home.get(rep.tab, self.spreadsheet_id), Changeset()).replace.append(rep)
+            home = self.tab_home.get(rep.beside or rep.tab, self.spreadsheet_id)
+            parts.setdefault(home, Changeset()).replace.append(rep)
         for block in changes.blocks:
             parts.setdefault(self.tab_home.get(block.tab, self.spreadsheet_id), Changeset()).blocks.append(block)
         for block in changes.marker:
             parts.setdefault(self.tab_home.get(block.tab, self.spreadsheet_id), Changeset()).marker.append(block)
+        for note in changes.notes:
+            parts.setdefault(self.tab_home.get(note[0], self.spreadsheet_id), Changeset()).notes.append(note)
         order = [sid for sid in parts if sid != self.spreadsheet_id]
         if self.spreadsheet_id in parts:
             order.append(self.spreadsheet_id)
@@ -530,6 +537,11 @@ class GoogleBackend:
             self.tables = None  # what the sheet holds now is unknown: the next write reads first
             raise
         self.tables = apply_changes(before, changes)
+
+    @property
+    def private_books(self) -> bool:
+        """Whether the last read found order tabs kept in spreadsheets of their own."""
+        return bool(self.tab_home)
 
     def _reread(self) -> Tables:
         """A write without a read first: read now (the plan needs tab ids, sizes and contents)."""
@@ -557,6 +569,9 @@ class GoogleBackend:
             n = need.setdefault(block.tab, [1, 1])
             n[0] = max(n[0], block.row - 1 + len(block.values))
             n[1] = max(n[1], block.col - 1 + max((len(line) for line in block.values), default=0))
+        for tab, row, col, _text in changes.notes:
+            n = need.setdefault(tab, [1, 1])
+            n[0], n[1] = max(n[0], row), max(n[1], col)
         for stale in book.stale_stages:  # staging tabs of an earlier failed write
             structural.append({"deleteSheet": {"sheetId": stale}})
             evidence.deleted_sheets.add(stale)
@@ -598,7 +613,12 @@ class GoogleBackend:
             per_tab.setdefault(block.tab, []).append(
                 Piece(_block_request(infos[block.tab].sheet_id, block), _block_rect(block))
             )
-        marker_requests = [_block_request(infos[b.tab].sheet_id, b) for b in changes.marker]
+        notes: dict[str, list[tuple[int, int, str]]] = {}
+        for tab, row, col, text in changes.notes:
+            notes.setdefault(tab, []).append((row, col, text))
+        # notes travel in the final batch (a staged copy carries values and formulas, not notes)
+        marker_requests = [r for tab, ns in notes.items() for r in _note_requests(infos[tab].sheet_id, ns)]
+        marker_requests += [_block_request(infos[b.tab].sheet_id, b) for b in changes.marker]
         if changes.marker:
             _marker_evidence(evidence, changes.marker, before)
 
@@ -954,6 +974,8 @@ def _spec_width(spec: TabSpec) -> int:
     width = max([width, *[int(c) for c in spec.widths], *[v.column for v in spec.validations]])
     if spec.editable_columns:
         width = max(width, spec.editable_columns[1])
+    for ch in spec.charts:
+        width = max(width, ch.last_col, a1_to_rowcol(ch.anchor)[1])
     return max(width, 1)
 
 
@@ -1035,7 +1057,7 @@ def _format_requests(
                 }
             }
         )
-    last = max(len(spec.rows), 2)
+    last = max(len(spec.rows), spec.format_rows, 2)
     for col, pattern in sorted(spec.number_formats.items()):
         out.append(
             {
@@ -1046,6 +1068,81 @@ def _format_requests(
                 }
             }
         )
+    out += [_highlight_request(h, sheet_id, i) for i, h in enumerate(spec.highlights)]
+    out += [_chart_request(ch, sheet_id) for ch in spec.charts]
+    return out
+
+
+def _highlight_request(h: Highlight, sheet_id: int, index: int) -> dict[str, Any]:
+    """A conditional format rule: the highlight's custom formula colours its area."""
+    return {
+        "addConditionalFormatRule": {
+            "rule": {
+                "ranges": [a1_range_to_grid_range(h.area, sheet_id)],
+                "booleanRule": {
+                    "condition": {"type": "CUSTOM_FORMULA", "values": [{"userEnteredValue": h.formula}]},
+                    "format": {"backgroundColorStyle": {"rgbColor": _hex_color(h.color)}},
+                },
+            },
+            "index": index,
+        }
+    }
+
+
+def _chart_request(ch: Chart, sheet_id: int) -> dict[str, Any]:
+    """A line chart as :class:`~engine.core.tables.Chart` describes it (header row = series names),
+    the same chart the .xlsx backend draws with openpyxl."""
+    r0, r1 = ch.first_row - 1, ch.last_row
+
+    def column(c: int) -> dict[str, Any]:
+        return {"sourceRange": {"sources": [_grid_range(sheet_id, r0, r1, c - 1, c)]}}
+
+    anchor_row, anchor_col = a1_to_rowcol(ch.anchor)
+    return {
+        "addChart": {
+            "chart": {
+                "spec": {
+                    "title": ch.title,
+                    "basicChart": {
+                        "chartType": "LINE",
+                        "legendPosition": "RIGHT_LEGEND",
+                        "headerCount": 1,
+                        "axis": [{"position": "LEFT_AXIS", "title": ch.y_title}] if ch.y_title else [],
+                        "domains": [{"domain": column(ch.first_col)}],
+                        "series": [
+                            {"series": column(c), "targetAxis": "LEFT_AXIS"}
+                            for c in range(ch.first_col + 1, ch.last_col + 1)
+                        ],
+                    },
+                },
+                "position": {
+                    "overlayPosition": {
+                        "anchorCell": {"sheetId": sheet_id, "rowIndex": anchor_row - 1, "columnIndex": anchor_col - 1},
+                        "widthPixels": 820,
+                        "heightPixels": 340,
+                    }
+                },
+            }
+        }
+    }
+
+
+def _note_requests(sheet_id: int, notes: Sequence[tuple[int, int, str]]) -> list[dict[str, Any]]:
+    """Cell notes as updateCells of the ``note`` field only: one request per run of consecutive
+    rows in a column (an empty text clears the note)."""
+    by_col: dict[int, dict[int, str]] = {}
+    for row, col, text in notes:
+        by_col.setdefault(col, {})[row] = text
+    out: list[dict[str, Any]] = []
+    for col, texts in sorted(by_col.items()):
+        run: list[int] = []
+        for row in [*sorted(texts), None]:
+            if run and (row is None or row != run[-1] + 1):
+                cells = [{"values": [{"note": texts[r][:30_000]} if texts[r] else {}]} for r in run]
+                out.append(_anchored(sheet_id, run[0] - 1, col - 1, cells, "note"))
+                run = []
+            if row is not None:
+                run.append(row)
     return out
 
 

@@ -15,7 +15,7 @@ from engine import rulesets
 from engine.core.dice import new_secret
 from engine.core.errors import CampaignError
 from engine.core.layout import norm
-from engine.core.tables import Tables, WorkbookSpec
+from engine.core.tables import Tables, WorkbookSpec, apply_changes
 
 from . import secrets
 from .base import Backend
@@ -99,7 +99,11 @@ def resolve(backend: Backend, turn: int | None = None) -> Any:
     A resolved turn asked again raises TurnMismatch before anything is written.
     """
     tables = backend.read()
-    result = ruleset_of(tables).resolve(tables, expect_turn=turn, secret=_secret(backend))
+    rules = ruleset_of(tables)
+    result = rules.resolve(tables, expect_turn=turn, secret=_secret(backend))
+    if getattr(backend, "private_books", False) and hasattr(rules, "private_tabs"):
+        # each player's own report goes into that player's order book, in the same write
+        result.changes.replace += rules.private_tabs(apply_changes(tables, result.changes))
     backend.write(result.changes)
     return result
 

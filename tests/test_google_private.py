@@ -117,3 +117,34 @@ def test_check_and_resolve_read_each_spreadsheet_once_write_each_at_most_once_an
                 assert normal(x.tables()) == normal(y.tables())
             continue
         assert normal({name: private[name]}) == normal({name: single[name]}), name
+
+
+def test_each_player_finds_a_private_report_in_their_own_order_book(google: GoogleEnv) -> None:
+    """Issue #8: in private-orders mode resolve writes each played state's own report (its ledger
+    lines, order results, technologies, what it may build or learn) as a tab of that player's
+    order book -- in the same one write per spreadsheet -- and nowhere else."""
+    created = google.create(small_spec(), players=PLAYERS, private_orders=True)
+    backend = google.backend(created.spreadsheet_id)
+    backend.write(ruleset.demo_changes(backend.read()))
+    for turn in (1, 2):
+        google.reset()
+        sync.resolve(google.backend(created.spreadsheet_id), turn=turn)
+        reads, writes = _per_spreadsheet(google)
+        assert set(reads.values()) == {1} and set(writes.values()) == {1}
+    books = created.order_books
+    p1 = make_client(google.key(P1))
+    report = p1.open_by_key(books[EGYPT]).worksheet(f"Отчёт — {FIRST}").get_all_values()
+    assert report[0][0] == f"{FIRST}: отчёт за ход 2"
+    titles = [r[0] for r in report if r and r[0]]
+    for section in ("Приказы", "Казна (строки этого хода)", "Можно изучать", "Что можно построить"):
+        assert section in titles
+    tables = google.backend(created.spreadsheet_id).read()
+    own_lines = [r for r in tables["Казна"][1:] if r and r[0] == 2 and r[1] == FIRST]
+    assert own_lines and all(str(r[6]) in {row[3] for row in report if len(row) > 3} for r in own_lines)
+    with pytest.raises(GooglePermissionError):  # the player reads the report but cannot edit it
+        p1.open_by_key(books[EGYPT]).worksheet(f"Отчёт — {FIRST}").update([["подделка"]], "A1")
+    with pytest.raises((GoogleNotFoundError, GooglePermissionError)):
+        p1.open_by_key(books[ROME]).worksheet(f"Отчёт — {SECOND}").get("A1")
+    campaign = google.emu.dump(created.spreadsheet_id)
+    assert not [s for s in campaign["sheets"] if s["properties"]["title"].startswith("Отчёт — ")]
+    assert f"Отчёт — {FIRST}" not in tables  # the engine never reads the reports back

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from engine.core.errors import CampaignError
+from engine.core.money import fmt
 from engine.core.tables import apply_changes
 from engine.rulesets.ancient import codec, ruleset
 from engine.rulesets.ancient.demo import sample_orders
-from engine.rulesets.ancient.report import chart_png, forum_post, private_report, split
+from engine.rulesets.ancient.report import chart_png, forum_post, private_grid, private_report, split
 from engine.rulesets.ancient.scenario import build_tables, put_orders
 
 TAG = re.compile(r"\[(/?)(\w+)(?:=[^\]]*)?\]")
@@ -77,11 +78,32 @@ def test_an_unresolved_turn_has_no_post(three_turns: dict) -> None:
 def test_a_private_report_tells_only_the_players_own_state(three_turns: dict) -> None:
     text = private_report(three_turns, "Египет", 3)
     assert text.startswith("# Египет: отчёт за ход 3")
-    assert "## Приказы" in text and "Можно изучать" in text and "Что можно построить" in text
-    others = [s for s in codec.decode(three_turns).campaign.states if s != "Египет"]
-    ledger_part = text.split("## Казна")[1].split("## Провинции")[0]
-    assert not any(f"— платёж от государства {o}" in ledger_part for o in others[:0])
-    assert "Рим:" not in text.split("## Провинции")[1]
+    assert "## Приказы" in text and "## Можно изучать" in text and "## Что можно построить" in text
+    d = codec.decode(three_turns)
+    egypt = d.campaign.states["Египет"]
+    assert f"| {fmt(egypt.treasury)} | {egypt.stability} |" in text
+    # its ledger lines are exactly Egypt's lines of turn 3, and no other state's
+    ledger_tab = three_turns["Казна"]
+    own = [r for r in ledger_tab[1:] if r and r[0] == 3 and r[1] == "Египет"]
+    part = text.split("## Казна")[1].split("## Провинции")[0]
+    listed = [line for line in part.splitlines() if line.startswith("| ") and "Статья" not in line]
+    assert len(listed) == len(own) > 0
+    assert all(str(r[6]) in part for r in own)
+    provinces = text.split("## Провинции")[1].split("## Технологии")[0]
+    owned = {p.name for p in d.campaign.provinces.values() if p.owner == "Египет"}
+    rows = [line.split(" | ")[0].lstrip("| ").removesuffix(" (столица)") for line in provinces.splitlines()
+            if line.startswith("| ") and "Провинция" not in line]
+    assert set(rows) == owned
+
+
+def test_the_private_tab_holds_the_same_sections(three_turns: dict) -> None:
+    grid = private_grid(three_turns, "Египет", 3)
+    assert grid[0] == ["Египет: отчёт за ход 3"]
+    titles = [r[0] for i, r in enumerate(grid[1:], start=1) if len(r) == 1 and grid[i - 1] == []]
+    assert titles == ["Итог", "Приказы", "Казна (строки этого хода)", "Провинции", "Технологии", "Можно изучать",
+                      "Что можно построить"]
+    with pytest.raises(CampaignError):
+        private_grid(three_turns, "Атлантида", 3)
 
 
 def test_the_chart_png_is_drawn(three_turns: dict, tmp_path: Path) -> None:

@@ -142,6 +142,7 @@ class ReplaceTab:
     tab: str
     rows: Grid
     spec: TabSpec | None = None  # used only when the tab must be created
+    beside: str = ""  # keep the tab in the same spreadsheet as this one (a private order book)
 
 
 @dataclass(frozen=True)

@@ -135,10 +135,7 @@ def balance(
             to_cell(st.science),
         ]
         grid.append(row)
-        if lines[name]:
-            text = "\n".join(f"{e.category}: {fmt(e.amount, sign=True)} Д — {e.reason}" for e in lines[name])
-            notes.append((r, C_INC_TOTAL, text))
-            notes.append((r, C_CLOSE, f"{fmt(opening)} Д + строки «Казны» хода:\n{text}"))
+        notes += _row_notes(r, lines[name], opening, st.treasury, before.turn, lang)
     last = len(grid)
     total: list[Cell] = [TOTAL.get(lang, TOTAL["ru"])]
     for c in range(C_OPEN, WIDTH + 1):
@@ -153,6 +150,33 @@ def number_formats() -> dict[int, str]:
     out = {c: money for c in range(C_OPEN, C_CLOSE + 1)}
     out.update({C_ST_WAS: "+0;-0;0", C_ST: "+0;-0;0", WIDTH: "#,##0.##"})
     return out
+
+
+def _row_notes(
+    r: int, lines: list[LedgerEntry], opening: Fraction, closing: Fraction, turn: int, lang: str
+) -> list[tuple[int, int, str]]:
+    """The notes of one balance row: income lines on «Доход, всего», expense lines on «Расход,
+    всего», and the sum that gives the closing treasury.  Every row gets all three (an empty
+    text clears last turn's note: rows are re-sorted each turn)."""
+    en = lang == "en"
+    income = [e for e in lines if e.amount > 0]
+    expense = [e for e in lines if e.amount < 0]
+
+    def listing(entries: list[LedgerEntry]) -> str:
+        return "\n".join(f"{e.category}: {fmt(e.amount, sign=True)} Д — {e.reason}" for e in entries)
+
+    got = sum((e.amount for e in income), Fraction(0))
+    spent = -sum((e.amount for e in expense), Fraction(0))
+    close = ""
+    if lines:
+        close = (
+            f"{fmt(opening)} Д + income {fmt(got)} − expenses {fmt(spent)} = {fmt(closing)} Д; "
+            f"the lines are on «Ledger», turn {turn}"
+            if en
+            else f"{fmt(opening)} Д + доход {fmt(got)} − расход {fmt(spent)} = {fmt(closing)} Д; "
+            f"строки — на листе «Казна», ход {turn}"
+        )
+    return [(r, C_INC_TOTAL, listing(income)), (r, C_EXP_TOTAL, listing(expense)), (r, C_CLOSE, close)]
 
 
 def highlights(rows: int) -> list[Highlight]:

@@ -9,14 +9,15 @@ balance. A post longer than the forum allows is split between blocks, never insi
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from engine.core.errors import CampaignError
 from engine.core.layout import find_tab, norm
-from engine.core.money import amount, fmt
-from engine.core.tables import Tables, is_blank
+from engine.core.money import amount, fmt, to_cell
+from engine.core.tables import Cell, Grid, Tables, is_blank
 
 from . import codec
 from .phases.expenses import why_not
@@ -145,51 +146,95 @@ def _cut(block: str, limit: int) -> list[str]:
     return pieces
 
 
-def private_report(tables: Tables, state: str, turn: int | None = None) -> str:
-    """One player's own report (Markdown): its ledger, order results, technologies, and what it
-    may build or learn next — nothing about other states beyond the public balance."""
+@dataclass
+class Section:
+    """One part of a private report: a title, column headers and rows."""
+
+    title: str
+    header: list[str]
+    rows: list[list[Cell]] = field(default_factory=list)
+
+
+def private_sections(tables: Tables, state: str, turn: int | None = None) -> tuple[str, list[Section]]:
+    """One player's own report: its ledger lines, order results, provinces, technologies, and what
+    it may build or learn next -- nothing about other states beyond the public balance.  The same
+    sections make the Markdown export and the private tab of a private-orders campaign."""
     d = codec.decode(tables)
     c, rules = d.campaign, d.rules
     if state not in c.states:
         raise CampaignError(f"нет государства «{state}»")
     st = c.states[state]
     turn = turn if turn is not None else c.last_resolved
-    out = [f"# {state}: отчёт за ход {turn}", ""]
-    out += [f"Казна {fmt(st.treasury)} Д, стабильность {st.stability:+d}, очки науки {fmt(st.science)}.", ""]
-    out += ["## Приказы", ""]
+    title = f"{state}: отчёт за ход {turn}"
+    summary = Section("Итог", ["Казна, Д", "Стабильность", "Очки науки", "Форма правления"])
+    gov = rules.governments.get(st.government)
+    government = gov.name("ru") if gov else st.government
+    summary.rows.append([to_cell(st.treasury), st.stability, to_cell(st.science), government])
+    orders = Section("Приказы", ["Строка", "Приказ", "Статус", "Причина"])
     for r in _rows(tables, ARCHIVE, turn):
         if r[1] == state:
             r = r + [None] * 11
-            out.append(f"- строка {r[2]}: {r[10] or r[3]} — **{r[8]}**: {r[9]}")
-    out += ["", "## Казна (строки этого хода)", ""]
+            orders.rows.append([r[2], r[10] or r[3], r[8], r[9]])
+    ledger = Section("Казна (строки этого хода)", ["Статья", "Сумма", "Ед.", "Основание"])
     for r in _rows(tables, LEDGER, turn):
         if r[1] == state:
             r = r + [None] * 8
-            out.append(f"- {r[3]}: {fmt(amount(r[4]), sign=True)} {r[5] or 'Д'} — {r[6]}")
-    out += ["", "## Провинции", ""]
+            ledger.rows.append([r[3], to_cell(amount(r[4])), r[5] or "Д", r[6]])
+    provinces = Section("Провинции", ["Провинция", "Население", "Постройки"])
     for p in sorted(c.provinces.values(), key=lambda p: p.name):
         if p.owner == state:
             people = ", ".join(f"{n} {s}" for s, n in p.population.items() if n) or "никого"
-            out.append(
-                f"- {p.name}{' (столица)' if p.name == st.capital else ''}: {people}; "
-                f"постройки: {', '.join(p.buildings) or 'нет'}"
-            )
-    out += ["", "## Технологии", "", ", ".join(st.techs) or "нет"]
-    learn = sorted(
-        t.name_ru
-        for t in rules.techs.values()
-        if t.name_ru not in st.techs and all(x in st.techs for x in t.prerequisites)
-    )
-    out += ["", "Можно изучать: " + (", ".join(f"{t} ({fmt(rules.techs[t].cost)})" for t in learn) or "нечего")]
+            name = p.name + (" (столица)" if p.name == st.capital else "")
+            provinces.rows.append([name, people, ", ".join(p.buildings) or "нет"])
+    known = Section("Технологии", ["Изучено"], [[", ".join(st.techs) or "нет"]])
+    learn = Section("Можно изучать", ["Технология", "Цена, очки науки"])
+    for t in sorted(t.name_ru for t in rules.techs.values()
+                    if t.name_ru not in st.techs and all(x in st.techs for x in t.prerequisites)):
+        learn.rows.append([t, to_cell(rules.techs[t].cost)])
     can: dict[str, list[str]] = defaultdict(list)
     for p in c.provinces.values():
         if p.owner == state:
             for b in rules.buildings.values():
                 if why_not(c, st, p, b, rules) is None:
                     can[b.name_ru].append(p.name)
-    out += ["", "## Что можно построить", ""]
-    out += [f"- {b} ({fmt(rules.buildings[b].cost)} Д): {', '.join(sorted(ps))}" for b, ps in sorted(can.items())]
-    return "\n".join(out) + "\n"
+    build = Section("Что можно построить", ["Постройка", "Цена, Д", "Где"])
+    build.rows += [[b, to_cell(rules.buildings[b].cost), ", ".join(sorted(ps))] for b, ps in sorted(can.items())]
+    return title, [summary, orders, ledger, provinces, known, learn, build]
+
+
+def private_report(tables: Tables, state: str, turn: int | None = None) -> str:
+    """One player's own report as Markdown (see :func:`private_sections`)."""
+    title, sections = private_sections(tables, state, turn)
+    out = [f"# {title}", ""]
+    for sec in sections:
+        out += [f"## {sec.title}", ""]
+        if not sec.rows:
+            out += ["нет", ""]
+            continue
+        out.append("| " + " | ".join(sec.header) + " |")
+        out.append("|" + "---|" * len(sec.header))
+        out += ["| " + " | ".join(_md(v) for v in row) + " |" for row in sec.rows]
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+def private_grid(tables: Tables, state: str, turn: int | None = None) -> Grid:
+    """One player's own report as the rows of a sheet tab (a titled block per section)."""
+    title, sections = private_sections(tables, state, turn)
+    grid: Grid = [[title]]
+    for sec in sections:
+        grid += [[], [sec.title], list(sec.header)]
+        grid += [list(row) for row in sec.rows] or [["нет"]]
+    return grid
+
+
+def _md(value: Cell) -> str:
+    """A table cell for Markdown: numbers in the Russian style, pipes escaped."""
+    if isinstance(value, bool) or value is None:
+        return "" if value is None else str(value)
+    if isinstance(value, (int, float)):
+        return fmt(amount(value), sign=False)
+    return str(value).replace("|", "\\|").replace("\n", " ")
 
 
 def chart_png(tables: Tables, path: Path, states: list[str] | None = None) -> Path:

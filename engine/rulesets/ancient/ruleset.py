@@ -487,6 +487,29 @@ def resolve(
     return SyncResult("resolve", c.turn, changes, report, world, s)
 
 
+PRIVATE_TAB = {"ru": "Отчёт — {}", "en": "Report — {}"}
+
+
+def private_tabs(tables: Tables) -> list[ReplaceTab]:
+    """Each played state's own report of the last resolved turn, as a tab that lives beside the
+    state's order tab: in a private-orders campaign only that player and the GM can open it."""
+    from .report import private_grid
+
+    d = codec.decode(tables)
+    c = d.campaign
+    if c.last_resolved < 1:
+        return []
+    out: list[ReplaceTab] = []
+    for ot in d.order_tabs.values():
+        st = c.states.get(ot.state)
+        if st is None or st.ai:
+            continue
+        name = PRIVATE_TAB.get(c.lang, PRIVATE_TAB["ru"]).format(ot.state)
+        spec = TabSpec(name, [], {1: 34, 2: 16, 3: 16, 4: 60}, frozen_rows=1, kind="report")
+        out.append(ReplaceTab(name, private_grid(tables, ot.state, c.last_resolved), spec, beside=ot.tab))
+    return out
+
+
 def _append_rows(tables: Tables, tab: str, header: Grid, rows: Grid) -> list[WriteBlock]:
     """Rows appended below the last non-blank row of a log tab (with its header when the tab is new)."""
     if not rows:
