@@ -10,13 +10,17 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+from rich.console import Console
+from rich.table import Table
 
 from engine import rulesets
 from engine.core.errors import StrategosError, UsageError
 from engine.core.orders import STATUS_TEXT, Status
 
-from . import commands, sync
+from . import commands, progress, sync
+from .progress import RichProgress
 from .xlsx import XlsxBackend
 
 
@@ -39,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--title", help="название кампании")
     new.add_argument("--force", action="store_true", help="заменить существующий файл")
     new.add_argument("--json", action="store_true", help="вывод в JSON")
+    new.add_argument("-q", "--quiet", action="store_true", help="ничего не печатать, кроме ошибок")
     google = new.add_argument_group("Google Таблицы")
     google.add_argument("--google", action="store_true", help="создать кампанию в Google Таблицах и открыть доступ")
     google.add_argument("--gm", metavar="EMAIL", help="адрес ведущего (получит права редактора)")
@@ -52,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
                        ("resolve", "разрешить открытый ход и записать итоги")):
         c = sub.add_parser(name, help=text)
         c.add_argument("target", help="CAMPAIGN.xlsx или id/URL таблицы Google")
-        c.add_argument("--json", action="store_true", help="вывод в JSON")
+        c.add_argument("--json", action="store_true", help="вывод в JSON (без индикаторов)")
+        c.add_argument("-q", "--quiet", action="store_true", help="ничего не печатать, кроме ошибок")
         _google_auth(c)
         if name == "resolve":
             c.add_argument("--turn", type=int, help="разрешить, только если открыт именно этот ход")
@@ -61,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("dir", nargs="?", default="strategos-demo", help="папка (по умолчанию ./strategos-demo)")
     demo.add_argument("--lang", choices=("ru", "en"), default="ru")
     demo.add_argument("--json", action="store_true", help="вывод в JSON")
+    demo.add_argument("-q", "--quiet", action="store_true", help="ничего не печатать, кроме ошибок")
     commands.add_parsers(sub)
     return p
 
@@ -122,18 +129,56 @@ def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{words[Status(k)]}: {v}" for k, v in sorted(counts.items()))
 
 
-def _print_summary(result: Any, out: Any) -> None:
+def _print_summary(result: Any, out: IO[str]) -> None:
+    """What a turn did, for the GM's eyes: order counts and a table of the played states."""
     s = result.summary
     word = "Проверен" if s["mode"] == "check" else "Разрешён"
-    print(f"{word} ход {s['turn']}.", file=out)
-    counts = _counts(s["orders"]) or "приказов нет"
-    print(f"Приказы — {counts}", file=out)
+    console = Console(file=out, width=max(100, Console(file=out).width), highlight=False)
+    console.print(f"{word} ход {s['turn']}.")
+    console.print(f"Приказы — {_counts(s['orders']) or 'приказов нет'}")
     rows = [st for st in s["states"] if not st["ai"]]
-    if rows:
-        print(f"{'Государство':<24}{'Начало':>9}{'Доход':>9}{'Расход':>9}{'Конец':>9}{'Ст':>4}", file=out)
-        for st in rows:
-            print(f"{st['name']:<24}{st['opening']:>9.1f}{st['income']:>9.1f}{st['expenses']:>9.1f}"
-                  f"{st['closing']:>9.1f}{st['stability']:>+4d}", file=out)
+    if not rows:
+        return
+    table = Table(title=None, header_style="bold", show_footer=s["mode"] == "resolve" and len(rows) > 1)
+    money = {"opening": "Казна на начало", "income": "Доход", "expenses": "Расход", "closing": "Казна на конец"}
+    table.add_column("Государство", footer="Итого")
+    for key, title in money.items():
+        table.add_column(title, justify="right", footer=_money(sum(st[key] for st in rows)))
+    table.add_column("Ст", justify="right")
+    for st in rows:
+        closing = _money(st["closing"])
+        if st["closing"] < 0:
+            closing = f"[red]{closing}[/red]"
+        elif st["closing"] > st["opening"]:
+            closing = f"[green]{closing}[/green]"
+        table.add_row(st["name"], _money(st["opening"]), _money(st["income"]), _money(st["expenses"]), closing,
+                      f"{st['stability']:+d}")
+    console.print(table)
+
+
+def _money(value: float) -> str:
+    """12345.5 -> «12 345,5» (a narrow no-break space between thousands, a decimal comma)."""
+    text = f"{value:,.2f}".rstrip("0").rstrip(".")
+    return text.replace(",", "\u202f").replace(".", ",").replace("-", "\u2212")
+
+
+def _progress(args: argparse.Namespace) -> RichProgress | None:
+    """Bars on stderr for a person at a terminal; none for scripts (--quiet, --json)."""
+    if args.json or args.quiet or not progress.visible(False):
+        return None
+    return RichProgress()
+
+
+def _sync(args: argparse.Namespace) -> Any:
+    """check / resolve with progress bars when someone is watching."""
+    backend = sync.open_backend(args.target, _options(args))
+    bars = _progress(args)
+    if bars is None:
+        return sync.check(backend) if args.command == "check" else sync.resolve(backend, turn=args.turn)
+    with bars.shown():
+        if args.command == "check":
+            return sync.check(backend, progress=bars)
+        return sync.resolve(backend, turn=args.turn, progress=bars)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -152,25 +197,24 @@ def _run(args: argparse.Namespace) -> int:
                            title=args.title, overwrite=args.force)
         if args.json:
             print(json.dumps({"created": path, "turn": 1}, ensure_ascii=False))
-        else:
+        elif not args.quiet:
             print(f"Создана кампания: {path}. Открыт приём приказов на ход 1.")
         return 0
     if args.command in ("check", "resolve"):
-        backend = sync.open_backend(args.target, _options(args))
-        result = sync.check(backend) if args.command == "check" else sync.resolve(backend, turn=args.turn)
+        result = _sync(args)
         if args.json:
             print(json.dumps(result.summary, ensure_ascii=False, indent=1))
-        else:
+        elif not args.quiet:
             _print_summary(result, sys.stdout)
         return 0
     if args.command in commands.COMMANDS:
         return commands.run(args)
     if args.command == "demo":
-        return _demo(Path(args.dir), args.lang, args.json)
+        return _demo(Path(args.dir), args.lang, args.json, args.quiet)
     raise UsageError(f"неизвестная команда {args.command}")
 
 
-def _demo(folder: Path, lang: str, as_json: bool) -> int:
+def _demo(folder: Path, lang: str, as_json: bool, quiet: bool = False) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "demo.xlsx"
     sync.create(str(path), scenario="demo", lang=lang, overwrite=True)
@@ -182,6 +226,8 @@ def _demo(folder: Path, lang: str, as_json: bool) -> int:
     if as_json:
         print(json.dumps({"workbook": str(path), "check": checked.summary, "resolve": resolved.summary},
                          ensure_ascii=False, indent=1))
+        return 0
+    if quiet:
         return 0
     print(f"Демо-кампания: {path}")
     print("Образцы приказов записаны; проверка:", _counts(checked.summary["orders"]))

@@ -15,10 +15,11 @@ from engine import rulesets
 from engine.core.dice import new_secret
 from engine.core.errors import CampaignError
 from engine.core.layout import norm
-from engine.core.tables import Tables, WorkbookSpec, apply_changes
+from engine.core.tables import Changeset, Tables, WorkbookSpec, apply_changes
 
 from . import secrets
 from .base import Backend
+from .progress import Progress, Silent
 from .xlsx import XlsxBackend, create_xlsx
 
 if TYPE_CHECKING:
@@ -85,27 +86,48 @@ def _secret(backend: Backend) -> str | None:
     return secrets.load(key) if key else None
 
 
-def check(backend: Backend) -> Any:
+def check(backend: Backend, progress: Progress | None = None) -> Any:
     """Judge every order of the open turn: one read, the ruleset's check, one write (statuses only)."""
-    tables = backend.read()
-    result = ruleset_of(tables).check(tables, secret=_secret(backend))
-    backend.write(result.changes)
+    p = progress or Silent()
+    tables = _read(backend, p)
+    rules = ruleset_of(tables)
+    p.start("turn", "Проверка приказов", len(getattr(rules, "PHASES", ())) or 1)
+    result = rules.check(tables, secret=_secret(backend), on_phase=lambda name: p.advance("turn", name))
+    p.finish("turn")
+    _write(backend, result.changes, p)
     return result
 
 
-def resolve(backend: Backend, turn: int | None = None) -> Any:
+def resolve(backend: Backend, turn: int | None = None, progress: Progress | None = None) -> Any:
     """Resolve the open turn (only if it is ``turn``, when given): one read, one atomic write.
 
     A resolved turn asked again raises TurnMismatch before anything is written.
     """
-    tables = backend.read()
+    p = progress or Silent()
+    tables = _read(backend, p)
     rules = ruleset_of(tables)
-    result = rules.resolve(tables, expect_turn=turn, secret=_secret(backend))
+    p.start("turn", "Разрешение хода", len(getattr(rules, "PHASES", ())) or 1)
+    result = rules.resolve(tables, expect_turn=turn, secret=_secret(backend),
+                           on_phase=lambda name: p.advance("turn", name))
     if getattr(backend, "private_books", False) and hasattr(rules, "private_tabs"):
         # each player's own report goes into that player's order book, in the same write
         result.changes.replace += rules.private_tabs(apply_changes(tables, result.changes))
-    backend.write(result.changes)
+    p.finish("turn")
+    _write(backend, result.changes, p)
     return result
+
+
+def _read(backend: Backend, p: Progress) -> Tables:
+    p.start("read", "Чтение таблицы")
+    tables = backend.read()
+    p.finish("read")
+    return tables
+
+
+def _write(backend: Backend, changes: Changeset, p: Progress) -> None:
+    p.start("write", "Запись итогов")
+    backend.write(changes)
+    p.finish("write")
 
 
 def create(target: str, ruleset: str = "ancient", scenario: str = "demo", lang: str = "ru",

@@ -11,6 +11,7 @@ import openpyxl
 import pytest
 
 from engine.core.money import amount
+from engine.rulesets.ancient import public
 from sheets_bridge import sync
 from sheets_bridge.cli import main
 from sheets_bridge.xlsx import XlsxBackend
@@ -154,3 +155,43 @@ def test_a_gm_edit_of_a_rules_tab_changes_the_next_turn(campaign: Path) -> None:
     wb.save(campaign)
     second = sync.resolve(XlsxBackend(campaign))
     assert rome_tax(second) == second.report.notes["taxes"]["Рим"][0] * 5
+
+
+@pytest.fixture
+def watched(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if a person were watching a terminal: progress bars are drawn (on stderr)."""
+    from sheets_bridge import progress
+
+    monkeypatch.setattr(progress, "visible", lambda quiet: not quiet)
+
+
+def test_a_watched_resolve_shows_progress_on_stderr_and_a_summary_table(
+    campaign: Path, capsys: pytest.CaptureFixture[str], watched: None
+) -> None:
+    """Issue #8: bars for the read, every phase of the turn and the write; then a table of the
+    played states whose numbers are the summary's."""
+    code, out, err = run(capsys, "resolve", str(campaign))
+    assert code == 0, err
+    for step in ("Чтение таблицы", "Разрешение хода", "Запись итогов"):
+        assert step in err
+    assert "12/12" in err  # the twelve phases of ANC-TURN-01
+    assert "Разрешён ход 1." in out and "Государство" not in err
+    tables = XlsxBackend(campaign).read()
+    rows = {r[0]: r for r in tables["Баланс"][1:] if r and r[0] and r[0] != "Итого"}
+    rome = next(line for line in out.splitlines() if line.startswith("│ Рим "))
+    cells = [c.strip() for c in rome.strip("│").split("│")]
+    assert cells[0] == "Рим"
+    assert amount(cells[4].replace("\u202f", "")) == amount(rows["Рим"][public.C_CLOSE - 1])  # closing treasury
+    assert "Итого" in out
+
+
+def test_quiet_and_json_keep_scripts_quiet(campaign: Path, capsys: pytest.CaptureFixture[str], watched: None) -> None:
+    code, out, err = run(capsys, "check", str(campaign), "--quiet")
+    assert (code, out, err) == (0, "", "")
+    code, out, err = run(capsys, "resolve", str(campaign), "--json")
+    assert code == 0 and err == ""
+    assert json.loads(out)["turn"] == 1
+    code, out, err = run(capsys, "new", str(campaign.with_name("other.xlsx")), "-q")
+    assert (code, out, err) == (0, "", "")
+    code, out, err = run(capsys, "resolve", str(campaign), "--turn", "1", "--quiet")
+    assert code == 1 and out == "" and "уже разрешён" in err  # errors still speak

@@ -6,6 +6,7 @@ phases (the rules, in the seed's order) and the report (ledger, chronicle, order
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -377,12 +378,20 @@ def summary(mode: str, before: Campaign, after: Campaign, report: TurnReport) ->
     return {"mode": mode, "ruleset": NAME, "turn": report.turn, "states": states, "orders": report.counts()}
 
 
-def check(tables: Tables, secret: str | None = None) -> SyncResult:
-    """Judge every order as resolve would, and write only the status, reason and echo columns."""
+def _phase_hook(on_phase: Callable[[str], None] | None) -> Callable[[str, Any, TurnReport], None] | None:
+    """run_phases' after_each for a caller that only wants the phase names (progress bars)."""
+    if on_phase is None:
+        return None
+    return lambda name, _world, _report: on_phase(name)
+
+
+def check(tables: Tables, secret: str | None = None, on_phase: Callable[[str], None] | None = None) -> SyncResult:
+    """Judge every order as resolve would, and write only the status, reason and echo columns.
+    ``on_phase`` hears the name of each phase as it ends."""
     d = codec.decode(tables)
     if secret:
         d.campaign.secret = secret
-    world, report, _orders = run_turn(d)
+    world, report, _orders = run_turn(d, after_each=_phase_hook(on_phase))
     lang = d.campaign.lang
     for ref, res in list(report.results.items()):
         if res.status is Status.DONE:
@@ -417,10 +426,15 @@ def _status_strips(ot: codec.OrderTab, report: TurnReport, lang: str) -> list[Wr
 
 
 def resolve(
-    tables: Tables, expect_turn: int | None = None, seed: str | None = None, secret: str | None = None
+    tables: Tables,
+    expect_turn: int | None = None,
+    seed: str | None = None,
+    secret: str | None = None,
+    on_phase: Callable[[str], None] | None = None,
 ) -> SyncResult:
     """One whole turn: read, resolve, and the changes for one atomic write (with the pre-turn
-    snapshot appended to the history). `secret` comes from the GM's store when the sheet has none."""
+    snapshot appended to the history). `secret` comes from the GM's store when the sheet has none;
+    ``on_phase`` hears the name of each phase as it ends."""
     d = codec.decode(tables)
     c = d.campaign
     if secret:
@@ -430,7 +444,7 @@ def resolve(
         raise TurnMismatch(f"Открыт ход {c.turn}, а просили разрешить ход {expect_turn}{done}. Ничего не изменено.")
     if not c.secret and not seed:
         raise CampaignError("нет секрета кампании: без него ход не разрешить (см. docs/reliability.md)")
-    world, report, _orders = run_turn(d, seed=seed)
+    world, report, _orders = run_turn(d, seed=seed, after_each=_phase_hook(on_phase))
     lang = c.lang
     seed = seed or turn_seed(c.secret, c.turn)
     report.tell(
