@@ -838,31 +838,50 @@ def _replace_pieces(
         }
         return [Piece(request, (0, 0, info.rows, info.cols))]
     old = _trimmed_grid(before)
-    changed: dict[int, tuple[int, int]] = {}
+    changed: dict[int, list[int]] = {}
     for r in range(max(len(old), len(new))):
         a = old[r] if r < len(old) else []
         b = new[r] if r < len(new) else []
         cols = [c for c in range(max(len(a), len(b))) if not _identical(a[c] if c < len(a) else None,
                                                                         b[c] if c < len(b) else None)]
         if cols:
-            changed[r] = (cols[0], cols[-1] + 1)
+            changed[r] = cols
     pieces: list[Piece] = []
     run: list[int] = []
-    for r in sorted(changed):
-        if run and r != run[-1] + 1:
-            pieces.append(_rect_piece(sheet_id, new, run, changed))
+    for r in [*sorted(changed), None]:
+        if run and (r is None or r != run[-1] + 1):
+            pieces += [_rect_piece(sheet_id, new, run, c0, c1) for c0, c1 in _column_spans(new, run, changed)]
             run = []
-        run.append(r)
-    if run:
-        pieces.append(_rect_piece(sheet_id, new, run, changed))
+        if r is not None:
+            run.append(r)
     return pieces
 
 
-def _rect_piece(sheet_id: int, new: Grid, run: list[int], spans: Mapping[int, tuple[int, int]]) -> Piece:
-    """A bounded updateCells over consecutive changed rows and the union of their changed columns."""
+#: Re-sending unchanged cells between two changed columns costs more than a second rectangle
+#: (its range and wrapping, about this many bytes) above this size.
+SPLIT_BYTES = 160
+
+
+def _column_spans(new: Grid, run: list[int], changed: Mapping[int, list[int]]) -> list[tuple[int, int]]:
+    """The column spans (c0, c1 end-exclusive) to rewrite over a run of rows: the changed columns,
+    joined across a gap of unchanged ones unless re-sending the gap costs more than a split."""
+    cols = sorted({c for r in run for c in changed[r]})
+    spans = [[cols[0], cols[0] + 1]]
+    for c in cols[1:]:
+        gap = 0
+        for r in run:
+            line = new[r] if r < len(new) else []
+            gap += sum(len(str(line[g])) + 40 for g in range(spans[-1][1], min(c, len(line))) if line[g] is not None)
+        if gap > SPLIT_BYTES:
+            spans.append([c, c + 1])
+        else:
+            spans[-1][1] = c + 1
+    return [(a, b) for a, b in spans]
+
+
+def _rect_piece(sheet_id: int, new: Grid, run: list[int], c0: int, c1: int) -> Piece:
+    """A bounded updateCells over consecutive changed rows and columns ``c0 .. c1 - 1``."""
     r0, r1 = run[0], run[-1] + 1
-    c0 = min(spans[r][0] for r in run)
-    c1 = max(spans[r][1] for r in run)
     values = [(new[r] if r < len(new) else [])[c0:c1] for r in range(r0, r1)]
     request = {
         "updateCells": {

@@ -175,6 +175,27 @@ def test_a_replace_writes_only_what_changed_and_clears_what_it_no_longer_covers(
     assert normal({"t": after}) == normal({"t": new})
 
 
+def test_unchanged_cells_between_changes_are_not_sent_again(google: GoogleEnv) -> None:
+    """A row whose first and last columns change around a long unchanged text is written as two
+    rectangles (the text is not sent again); the sheet still ends up exactly as asked."""
+    sid = google.campaign("small", orders=False)
+    backend = google.backend(sid)
+    tables = backend.read()
+    states = tables["Государства"]
+    techs = states[0].index("Технологии")
+    new: Grid = [list(r) for r in states]
+    for row in new[1:]:
+        row[4] = int(row[4] or 0) + 1  # stability
+        row[techs + 3] = 7  # a column right of the long technology list
+    info = backend.books[sid].sheets["Государства"]
+    pieces = gsheets._replace_pieces(info.sheet_id, states, new, info)
+    assert len(pieces) == 2
+    assert all(not (c0 <= techs < c1) for _r0, c0, _r1, c1 in (p.rect for p in pieces))
+    backend.write(Changeset(replace=[ReplaceTab("Государства", new)]))
+    after = google.backend(sid).read()["Государства"]
+    assert normal({"t": after}) == normal({"t": new})
+
+
 # ---------------------------------------------------------------- a 1,000-state campaign
 
 

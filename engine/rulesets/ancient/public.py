@@ -122,9 +122,9 @@ def balance(
         opening = was.treasury if was else st.treasury
         provs = by_owner.get(name, [])
         row: list[Cell] = [name, to_cell(opening)]
-        row += [to_cell(sums[name].get(("in", c), Fraction(0))) for c in INCOME]
+        row += [_amount_or_blank(sums[name].get(("in", c))) for c in INCOME]
         row += [Formula(f"=SUM({inc_a}{r}:{inc_b}{r})")]
-        row += [to_cell(-sums[name].get(("out", c), Fraction(0))) for c in EXPENSE]
+        row += [_amount_or_blank(-sums[name].get(("out", c), Fraction(0))) for c in EXPENSE]
         row += [
             Formula(f"=SUM({exp_a}{r}:{exp_b}{r})"),
             to_cell(st.treasury),
@@ -150,6 +150,12 @@ def number_formats() -> dict[int, str]:
     out = {c: money for c in range(C_OPEN, C_CLOSE + 1)}
     out.update({C_ST_WAS: "+0;-0;0", C_ST: "+0;-0;0", WIDTH: "#,##0.##"})
     return out
+
+
+def _amount_or_blank(value: Fraction | None) -> Cell:
+    """A category cell: blank when nothing moved (the number format shows zeros blank anyway, and
+    a blank costs nothing to send to Google)."""
+    return to_cell(value) if value else None
 
 
 def _row_notes(
