@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from engine import rulesets
@@ -151,7 +152,7 @@ def _print_summary(result: Any, out: IO[str]) -> None:
             closing = f"[red]{closing}[/red]"
         elif st["closing"] > st["opening"]:
             closing = f"[green]{closing}[/green]"
-        table.add_row(st["name"], _money(st["opening"]), _money(st["income"]), _money(st["expenses"]), closing,
+        table.add_row(escape(st["name"]), _money(st["opening"]), _money(st["income"]), _money(st["expenses"]), closing,
                       f"{st['stability']:+d}")
     console.print(table)
 

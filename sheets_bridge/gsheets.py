@@ -514,6 +514,8 @@ class GoogleBackend:
         before = self.tables if self.tables is not None else self._reread()
         parts: dict[str, Changeset] = {}
         for rep in changes.replace:
+            if rep.beside and rep.beside not in self.tab_home:
+                continue  # a private tab whose order tab is not in a book of its own: never into the public sheet
             home = self.tab_home.get(rep.beside or rep.tab, self.spreadsheet_id)
             parts.setdefault(home, Changeset()).replace.append(rep)
         for block in changes.blocks:
@@ -522,6 +524,8 @@ class GoogleBackend:
             parts.setdefault(self.tab_home.get(block.tab, self.spreadsheet_id), Changeset()).marker.append(block)
         for note in changes.notes:
             parts.setdefault(self.tab_home.get(note[0], self.spreadsheet_id), Changeset()).notes.append(note)
+        for tab in changes.clear_notes:
+            parts.setdefault(self.tab_home.get(tab, self.spreadsheet_id), Changeset()).clear_notes.append(tab)
         order = [sid for sid in parts if sid != self.spreadsheet_id]
         if self.spreadsheet_id in parts:
             order.append(self.spreadsheet_id)
@@ -539,9 +543,9 @@ class GoogleBackend:
         self.tables = apply_changes(before, changes)
 
     @property
-    def private_books(self) -> bool:
-        """Whether the last read found order tabs kept in spreadsheets of their own."""
-        return bool(self.tab_home)
+    def private_order_tabs(self) -> frozenset[str]:
+        """The tabs the last read found in spreadsheets of their own (private order books)."""
+        return frozenset(self.tab_home)
 
     def _reread(self) -> Tables:
         """A write without a read first: read now (the plan needs tab ids, sizes and contents)."""
@@ -617,8 +621,13 @@ class GoogleBackend:
         for tab, row, col, text in changes.notes:
             notes.setdefault(tab, []).append((row, col, text))
         # notes travel in the final batch (a staged copy carries values and formulas, not notes)
-        marker_requests = [r for tab, ns in notes.items() for r in _note_requests(infos[tab].sheet_id, ns)]
-        marker_requests += [_block_request(infos[b.tab].sheet_id, b) for b in changes.marker]
+        note_requests = [
+            {"updateCells": {"range": {"sheetId": book.sheets[tab].sheet_id}, "fields": "note"}}
+            for tab in changes.clear_notes
+            if tab in book.sheets
+        ]
+        note_requests += [r for tab, ns in notes.items() for r in _note_requests(infos[tab].sheet_id, ns)]
+        marker_requests = [_block_request(infos[b.tab].sheet_id, b) for b in changes.marker]
         if changes.marker:
             _marker_evidence(evidence, changes.marker, before)
 
@@ -627,13 +636,25 @@ class GoogleBackend:
             book.stale_stages = []
 
         content_size = {tab: sum(p.size for p in pieces) for tab, pieces in per_tab.items()}
-        fixed = len(_dumps({"requests": structural + marker_requests})) + 2
+        fixed = len(_dumps({"requests": structural + note_requests + marker_requests})) + 2
         if fixed + sum(content_size.values()) <= self.max_write_bytes:
-            requests = structural + [p.request for pieces in per_tab.values() for p in pieces] + marker_requests
+            content = [p.request for pieces in per_tab.values() for p in pieces]
+            requests = structural + content + note_requests + marker_requests
             if not requests:
                 return Plan([], commit)
             return Plan([Batch(requests, evidence)], commit)
-        batches = self._staged(structural, per_tab, content_size, marker_requests, evidence, infos, used_ids, fixed)
+        late: list[dict[str, Any]] = []
+        if fixed > self.max_write_bytes // 2:
+            # so many notes that they would crowd the final batch: they follow it, in batches of
+            # their own (explanations of the numbers, not the state of the campaign)
+            late, note_requests = note_requests, []
+            fixed = len(_dumps({"requests": structural + marker_requests})) + 2
+        batches = self._staged(
+            structural, per_tab, content_size, note_requests + marker_requests, evidence, infos, used_ids, fixed
+        )
+        piece = self.max_write_bytes - 4096
+        for chunk in _pack([part for r in late for part in _split_update(r, piece)], self.max_write_bytes):
+            batches.append(Batch(chunk))
         return Plan(batches, commit)
 
     def _staged(

@@ -109,12 +109,19 @@ def resolve(backend: Backend, turn: int | None = None, progress: Progress | None
     p.start("turn", "Разрешение хода", len(getattr(rules, "PHASES", ())) or 1)
     result = rules.resolve(tables, expect_turn=turn, secret=_secret(backend),
                            on_phase=lambda name: p.advance("turn", name))
-    if getattr(backend, "private_books", False) and hasattr(rules, "private_tabs"):
-        # each player's own report goes into that player's order book, in the same write
-        result.changes.replace += rules.private_tabs(apply_changes(tables, result.changes))
+    result.changes.replace += private_reports(backend, rules, apply_changes(tables, result.changes))
     p.finish("turn")
     _write(backend, result.changes, p)
     return result
+
+
+def private_reports(backend: Backend, rules: Any, tables: Tables) -> list[Any]:
+    """In a private-orders campaign, each player's own report (a tab of their order book, written
+    with the same write); nothing otherwise."""
+    books = getattr(backend, "private_order_tabs", None)
+    if not books or not hasattr(rules, "private_tabs"):
+        return []
+    return list(rules.private_tabs(tables, order_tabs=books))
 
 
 def _read(backend: Backend, p: Progress) -> Tables:

@@ -27,7 +27,7 @@ from engine.core.tables import (
 )
 
 from .base import Backend
-from .sync import ruleset_of
+from .sync import private_reports, ruleset_of
 
 META_NAMES = {norm("Кампания"), norm("Campaign")}
 # engine-owned tabs compared by verify (players' order tabs and the GM's rules are inputs)
@@ -56,12 +56,16 @@ def rollback(backend: Backend, to: int) -> int:
         if name not in snapshot and name != history.HISTORY_TAB:
             changes.replace.append(ReplaceTab(name, []))
     changes.replace.append(ReplaceTab(history.HISTORY_TAB, history.history_grid(tables, keep_before=to)))
+    # notes explain the numbers of the undone turns: they go (the next resolve writes new ones)
+    changes.clear_notes += [name for name in snapshot if name in tables and name != meta_tab]
     if meta_tab is not None:
         width = max((len(r) for r in tables.get(meta_tab, [])), default=2)
         old_rows = len(tables.get(meta_tab, []))
         grid = [list(r) + [None] * (width - len(r)) for r in snapshot[meta_tab]]
         grid += [[None] * width for _ in range(max(0, old_rows - len(grid)))]
         changes.marker.append(WriteBlock(meta_tab, 1, 1, grid))
+    restored = apply_changes(tables, changes)
+    changes.replace += private_reports(backend, ruleset_of(restored), restored)  # players' reports follow
     backend.write(changes)
     return to
 

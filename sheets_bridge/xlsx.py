@@ -167,6 +167,11 @@ class XlsxBackend:
             for dr, line in enumerate(block.values):
                 for dc, v in enumerate(line):
                     _put(ws, block.row + dr, block.col + dc, v)
+        for tab in changes.clear_notes:
+            if tab in wb.sheetnames:
+                for cell in list(wb[tab]._cells.values()):
+                    if cell.comment is not None:
+                        cell.comment = None
         for tab, row, col, text in changes.notes:
             if tab in wb.sheetnames:
                 cell = wb[tab].cell(row=row, column=col)

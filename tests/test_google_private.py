@@ -14,8 +14,9 @@ import test_google_support as support
 from test_google_support import GM, OUTSIDER, P1, P2, GoogleEnv, meta, normal, settled_stats, small_spec
 
 from engine.core import history
+from engine.core.tables import Changeset, ReplaceTab
 from engine.rulesets.ancient import ruleset
-from sheets_bridge import gsheets, sync
+from sheets_bridge import gsheets, sync, timeline
 from sheets_bridge.google_http import GoogleNotFoundError, GooglePermissionError, make_client
 
 emulator_server = support.emulator_server
@@ -148,3 +149,35 @@ def test_each_player_finds_a_private_report_in_their_own_order_book(google: Goog
     campaign = google.emu.dump(created.spreadsheet_id)
     assert not [s for s in campaign["sheets"] if s["properties"]["title"].startswith("Отчёт — ")]
     assert f"Отчёт — {FIRST}" not in tables  # the engine never reads the reports back
+
+
+def test_a_rollback_brings_each_private_report_back_with_the_campaign(google: GoogleEnv) -> None:
+    created = google.create(small_spec(), players=PLAYERS, private_orders=True)
+    backend = google.backend(created.spreadsheet_id)
+    backend.write(ruleset.demo_changes(backend.read()))
+    sync.resolve(google.backend(created.spreadsheet_id), turn=1)
+    sync.resolve(google.backend(created.spreadsheet_id), turn=2)
+    p1 = make_client(google.key(P1))
+
+    def report() -> list[list[str]]:
+        return p1.open_by_key(created.order_books[EGYPT]).worksheet(f"Отчёт — {FIRST}").get_all_values()
+
+    assert report()[0][0] == f"{FIRST}: отчёт за ход 2"
+    timeline.rollback(google.backend(created.spreadsheet_id), to=2)
+    assert report()[0][0] == f"{FIRST}: отчёт за ход 1"
+    timeline.rollback(google.backend(created.spreadsheet_id), to=1)
+    assert report() == [[f"{FIRST}: ходов ещё не было — отчёт появится после первого хода"]]
+
+
+def test_a_private_tab_is_never_written_into_the_public_campaign(google: GoogleEnv) -> None:
+    """A report meant for a private order book whose order tab is in the public sheet (a campaign
+    made without --private-orders) is not written at all: players can read the public sheet."""
+    created = google.create(small_spec(), players=PLAYERS)
+    backend = google.backend(created.spreadsheet_id)
+    backend.read()
+    assert backend.private_order_tabs == frozenset()
+    secret = ReplaceTab(f"Отчёт — {FIRST}", [["только для игрока"]], beside=EGYPT)
+    backend.write(Changeset(replace=[secret]))
+    titles = [s["properties"]["title"] for s in google.emu.dump(created.spreadsheet_id)["sheets"]]
+    assert f"Отчёт — {FIRST}" not in titles
+    assert sync.private_reports(backend, ruleset, backend.read()) == []

@@ -132,6 +132,38 @@ def test_an_oversized_write_is_staged_and_lands_in_one_final_batch(
     assert not [t for t in titles if t.startswith(gsheets.STAGE_PREFIX)]
 
 
+def test_notes_too_many_for_the_final_batch_follow_it(google: GoogleEnv, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the notes alone would crowd the final batch of a staged write, they go in batches of
+    their own right after it (the campaign has changed in one step already); all of it lands."""
+    sid = google.campaign("small", orders=False)
+    chronicle = [["Ход", "Запись"], *[[1, f"строка {i}: " + "летопись " * 12] for i in range(400)]]
+    notes = [("Баланс", r, 11, f"примечание {r}: " + "строка казны " * 12) for r in range(2, 200)]
+    changes = Changeset(replace=[ReplaceTab("Журнал", chronicle)], notes=notes, clear_notes=["Баланс"])
+    sent: list[gsheets.Batch] = []
+    real = gsheets.send_batch
+
+    def spy(client: Any, spreadsheet_id: str, batch: gsheets.Batch) -> None:
+        sent.append(batch)
+        real(client, spreadsheet_id, batch)
+
+    monkeypatch.setattr(gsheets, "send_batch", spy)
+    limit = 40_000
+    backend = google.backend(sid, max_write_bytes=limit)
+    backend.read()
+    backend.write(changes)
+    assert all(len(b.body()) <= limit for b in sent)
+    final = max(i for i, b in enumerate(sent) if any("deleteSheet" in r for r in b.requests))
+    late = sent[final + 1:]
+    assert len(late) >= 2
+    assert all(r["updateCells"]["fields"] == "note" for b in late for r in b.requests)
+    assert not any(r.get("updateCells", {}).get("fields") == "note" for b in sent[:final + 1] for r in b.requests)
+    fields = "sheets(data(rowData(values(note))))"
+    answer = gsheets.get_spreadsheet(google.client(), sid, fields, ["'Баланс'!K1:K199"])
+    rows = answer["sheets"][0]["data"][0]["rowData"]
+    assert [(rows[r - 1].get("values") or [{}])[0].get("note") for r in range(2, 200)] == [n[3] for n in notes]
+    assert normal({"t": google.backend(sid).read()["Журнал"]}) == normal({"t": chronicle})
+
+
 def test_creation_in_chunks_builds_the_same_campaign(google: GoogleEnv) -> None:
     """Creation above the size limit goes out in several batches (content first, then dropdowns
     and protections) and builds exactly what one batch builds."""

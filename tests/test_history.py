@@ -42,6 +42,24 @@ def test_rollback_then_resolve_again_gives_identical_tables(campaign: Path) -> N
     assert tables_without_history(campaign) == after_first
 
 
+def test_rollback_takes_the_balance_notes_of_the_undone_turns_away(campaign: Path) -> None:
+    """The notes explain the numbers of a resolved turn; rolled back, they would contradict the
+    restored cells -- they go, and the next resolve writes them anew."""
+    with_orders(campaign)
+    sync.resolve(XlsxBackend(campaign))
+
+    def notes() -> dict[tuple[int, int], str]:
+        ws = openpyxl.load_workbook(campaign)["Баланс"]
+        return {(c.row, c.column): c.comment.text for row in ws.iter_rows() for c in row if c.comment}
+
+    first = notes()
+    assert len(first) > 20
+    timeline.rollback(XlsxBackend(campaign), to=1)
+    assert notes() == {}
+    sync.resolve(XlsxBackend(campaign))
+    assert notes() == first
+
+
 def test_verify_confirms_an_honest_turn_and_detects_a_tampered_seed(campaign: Path) -> None:
     with_orders(campaign)
     sync.resolve(XlsxBackend(campaign))

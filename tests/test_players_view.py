@@ -9,7 +9,6 @@ backends; the Google side is read back through the Sheets API of the emulator.
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import openpyxl
@@ -146,7 +145,7 @@ def test_the_charts_are_the_same_on_both(both: dict[str, Any]) -> None:
     assert [cells[(r, 1)]["userEnteredValue"]["numberValue"] for r in (2, 3, 4)] == [1, 2, 3]
 
 
-def test_a_chart_tab_of_a_campaign_made_on_google_is_wide_enough(tmp_path: Path, google: GoogleEnv) -> None:
+def test_a_chart_tab_of_a_campaign_made_on_google_is_wide_enough(google: GoogleEnv) -> None:
     """The charts' anchor column is inside the grid Google creates (else addChart is refused)."""
     spec = demo_spec()
     tab = spec.tab("Графики")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -81,7 +82,7 @@ def test_a_private_report_tells_only_the_players_own_state(three_turns: dict) ->
     assert "## Приказы" in text and "## Можно изучать" in text and "## Что можно построить" in text
     d = codec.decode(three_turns)
     egypt = d.campaign.states["Египет"]
-    assert f"| {fmt(egypt.treasury)} | {egypt.stability} |" in text
+    assert f"| {fmt(egypt.treasury)} | {fmt(Fraction(egypt.stability))} |" in text
     # its ledger lines are exactly Egypt's lines of turn 3, and no other state's
     ledger_tab = three_turns["Казна"]
     own = [r for r in ledger_tab[1:] if r and r[0] == 3 and r[1] == "Египет"]

@@ -163,9 +163,10 @@ class Changeset:
     blocks: list[WriteBlock] = field(default_factory=list)
     marker: list[WriteBlock] = field(default_factory=list)
     notes: list[tuple[str, int, int, str]] = field(default_factory=list)  # (tab, row, col, text): cell notes
+    clear_notes: list[str] = field(default_factory=list)  # tabs whose notes are all removed before `notes`
 
     def is_empty(self) -> bool:
-        return not (self.replace or self.blocks or self.marker or self.notes)
+        return not (self.replace or self.blocks or self.marker or self.notes or self.clear_notes)
 
     def all_blocks(self) -> Iterable[WriteBlock]:
         yield from self.blocks

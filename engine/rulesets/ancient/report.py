@@ -155,31 +155,54 @@ class Section:
     rows: list[list[Cell]] = field(default_factory=list)
 
 
-def private_sections(tables: Tables, state: str, turn: int | None = None) -> tuple[str, list[Section]]:
+@dataclass
+class ReportSource:
+    """What private reports are made from, decoded once for every state of a turn."""
+
+    d: codec.Decoded
+    turn: int
+    archive: dict[str, list[list[Any]]]  # state -> its archived order rows of the turn
+    ledger: dict[str, list[list[Any]]]  # state -> its ledger rows of the turn
+
+
+def report_source(tables: Tables, turn: int | None = None) -> ReportSource:
+    """Decode the campaign and group the turn's archive and ledger rows by state."""
+    d = codec.decode(tables)
+    turn = turn if turn is not None else d.campaign.last_resolved
+    archive: dict[str, list[list[Any]]] = defaultdict(list)
+    ledger: dict[str, list[list[Any]]] = defaultdict(list)
+    for r in _rows(tables, ARCHIVE, turn):
+        archive[str(r[1])].append(r)
+    for r in _rows(tables, LEDGER, turn):
+        ledger[str(r[1])].append(r)
+    return ReportSource(d, turn, archive, ledger)
+
+
+def private_sections(
+    tables: Tables, state: str, turn: int | None = None, source: ReportSource | None = None
+) -> tuple[str, list[Section]]:
     """One player's own report: its ledger lines, order results, provinces, technologies, and what
     it may build or learn next -- nothing about other states beyond the public balance.  The same
-    sections make the Markdown export and the private tab of a private-orders campaign."""
-    d = codec.decode(tables)
-    c, rules = d.campaign, d.rules
+    sections make the Markdown export and the private tab of a private-orders campaign; ``source``
+    (from :func:`report_source`) saves decoding the campaign again for every state."""
+    src = source or report_source(tables, turn)
+    c, rules, turn = src.d.campaign, src.d.rules, src.turn
     if state not in c.states:
         raise CampaignError(f"нет государства «{state}»")
     st = c.states[state]
-    turn = turn if turn is not None else c.last_resolved
     title = f"{state}: отчёт за ход {turn}"
     summary = Section("Итог", ["Казна, Д", "Стабильность", "Очки науки", "Форма правления"])
     gov = rules.governments.get(st.government)
     government = gov.name("ru") if gov else st.government
     summary.rows.append([to_cell(st.treasury), st.stability, to_cell(st.science), government])
     orders = Section("Приказы", ["Строка", "Приказ", "Статус", "Причина"])
-    for r in _rows(tables, ARCHIVE, turn):
-        if r[1] == state:
-            r = r + [None] * 11
-            orders.rows.append([r[2], r[10] or r[3], r[8], r[9]])
+    for r in src.archive.get(state, []):
+        r = r + [None] * 11
+        orders.rows.append([r[2], r[10] or r[3], r[8], r[9]])
     ledger = Section("Казна (строки этого хода)", ["Статья", "Сумма", "Ед.", "Основание"])
-    for r in _rows(tables, LEDGER, turn):
-        if r[1] == state:
-            r = r + [None] * 8
-            ledger.rows.append([r[3], to_cell(amount(r[4])), r[5] or "Д", r[6]])
+    for r in src.ledger.get(state, []):
+        r = r + [None] * 8
+        ledger.rows.append([r[3], to_cell(amount(r[4])), r[5] or "Д", r[6]])
     provinces = Section("Провинции", ["Провинция", "Население", "Постройки"])
     for p in sorted(c.provinces.values(), key=lambda p: p.name):
         if p.owner == state:
@@ -218,9 +241,9 @@ def private_report(tables: Tables, state: str, turn: int | None = None) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-def private_grid(tables: Tables, state: str, turn: int | None = None) -> Grid:
+def private_grid(tables: Tables, state: str, turn: int | None = None, source: ReportSource | None = None) -> Grid:
     """One player's own report as the rows of a sheet tab (a titled block per section)."""
-    title, sections = private_sections(tables, state, turn)
+    title, sections = private_sections(tables, state, turn, source)
     grid: Grid = [[title]]
     for sec in sections:
         grid += [[], [sec.title], list(sec.header)]

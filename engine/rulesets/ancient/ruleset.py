@@ -6,7 +6,7 @@ phases (the rules, in the seed's order) and the report (ledger, chronicle, order
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -474,7 +474,8 @@ def resolve(
     bal_tab = _existing(tables, BALANCE_TAB.values()) or BALANCE_TAB[lang]
     grid, notes = public.balance(c, world, report.ledger.entries, lang, int(d.rules.params.get("balance_sort", 0)))
     changes.replace.append(ReplaceTab(bal_tab, grid))
-    changes.notes += [(bal_tab, r, col, text) for r, col, text in notes]
+    changes.clear_notes.append(bal_tab)  # rows are re-sorted and may be fewer: last turn's notes go
+    changes.notes += [(bal_tab, r, col, text) for r, col, text in notes if text]
     hist_tab = _existing(tables, public.HISTORY_TAB.values()) or public.HISTORY_TAB[lang]
     new_rows = public.history_rows(c.turn, world, report.ledger.entries, d.rules)
     changes.blocks += _append_rows(tables, hist_tab, [public.HISTORY_COLUMNS[lang]], new_rows)
@@ -504,23 +505,26 @@ def resolve(
 PRIVATE_TAB = {"ru": "Отчёт — {}", "en": "Report — {}"}
 
 
-def private_tabs(tables: Tables) -> list[ReplaceTab]:
+def private_tabs(tables: Tables, order_tabs: Collection[str] | None = None) -> list[ReplaceTab]:
     """Each played state's own report of the last resolved turn, as a tab that lives beside the
-    state's order tab: in a private-orders campaign only that player and the GM can open it."""
-    from .report import private_grid
+    state's order tab (only those in ``order_tabs`` when given): in a private-orders campaign only
+    that player and the GM can open it.  Before the first turn the tab says so."""
+    from .report import private_grid, report_source
 
-    d = codec.decode(tables)
-    c = d.campaign
-    if c.last_resolved < 1:
-        return []
+    source = report_source(tables)
+    c = source.d.campaign
     out: list[ReplaceTab] = []
-    for ot in d.order_tabs.values():
+    for ot in source.d.order_tabs.values():
         st = c.states.get(ot.state)
-        if st is None or st.ai:
+        if st is None or st.ai or (order_tabs is not None and ot.tab not in order_tabs):
             continue
         name = PRIVATE_TAB.get(c.lang, PRIVATE_TAB["ru"]).format(ot.state)
         spec = TabSpec(name, [], {1: 34, 2: 16, 3: 16, 4: 60}, frozen_rows=1, kind="report")
-        out.append(ReplaceTab(name, private_grid(tables, ot.state, c.last_resolved), spec, beside=ot.tab))
+        if c.last_resolved < 1:
+            grid: Grid = [[f"{ot.state}: ходов ещё не было — отчёт появится после первого хода"]]
+        else:
+            grid = private_grid(tables, ot.state, c.last_resolved, source)
+        out.append(ReplaceTab(name, grid, spec, beside=ot.tab))
     return out
 
 
