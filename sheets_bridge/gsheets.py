@@ -32,6 +32,7 @@ Why it looks the way it does
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import math
 import os
@@ -668,39 +669,32 @@ class GoogleBackend:
         used_ids: set[int],
         fixed: int,
     ) -> list[Batch]:
-        """An oversized write.  The heaviest tabs are written into hidden staging tabs first (as
-        many requests as needed; the campaign itself is untouched meanwhile), then one small
-        final batch grows the real tabs, copies the staged rectangles over them (entered values
-        and formulas; formats, dropdowns and protections of the real tab stay), writes the rest
-        and the marker, and deletes the staging tabs: the campaign changes in that one atomic step."""
+        """An oversized write.  Just enough of the heaviest tabs' updates (whole pieces, or row
+        bands of a piece) is written into hidden staging tabs first, packed into as few requests as
+        the limit allows (the campaign itself is untouched meanwhile); then one final batch grows
+        the real tabs, copies the staged rectangles over them (entered values and formulas;
+        formats, dropdowns and protections of the real tab stay), writes the rest and the marker,
+        and deletes the staging tabs: the campaign changes in that one atomic step."""
         budget = self.max_write_bytes
-        staged: list[str] = []
-        remaining = fixed + sum(content_size.values())
+        excess = fixed + sum(content_size.values()) - (budget - FINAL_SLACK)  # bytes to move out
+        staged: dict[str, list[Piece]] = {}
+        kept: list[Piece] = []
         for tab in sorted(content_size, key=lambda t: -content_size[t]):
-            if remaining <= budget - 8192:
-                break
-            staged.append(tab)
-            remaining -= content_size[tab] - 300 * len(per_tab[tab])  # a copyPaste per piece stays behind
-        batches: list[Batch] = []
+            for piece in per_tab[tab]:
+                if excess <= 0:
+                    kept.append(piece)
+                    continue
+                for band in _bands(piece, max(budget // 32, 4096)) if piece.size > excess else [piece]:
+                    if excess > 0:
+                        staged.setdefault(tab, []).append(band)
+                        excess -= band.size - COPY_PASTE_BYTES
+                    else:
+                        kept.append(band)
         final: list[dict[str, Any]] = list(structural)
         stage_ids: set[int] = set()
         token = f"{self.rng.randrange(16**6):06x}"
-        current: list[dict[str, Any]] = []
-        current_ev = Evidence()
-        size = 16
-
-        def add(request: dict[str, Any], new_sheet: int | None = None) -> None:
-            nonlocal current, current_ev, size
-            request_size = len(_dumps(request)) + 1
-            if current and size + request_size > budget:
-                batches.append(Batch(current, current_ev))
-                current, current_ev, size = [], Evidence(), 16
-            current.append(request)
-            size += request_size
-            if new_sheet is not None:
-                current_ev.added_sheets.add(new_sheet)
-
-        for n, tab in enumerate(staged):
+        staging: list[tuple[dict[str, Any], int | None]] = []  # (request, id of the tab it adds)
+        for n, (tab, pieces) in enumerate(staged.items()):
             info = infos[tab]
             stage_id = _rid(self.rng, used_ids)
             stage_ids.add(stage_id)
@@ -710,10 +704,9 @@ class GoogleBackend:
                 "hidden": True,
                 "gridProperties": {"rowCount": info.rows, "columnCount": info.cols},
             }
-            add({"addSheet": {"properties": props}}, stage_id)
-            for piece in per_tab[tab]:
-                for part in _split_update(_retarget(piece.request, stage_id), budget // 4):
-                    add(part)
+            staging.append(({"addSheet": {"properties": props}}, stage_id))
+            for piece in pieces:
+                staging += [(part, None) for part in _split_update(_retarget(piece.request, stage_id), budget // 4)]
                 r0, c0, r1, c1 = piece.rect
                 final.append(
                     {
@@ -725,11 +718,22 @@ class GoogleBackend:
                         }
                     }
                 )
+        batches: list[Batch] = []
+        current: list[dict[str, Any]] = []
+        current_ev = Evidence()
+        size = 16
+        for request, new_sheet in staging:
+            request_size = len(_dumps(request)) + 1
+            if current and size + request_size > budget:
+                batches.append(Batch(current, current_ev))
+                current, current_ev, size = [], Evidence(), 16
+            current.append(request)
+            size += request_size
+            if new_sheet is not None:
+                current_ev.added_sheets.add(new_sheet)
         if current:
             batches.append(Batch(current, current_ev))
-        for tab, pieces in per_tab.items():
-            if tab not in staged:
-                final += [p.request for p in pieces]
+        final += [p.request for p in kept]
         final += marker_requests
         final += [{"deleteSheet": {"sheetId": sid}} for sid in sorted(stage_ids)]
         # the final batch deletes the staging tabs: their absence proves it landed (so does the marker)
@@ -741,6 +745,46 @@ class GoogleBackend:
         )
         batches.append(Batch(final, final_evidence))
         return batches
+
+
+#: Room left in a staged write's final batch for what estimates miss.
+FINAL_SLACK = 8192
+#: About what a copyPaste of one staged rectangle adds to the final batch.
+COPY_PASTE_BYTES = 300
+
+
+def _bands(piece: Piece, limit: int) -> list[Piece]:
+    """A piece cut into row bands of about ``limit`` bytes, each covering the same columns and
+    meaning the same (a bounded piece's bands are bounded, the last one reaching its last row, so
+    what it clears is still cleared).  A write of a whole unseen tab stays whole."""
+    body = piece.request["updateCells"]
+    rows = body.get("rows") or []
+    rng = body.get("range")
+    if len(rows) <= 1 or (rng is not None and "startRowIndex" not in rng):
+        return [piece]
+    r0, c0, r1, c1 = piece.rect
+    cuts = [0]
+    size = 0
+    for i, row in enumerate(rows):
+        row_size = len(_dumps(row)) + 1
+        if size and size + row_size > limit:
+            cuts.append(i)
+            size = 0
+        size += row_size
+    if len(cuts) == 1:
+        return [piece]
+    bounds = [*cuts, len(rows)]
+    out: list[Piece] = []
+    for k, (a, b) in enumerate(itertools.pairwise(bounds)):
+        top = r0 + a
+        bottom = r1 if k == len(bounds) - 2 else r0 + b
+        part = dict(body, rows=rows[a:b])
+        if rng is not None:
+            part["range"] = _grid_range(rng["sheetId"], top, bottom, c0, c1)
+        else:
+            part["start"] = dict(body["start"], rowIndex=top)
+        out.append(Piece({"updateCells": part}, (top, c0, bottom, c1)))
+    return out
 
 
 def _marker_evidence(evidence: Evidence, marker: Sequence[WriteBlock], before: Tables) -> None:
