@@ -99,6 +99,19 @@ def test_demo_orders_formula_survives_resolve_as_a_formula(google: GoogleEnv) ->
         assert "формул" in str(after[tab][r][8]).lower()
 
 
+def _spy_batches(monkeypatch: pytest.MonkeyPatch) -> list[gsheets.Batch]:
+    """Every batchUpdate body the backend sends from now on (they are still sent)."""
+    sent: list[gsheets.Batch] = []
+    real = gsheets.send_batch
+
+    def spy(client: Any, spreadsheet_id: str, batch: gsheets.Batch) -> None:
+        sent.append(batch)
+        real(client, spreadsheet_id, batch)
+
+    monkeypatch.setattr(gsheets, "send_batch", spy)
+    return sent
+
+
 def test_an_oversized_write_is_staged_and_lands_in_one_final_batch(
     google: GoogleEnv, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -141,14 +154,7 @@ def test_notes_too_many_for_the_final_batch_follow_it(google: GoogleEnv, monkeyp
     chronicle = [["Ход", "Запись"], *[[1, f"строка {i}: " + "летопись " * 12] for i in range(400)]]
     notes = [("Баланс", r, 11, f"примечание {r}: " + "строка казны " * 12) for r in range(2, 200)]
     changes = Changeset(replace=[ReplaceTab("Журнал", chronicle)], notes=notes, clear_notes=["Баланс"])
-    sent: list[gsheets.Batch] = []
-    real = gsheets.send_batch
-
-    def spy(client: Any, spreadsheet_id: str, batch: gsheets.Batch) -> None:
-        sent.append(batch)
-        real(client, spreadsheet_id, batch)
-
-    monkeypatch.setattr(gsheets, "send_batch", spy)
+    sent = _spy_batches(monkeypatch)
     limit = 40_000
     backend = google.backend(sid, max_write_bytes=limit)
     backend.read()
@@ -175,14 +181,7 @@ def test_a_staged_write_cut_into_row_bands_still_clears_what_the_new_content_no_
     old = [["Ход", "Запись"], *[[1, f"старая {i}: " + "летопись " * 10] for i in range(600)]]
     google.backend(sid).write(Changeset(replace=[ReplaceTab("Журнал", old)]))
     new = [["Ход", "Запись"], *[[2, f"новая {i}: " + "хроника " * 10] for i in range(300)]]
-    sent: list[gsheets.Batch] = []
-    real = gsheets.send_batch
-
-    def spy(client: Any, spreadsheet_id: str, batch: gsheets.Batch) -> None:
-        sent.append(batch)
-        real(client, spreadsheet_id, batch)
-
-    monkeypatch.setattr(gsheets, "send_batch", spy)
+    sent = _spy_batches(monkeypatch)
     limit = 30_000
     backend = google.backend(sid, max_write_bytes=limit)
     backend.read()
@@ -306,14 +305,7 @@ def test_a_thousand_states_still_cost_one_read_and_one_campaign_write(
         assert checked.summary["orders"]
         assert env.counts() == {"sheets.get": 1, "sheets.batchUpdate": 1}
 
-        sent: list[gsheets.Batch] = []
-        real = gsheets.send_batch
-
-        def spy(client: Any, spreadsheet_id: str, batch: gsheets.Batch) -> None:
-            sent.append(batch)
-            real(client, spreadsheet_id, batch)
-
-        monkeypatch.setattr(gsheets, "send_batch", spy)
+        sent = _spy_batches(monkeypatch)
         env.reset()
         sync.resolve(env.backend(sid, timeout=(10.0, 120.0)), turn=1)
         counts = env.counts()

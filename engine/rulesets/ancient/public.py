@@ -135,7 +135,7 @@ def balance(
             to_cell(st.science),
         ]
         grid.append(row)
-        notes += _row_notes(r, lines[name], opening, st.treasury, before.turn, lang)
+        notes += _row_notes(r, lines[name])
     last = len(grid)
     total: list[Cell] = [TOTAL.get(lang, TOTAL["ru"])]
     for c in range(C_OPEN, WIDTH + 1):
@@ -158,31 +158,17 @@ def _amount_or_blank(value: Fraction | None) -> Cell:
     return to_cell(value) if value else None
 
 
-def _row_notes(
-    r: int, lines: list[LedgerEntry], opening: Fraction, closing: Fraction, turn: int, lang: str
-) -> list[tuple[int, int, str]]:
-    """The notes of one balance row: income lines on «Доход, всего», expense lines on «Расход,
-    всего», and the sum that gives the closing treasury.  Every row gets all three (an empty
-    text clears last turn's note: rows are re-sorted each turn)."""
-    en = lang == "en"
+def _row_notes(r: int, lines: list[LedgerEntry]) -> list[tuple[int, int, str]]:
+    """The notes of one balance row: the income lines on «Доход, всего» and the expense lines on
+    «Расход, всего» (the row itself shows how they make the closing treasury).  An empty text
+    means no note."""
     income = [e for e in lines if e.amount > 0]
     expense = [e for e in lines if e.amount < 0]
 
     def listing(entries: list[LedgerEntry]) -> str:
         return "\n".join(f"{e.category}: {fmt(e.amount, sign=True)} Д — {e.reason}" for e in entries)
 
-    got = sum((e.amount for e in income), Fraction(0))
-    spent = -sum((e.amount for e in expense), Fraction(0))
-    close = ""
-    if lines:
-        close = (
-            f"{fmt(opening)} Д + income {fmt(got)} − expenses {fmt(spent)} = {fmt(closing)} Д; "
-            f"the lines are on «Ledger», turn {turn}"
-            if en
-            else f"{fmt(opening)} Д + доход {fmt(got)} − расход {fmt(spent)} = {fmt(closing)} Д; "
-            f"строки — на листе «Казна», ход {turn}"
-        )
-    return [(r, C_INC_TOTAL, listing(income)), (r, C_EXP_TOTAL, listing(expense)), (r, C_CLOSE, close)]
+    return [(r, C_INC_TOTAL, listing(income)), (r, C_EXP_TOTAL, listing(expense))]
 
 
 def highlights(rows: int) -> list[Highlight]:
