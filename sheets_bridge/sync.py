@@ -109,7 +109,8 @@ def resolve(backend: Backend, turn: int | None = None, progress: Progress | None
     p.start("turn", "Разрешение хода", len(getattr(rules, "PHASES", ())) or 1)
     result = rules.resolve(tables, expect_turn=turn, secret=_secret(backend),
                            on_phase=lambda name: p.advance("turn", name))
-    result.changes.replace += private_reports(backend, rules, apply_changes(tables, result.changes))
+    if getattr(backend, "private_order_tabs", None):
+        result.changes.replace += private_reports(backend, rules, apply_changes(tables, result.changes))
     p.finish("turn")
     _write(backend, result.changes, p)
     return result

@@ -150,8 +150,15 @@ class XlsxBackend:
         if changes.is_empty():
             return
         wb = self._load()
+        sheets = {ws.title: ws for ws in wb.worksheets}  # openpyxl's wb[name] scans every tab
+
+        def sheet(name: str, spec: TabSpec | None = None) -> Worksheet:
+            if name not in sheets:
+                sheets[name] = _new_sheet(wb, spec or TabSpec(name, []))
+            return sheets[name]
+
         for rep in changes.replace:
-            ws = wb[rep.tab] if rep.tab in wb.sheetnames else _new_sheet(wb, rep.spec or TabSpec(rep.tab, []))
+            ws = sheet(rep.tab, rep.spec)
             for r, line in enumerate(rep.rows, start=1):
                 for c, v in enumerate(line, start=1):
                     _put(ws, r, c, v)
@@ -161,20 +168,18 @@ class XlsxBackend:
                 if cell.value is not None and (r > height or c > widths[r - 1]):
                     cell.value = None
         for block in changes.all_blocks():
-            if block.tab not in wb.sheetnames:
-                _new_sheet(wb, TabSpec(block.tab, []))
-            ws = wb[block.tab]
+            ws = sheet(block.tab)
             for dr, line in enumerate(block.values):
                 for dc, v in enumerate(line):
                     _put(ws, block.row + dr, block.col + dc, v)
         for tab in changes.clear_notes:
-            if tab in wb.sheetnames:
-                for cell in list(wb[tab]._cells.values()):
+            if tab in sheets:
+                for cell in list(sheets[tab]._cells.values()):
                     if cell.comment is not None:
                         cell.comment = None
         for tab, row, col, text in changes.notes:
-            if tab in wb.sheetnames:
-                cell = wb[tab].cell(row=row, column=col)
+            if tab in sheets:
+                cell = sheets[tab].cell(row=row, column=col)
                 cell.comment = Comment(text[:30_000], "Strategos", width=420, height=220) if text else None
         atomic_save(wb, self.path)
 
