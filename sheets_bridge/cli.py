@@ -165,7 +165,7 @@ def _money(value: float) -> str:
 
 def _progress(args: argparse.Namespace) -> RichProgress | None:
     """Bars on stderr for a person at a terminal; none for scripts (--quiet, --json)."""
-    if args.json or args.quiet or not progress.visible(False):
+    if args.json or args.quiet or not progress.visible():
         return None
     return RichProgress()
 

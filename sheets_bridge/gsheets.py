@@ -32,13 +32,14 @@ Why it looks the way it does
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import json
 import math
 import os
 import random
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -514,19 +515,23 @@ class GoogleBackend:
             return
         before = self.tables if self.tables is not None else self._reread()
         parts: dict[str, Changeset] = {}
+
+        def part(tab: str) -> Changeset:
+            """The changes bound for the spreadsheet that holds ``tab``."""
+            return parts.setdefault(self.tab_home.get(tab, self.spreadsheet_id), Changeset())
+
         for rep in changes.replace:
             if rep.beside and rep.beside not in self.tab_home:
                 continue  # a private tab whose order tab is not in a book of its own: never into the public sheet
-            home = self.tab_home.get(rep.beside or rep.tab, self.spreadsheet_id)
-            parts.setdefault(home, Changeset()).replace.append(rep)
+            part(rep.beside or rep.tab).replace.append(rep)
         for block in changes.blocks:
-            parts.setdefault(self.tab_home.get(block.tab, self.spreadsheet_id), Changeset()).blocks.append(block)
+            part(block.tab).blocks.append(block)
         for block in changes.marker:
-            parts.setdefault(self.tab_home.get(block.tab, self.spreadsheet_id), Changeset()).marker.append(block)
+            part(block.tab).marker.append(block)
         for note in changes.notes:
-            parts.setdefault(self.tab_home.get(note[0], self.spreadsheet_id), Changeset()).notes.append(note)
+            part(note[0]).notes.append(note)
         for tab in changes.clear_notes:
-            parts.setdefault(self.tab_home.get(tab, self.spreadsheet_id), Changeset()).clear_notes.append(tab)
+            part(tab).clear_notes.append(tab)
         order = [sid for sid in parts if sid != self.spreadsheet_id]
         if self.spreadsheet_id in parts:
             order.append(self.spreadsheet_id)
@@ -693,7 +698,7 @@ class GoogleBackend:
         final: list[dict[str, Any]] = list(structural)
         stage_ids: set[int] = set()
         token = f"{self.rng.randrange(16**6):06x}"
-        staging: list[tuple[dict[str, Any], int | None]] = []  # (request, id of the tab it adds)
+        staging: list[dict[str, Any]] = []
         for n, (tab, pieces) in enumerate(staged.items()):
             info = infos[tab]
             stage_id = _rid(self.rng, used_ids)
@@ -704,9 +709,9 @@ class GoogleBackend:
                 "hidden": True,
                 "gridProperties": {"rowCount": info.rows, "columnCount": info.cols},
             }
-            staging.append(({"addSheet": {"properties": props}}, stage_id))
+            staging.append({"addSheet": {"properties": props}})
             for piece in pieces:
-                staging += [(part, None) for part in _split_update(_retarget(piece.request, stage_id), budget // 4)]
+                staging += _split_update(_retarget(piece.request, stage_id), budget // 4)
                 r0, c0, r1, c1 = piece.rect
                 final.append(
                     {
@@ -719,20 +724,9 @@ class GoogleBackend:
                     }
                 )
         batches: list[Batch] = []
-        current: list[dict[str, Any]] = []
-        current_ev = Evidence()
-        size = 16
-        for request, new_sheet in staging:
-            request_size = len(_dumps(request)) + 1
-            if current and size + request_size > budget:
-                batches.append(Batch(current, current_ev))
-                current, current_ev, size = [], Evidence(), 16
-            current.append(request)
-            size += request_size
-            if new_sheet is not None:
-                current_ev.added_sheets.add(new_sheet)
-        if current:
-            batches.append(Batch(current, current_ev))
+        for chunk in _pack(staging, budget):
+            added = {int(r["addSheet"]["properties"]["sheetId"]) for r in chunk if "addSheet" in r}
+            batches.append(Batch(chunk, Evidence(added_sheets=added)))
         final += [p.request for p in kept]
         final += marker_requests
         final += [{"deleteSheet": {"sheetId": sid}} for sid in sorted(stage_ids)]
@@ -819,9 +813,9 @@ class Piece:
     request: dict[str, Any]
     rect: tuple[int, int, int, int]  # r0, c0, r1, c1
 
-    @property
+    @functools.cached_property
     def size(self) -> int:
-        """Bytes it adds to a batch body."""
+        """Bytes it adds to a batch body (asked several times while a big write is planned)."""
         return len(_dumps(self.request)) + 1
 
 
@@ -911,15 +905,22 @@ def _replace_pieces(
                                                                         b[c] if c < len(b) else None)]
         if cols:
             changed[r] = cols
-    pieces: list[Piece] = []
-    run: list[int] = []
-    for r in [*sorted(changed), None]:
-        if run and (r is None or r != run[-1] + 1):
-            pieces += [_rect_piece(sheet_id, new, run, c0, c1) for c0, c1 in _column_spans(new, run, changed)]
-            run = []
-        if r is not None:
-            run.append(r)
-    return pieces
+    return [
+        _rect_piece(sheet_id, new, run, c0, c1)
+        for run in _runs(changed)
+        for c0, c1 in _column_spans(new, run, changed)
+    ]
+
+
+def _runs(rows: Iterable[int]) -> list[list[int]]:
+    """Row numbers grouped into runs of consecutive ones: [1, 2, 5] -> [[1, 2], [5]]."""
+    out: list[list[int]] = []
+    for r in sorted(rows):
+        if out and r == out[-1][-1] + 1:
+            out[-1].append(r)
+        else:
+            out.append([r])
+    return out
 
 
 #: Re-sending unchanged cells between two changed columns costs more than a second rectangle
@@ -1219,14 +1220,9 @@ def _note_requests(sheet_id: int, notes: Sequence[tuple[int, int, str]]) -> list
         by_col.setdefault(col, {})[row] = text
     out: list[dict[str, Any]] = []
     for col, texts in sorted(by_col.items()):
-        run: list[int] = []
-        for row in [*sorted(texts), None]:
-            if run and (row is None or row != run[-1] + 1):
-                cells = [{"values": [{"note": texts[r][:30_000]} if texts[r] else {}]} for r in run]
-                out.append(_anchored(sheet_id, run[0] - 1, col - 1, cells, "note"))
-                run = []
-            if row is not None:
-                run.append(row)
+        for run in _runs(texts):
+            cells = [{"values": [{"note": texts[r][:30_000]} if texts[r] else {}]} for r in run]
+            out.append(_anchored(sheet_id, run[0] - 1, col - 1, cells, "note"))
     return out
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO, Protocol
+from typing import Protocol
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeElapsedColumn
@@ -47,8 +47,8 @@ class Silent:
 class RichProgress:
     """Progress bars drawn by rich on stderr."""
 
-    def __init__(self, file: IO[str] | None = None, force_terminal: bool | None = None) -> None:
-        console = Console(file=file, stderr=file is None, force_terminal=force_terminal, width=100)
+    def __init__(self) -> None:
+        console = Console(stderr=True, width=100)
         self.bars = RichBars(
             TextColumn("{task.description:<24}"),
             BarColumn(bar_width=30),
@@ -58,11 +58,9 @@ class RichProgress:
             console=console,
         )
         self.tasks: dict[str, TaskID] = {}
-        self.labels: dict[str, str] = {}
 
     def start(self, key: str, label: str, total: int = 1) -> None:
         self.tasks[key] = self.bars.add_task(label, total=total, detail="")
-        self.labels[key] = label
 
     def advance(self, key: str, detail: str = "") -> None:
         self.bars.update(self.tasks[key], advance=1, detail=detail)
@@ -79,6 +77,6 @@ class RichProgress:
             yield self
 
 
-def visible(quiet: bool) -> bool:
-    """Whether bars make sense: not asked to be quiet, and stderr is a terminal."""
-    return not quiet and Console(stderr=True).is_terminal
+def visible() -> bool:
+    """Whether bars make sense: stderr is a terminal."""
+    return Console(stderr=True).is_terminal

@@ -162,7 +162,7 @@ def watched(monkeypatch: pytest.MonkeyPatch) -> None:
     """As if a person were watching a terminal: progress bars are drawn (on stderr)."""
     from sheets_bridge import progress
 
-    monkeypatch.setattr(progress, "visible", lambda quiet: not quiet)
+    monkeypatch.setattr(progress, "visible", lambda: True)
 
 
 def test_a_watched_resolve_shows_progress_on_stderr_and_a_summary_table(

@@ -108,29 +108,25 @@ def test_a_quota_window_is_waited_out_with_retry_after(google: GoogleEnv) -> Non
     assert meta(google.tabs(sid, "Кампания"))["Открытый ход"] == 2
 
 
-def test_a_500_on_the_write_is_checked_then_retried_once(google: GoogleEnv) -> None:
-    attempt = _attempt(google, ["+1:500"])
+@pytest.mark.parametrize(
+    ("fault", "counts"),
+    [
+        # the write (500), the guard's read of the marker (not there), the write again
+        ("+1:500", {"sheets.batchUpdate": 2, "sheets.get": 1}),
+        # the write (applied, no answer), the guard's read of the marker (there): no second write
+        ("+1:drop-after", {"sheets.batchUpdate": 1, "sheets.get": 1}),
+        # the connection dropped before the write arrived: checked, then written
+        ("+1:drop-before", {"sheets.batchUpdate": 2, "sheets.get": 1}),
+    ],
+    ids=["500-checked-then-retried-once", "dropped-after-landing-not-written-twice", "dropped-before-retried"],
+)
+def test_one_fault_on_the_write_ends_resolved_exactly_once(
+    google: GoogleEnv, fault: str, counts: dict[str, int]
+) -> None:
+    attempt = _attempt(google, [fault])
     assert attempt.error is None
     assert _state(google, attempt) == "resolved"
-    # the write (500), the guard's read of the marker (not there), the write again
-    assert attempt.counts == {"sheets.batchUpdate": 2, "sheets.get": 1}
-    _rerun_finishes_once(google, attempt)
-
-
-def test_a_connection_dropped_after_the_write_landed_is_not_written_twice(google: GoogleEnv) -> None:
-    attempt = _attempt(google, ["+1:drop-after"])
-    assert attempt.error is None
-    assert _state(google, attempt) == "resolved"
-    # the write (applied, no answer), the guard's read of the marker (there): no second write
-    assert attempt.counts == {"sheets.batchUpdate": 1, "sheets.get": 1}
-    _rerun_finishes_once(google, attempt)
-
-
-def test_a_connection_dropped_before_the_write_is_retried(google: GoogleEnv) -> None:
-    attempt = _attempt(google, ["+1:drop-before"])
-    assert attempt.error is None
-    assert _state(google, attempt) == "resolved"
-    assert attempt.counts == {"sheets.batchUpdate": 2, "sheets.get": 1}
+    assert attempt.counts == counts
     _rerun_finishes_once(google, attempt)
 
 
