@@ -644,7 +644,7 @@ class GoogleBackend:
         content_size = {tab: sum(p.size for p in pieces) for tab, pieces in per_tab.items()}
         fixed = len(_dumps({"requests": structural + note_requests + marker_requests})) + 2
         if fixed + sum(content_size.values()) <= self.max_write_bytes:
-            content = [p.request for pieces in per_tab.values() for p in pieces]
+            content = [r for pieces in per_tab.values() for p in pieces for r in p.requests]
             requests = structural + content + note_requests + marker_requests
             if not requests:
                 return Plan([], commit)
@@ -689,7 +689,9 @@ class GoogleBackend:
                 if excess <= 0:
                     kept.append(piece)
                     continue
-                for band in _bands(piece, max(budget // 32, 4096)) if piece.size > excess else [piece]:
+                parts = _bands(piece, max(budget // 32, 4096)) if piece.size > excess else [piece]
+                excess += sum(b.size for b in parts) - piece.size  # bands compact their runs apart
+                for band in parts:
                     if excess > 0:
                         staged.setdefault(tab, []).append(band)
                         excess -= band.size - COPY_PASTE_BYTES
@@ -711,7 +713,8 @@ class GoogleBackend:
             }
             staging.append({"addSheet": {"properties": props}})
             for piece in pieces:
-                staging += _split_update(_retarget(piece.request, stage_id), budget // 4)
+                staging += [c for part in _split_update(_retarget(piece.request, stage_id), budget // 4)
+                            for c in _compact(part)]
                 r0, c0, r1, c1 = piece.rect
                 final.append(
                     {
@@ -727,7 +730,7 @@ class GoogleBackend:
         for chunk in _pack(staging, budget):
             added = {int(r["addSheet"]["properties"]["sheetId"]) for r in chunk if "addSheet" in r}
             batches.append(Batch(chunk, Evidence(added_sheets=added)))
-        final += [p.request for p in kept]
+        final += [r for p in kept for r in p.requests]
         final += marker_requests
         final += [{"deleteSheet": {"sheetId": sid}} for sid in sorted(stage_ids)]
         # the final batch deletes the staging tabs: their absence proves it landed (so does the marker)
@@ -814,9 +817,14 @@ class Piece:
     rect: tuple[int, int, int, int]  # r0, c0, r1, c1
 
     @functools.cached_property
+    def requests(self) -> list[dict[str, Any]]:
+        """What is sent for it: the updateCells with its long runs of one value as repeatCells."""
+        return _compact(self.request)
+
+    @functools.cached_property
     def size(self) -> int:
         """Bytes it adds to a batch body (asked several times while a big write is planned)."""
-        return len(_dumps(self.request)) + 1
+        return sum(len(_dumps(r)) + 1 for r in self.requests)
 
 
 @dataclass
@@ -1040,6 +1048,66 @@ def _split_update(req: dict[str, Any], limit: int) -> list[dict[str, Any]]:
     if band:
         out.append(_anchored(sheet_id, start, c0, band, body["fields"]))
     return out
+
+
+#: A run of one value down a column shorter than this is never worth a repeatCell.
+MIN_RUN = 4
+
+
+def _compact(req: dict[str, Any]) -> list[dict[str, Any]]:
+    """An updateCells with each long run of one value down a column sent as one repeatCell.
+
+    Same cells, fewer bytes: a log tab repeats its turn number, section and unit on every row,
+    and a cell costs ~40 bytes of JSON around its value, a repeatCell ~200 whatever its length.
+    The run's cells are cleared by the updateCells and filled by the repeatCell that follows it
+    (requests of a batch apply in order).  Formulas are left alone: repeatCell shifts their
+    references row by row.
+    """
+    body = req.get("updateCells")
+    if body is None or body.get("fields") != "userEnteredValue":
+        return [req]
+    rows: list[dict[str, Any]] = body.get("rows") or []
+    if len(rows) < MIN_RUN:
+        return [req]
+    if "range" in body:
+        sheet_id = body["range"]["sheetId"]
+        r0, c0 = int(body["range"].get("startRowIndex", 0)), int(body["range"].get("startColumnIndex", 0))
+    else:
+        sheet_id = body["start"]["sheetId"]
+        r0, c0 = int(body["start"].get("rowIndex", 0)), int(body["start"].get("columnIndex", 0))
+    values = [list(row.get("values") or []) for row in rows]
+    width = max(len(v) for v in values)
+    repeats: list[dict[str, Any]] = []
+    taken: set[tuple[int, int]] = set()
+    for col in range(width):
+        start = 0
+        while start < len(values):
+            cell = values[start][col] if col < len(values[start]) else None
+            end = start + 1
+            while end < len(values) and col < len(values[end]) and values[end][col] == cell:
+                end += 1
+            entered = (cell or {}).get("userEnteredValue")
+            if end - start >= MIN_RUN and entered and "formulaValue" not in entered:
+                repeat = {
+                    "repeatCell": {
+                        "range": _grid_range(sheet_id, r0 + start, r0 + end, c0 + col, c0 + col + 1),
+                        "cell": cell,
+                        "fields": "userEnteredValue",
+                    }
+                }
+                if len(_dumps(repeat)) + 1 < (end - start) * (len(_dumps(cell)) - 2):
+                    repeats.append(repeat)
+                    taken.update((r, col) for r in range(start, end))
+            start = end
+    if not repeats:
+        return [req]
+    out_rows: list[dict[str, Any]] = []
+    for r, line in enumerate(values):
+        cells = [{} if (r, c) in taken else v for c, v in enumerate(line)]
+        while cells and (r, len(cells) - 1) in taken:
+            cells.pop()  # cleared and then filled: no need to send
+        out_rows.append({"values": cells} if cells else {})
+    return [{"updateCells": dict(body, rows=out_rows)}, *repeats]
 
 
 def _anchored(sheet_id: int, row: int, col: int, rows: list[dict[str, Any]], fields: str) -> dict[str, Any]:
@@ -1365,7 +1433,9 @@ class _Creator:
         allows (each at most ``max_write_bytes``).  Dropdowns and protections go last: nobody can
         be confined to a half-built tab, and (in the emulator) the early batches stay light."""
         piece = self.max_write_bytes - 4096
-        early = [p for r in content if "setDataValidation" not in r for p in _split_update(r, piece)]
+        early = [
+            c for r in content if "setDataValidation" not in r for p in _split_update(r, piece) for c in _compact(p)
+        ]
         late = [r for r in content if "setDataValidation" in r] + protection
         chunks = _pack(early + late, self.max_write_bytes)
         if len(chunks) > 1:

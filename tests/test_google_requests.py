@@ -27,7 +27,7 @@ google = support.google
 
 
 def _only_staging(batches: list[gsheets.Batch]) -> None:
-    """Every request of these batches adds a hidden staging tab or writes into one."""
+    """Every request of these batches adds a hidden staging tab or writes into one (cells or runs)."""
     stage_ids: set[int] = set()
     for batch in batches:
         for r in batch.requests:
@@ -35,6 +35,8 @@ def _only_staging(batches: list[gsheets.Batch]) -> None:
                 props = r["addSheet"]["properties"]
                 assert props["hidden"] and props["title"].startswith(gsheets.STAGE_PREFIX)
                 stage_ids.add(props["sheetId"])
+            elif "repeatCell" in r:
+                assert r["repeatCell"]["range"]["sheetId"] in stage_ids
             else:
                 body = r["updateCells"]
                 assert (body.get("range") or body.get("start"))["sheetId"] in stage_ids
@@ -110,6 +112,39 @@ def _spy_batches(monkeypatch: pytest.MonkeyPatch) -> list[gsheets.Batch]:
 
     monkeypatch.setattr(gsheets, "send_batch", spy)
     return sent
+
+
+def test_runs_of_one_value_go_as_repeat_cells_and_write_the_same_cells(
+    google: GoogleEnv, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A log block repeats its turn and unit on every row: those runs go as one repeatCell each
+    (after the updateCells that clears them), the body shrinks, and the tab ends up exactly as
+    the block says -- blanks inside the block still clear what was there, formulas stay cells."""
+    sid = google.campaign("small", orders=False)
+    junk = [["старое"] * 6 for _ in range(30)]
+    google.backend(sid).write(Changeset(blocks=[WriteBlock("Журнал", 3, 1, junk)]))
+    block = [
+        [7, f"Г{r % 3}", None, "Д", Formula("=1+1"), "0042" if r < 20 else 5] for r in range(30)
+    ]
+    sent = _spy_batches(monkeypatch)
+    backend = google.backend(sid)
+    backend.read()
+    backend.write(Changeset(blocks=[WriteBlock("Журнал", 3, 1, block)]))
+    requests = [r for b in sent for r in b.requests]
+    repeats = [r["repeatCell"] for r in requests if "repeatCell" in r]
+    # the turn (30 rows), the unit (30), the text "0042" (20) and then 5 (10); formulas never
+    assert sorted((x["range"]["startColumnIndex"], x["range"]["endRowIndex"] - x["range"]["startRowIndex"])
+                  for x in repeats) == [(0, 30), (3, 30), (5, 10), (5, 20)]
+    assert all("formulaValue" not in x["cell"]["userEnteredValue"] for x in repeats)
+    assert requests.index(next(r for r in requests if "repeatCell" in r)) > requests.index(
+        next(r for r in requests if "updateCells" in r)
+    )
+    plain = gsheets._block_request(backend.books[sid].sheets["Журнал"].sheet_id, WriteBlock("Журнал", 3, 1, block))
+    assert sum(len(gsheets._dumps(r)) for r in gsheets._compact(plain)) < len(gsheets._dumps(plain)) * 0.8
+    after = google.backend(sid).read()["Журнал"]
+    assert normal({"t": after[2:32]}) == normal({"t": block})
+    assert _cell(google.emu.dump(sid), "Журнал", 2, 5) == {"stringValue": "0042"}
+    assert _cell(google.emu.dump(sid), "Журнал", 2, 4) == {"formulaValue": "=1+1"}
 
 
 def test_an_oversized_write_is_staged_and_lands_in_one_final_batch(

@@ -42,10 +42,11 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
             report.tell(f"{name}: голод — населения не прибавилось.")
         else:
             grown: list[str] = []
+            stalled: dict[str, list[str]] = {}  # building -> provinces waiting for it
             for p in provinces:
                 need = missing_need(p) if blocked_by_needs else None
                 if need:
-                    report.tell(f"{name}: провинция {p.name} не растёт — нужна постройка «{need}».")
+                    stalled.setdefault(need, []).append(p.name)
                     continue
                 born = 1 if dice.roll("прирост", 100, subject=p.name) <= chance else 0
                 born += sum(int(rules.buildings[b].effect("growth")) for b in p.buildings if b in rules.buildings)
@@ -53,6 +54,11 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
                     s = majority_stratum(p)
                     p.population[s] += born
                     grown.append(f"{p.name} +{born} {s}")
+            for need, names in stalled.items():
+                if len(names) == 1:
+                    report.tell(f"{name}: провинция {names[0]} не растёт — нужна постройка «{need}».")
+                else:
+                    report.tell(f"{name}: провинции {', '.join(names)} не растут — нужна постройка «{need}».")
             if grown:
                 report.tell(f"{name}: прирост населения — {', '.join(grown)}.")
         gov = rules.governments.get(state.government)
