@@ -324,7 +324,7 @@ def test_a_thousand_states_still_cost_one_read_and_one_campaign_write(
 ) -> None:
     """1,000 states (800 order tabs).  check: exactly 1 read + 1 write.  resolve: 1 read and one
     atomic change of the campaign -- but its new rows (ledger, chronicle, balance, history, notes:
-    about 4.1 MB of cell data) exceed the 2 MB per-request limit, so part of them first travels
+    about 2.7 MB of request JSON) exceed the 2 MB per-request limit, so part of them first travels
     in a hidden staging tab; the writes are as few as the bytes allow (measured: 1 staging + the
     final = 2 writes, each at most 2 MB)."""
     spec = _scale_spec(ruleset.new_workbook(scenario="generated:1000", secret="s1000"), 5)
