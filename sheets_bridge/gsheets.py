@@ -1020,6 +1020,15 @@ def _retarget(req: dict[str, Any], sheet_id: int) -> dict[str, Any]:
     return {"updateCells": body}
 
 
+def _origin(body: Mapping[str, Any]) -> tuple[int, int, int]:
+    """(sheetId, first row, first column) of an updateCells, bounded by ``range`` or anchored at ``start``."""
+    if "range" in body:
+        rng = body["range"]
+        return int(rng["sheetId"]), int(rng.get("startRowIndex", 0)), int(rng.get("startColumnIndex", 0))
+    start = body["start"]
+    return int(start["sheetId"]), int(start.get("rowIndex", 0)), int(start.get("columnIndex", 0))
+
+
 def _split_update(req: dict[str, Any], limit: int) -> list[dict[str, Any]]:
     """Split an updateCells into row bands of at most ``limit`` bytes (anchored writes)."""
     body = req.get("updateCells")
@@ -1028,12 +1037,7 @@ def _split_update(req: dict[str, Any], limit: int) -> list[dict[str, Any]]:
     rows = body.get("rows") or []
     if len(rows) <= 1 or len(_dumps(req)) <= limit:
         return [req]
-    if "range" in body:
-        sheet_id = body["range"]["sheetId"]
-        r0, c0 = int(body["range"].get("startRowIndex", 0)), int(body["range"].get("startColumnIndex", 0))
-    else:
-        sheet_id = body["start"]["sheetId"]
-        r0, c0 = int(body["start"].get("rowIndex", 0)), int(body["start"].get("columnIndex", 0))
+    sheet_id, r0, c0 = _origin(body)
     out: list[dict[str, Any]] = []
     band: list[dict[str, Any]] = []
     size = 0
@@ -1069,12 +1073,7 @@ def _compact(req: dict[str, Any]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = body.get("rows") or []
     if len(rows) < MIN_RUN:
         return [req]
-    if "range" in body:
-        sheet_id = body["range"]["sheetId"]
-        r0, c0 = int(body["range"].get("startRowIndex", 0)), int(body["range"].get("startColumnIndex", 0))
-    else:
-        sheet_id = body["start"]["sheetId"]
-        r0, c0 = int(body["start"].get("rowIndex", 0)), int(body["start"].get("columnIndex", 0))
+    sheet_id, r0, c0 = _origin(body)
     values = [list(row.get("values") or []) for row in rows]
     width = max(len(v) for v in values)
     repeats: list[dict[str, Any]] = []
