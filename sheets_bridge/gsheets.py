@@ -655,8 +655,10 @@ class GoogleBackend:
             # their own (explanations of the numbers, not the state of the campaign)
             late, note_requests = note_requests, []
             fixed = len(_dumps({"requests": structural + marker_requests})) + 2
+        after = functools.cache(lambda: apply_changes(before, changes))  # only a ragged staged block asks
         batches = self._staged(
-            structural, per_tab, content_size, note_requests + marker_requests, evidence, infos, used_ids, fixed
+            structural, per_tab, content_size, note_requests + marker_requests, evidence, infos, used_ids, fixed,
+            after,
         )
         piece = self.max_write_bytes - 4096
         for chunk in _pack([part for r in late for part in _split_update(r, piece)], self.max_write_bytes):
@@ -673,13 +675,15 @@ class GoogleBackend:
         infos: dict[str, SheetInfo],
         used_ids: set[int],
         fixed: int,
+        after: Callable[[], Tables],
     ) -> list[Batch]:
         """An oversized write.  Just enough of the heaviest tabs' updates (whole pieces, or row
         bands of a piece) is written into hidden staging tabs first, packed into as few requests as
         the limit allows (the campaign itself is untouched meanwhile); then one final batch grows
         the real tabs, copies the staged rectangles over them (entered values and formulas;
         formats, dropdowns and protections of the real tab stay), writes the rest and the marker,
-        and deletes the staging tabs: the campaign changes in that one atomic step."""
+        and deletes the staging tabs: the campaign changes in that one atomic step.  ``after`` gives
+        the tables as the write leaves them."""
         budget = self.max_write_bytes
         excess = fixed + sum(content_size.values()) - (budget - FINAL_SLACK)  # bytes to move out
         staged: dict[str, list[Piece]] = {}
@@ -713,7 +717,8 @@ class GoogleBackend:
             }
             staging.append({"addSheet": {"properties": props}})
             for piece in pieces:
-                staging += [c for part in _split_update(_retarget(piece.request, stage_id), budget // 4)
+                request = _filled(piece, after()[tab]) if "start" in piece.request["updateCells"] else piece.request
+                staging += [c for part in _split_update(_retarget(request, stage_id), budget // 4)
                             for c in _compact(part)]
                 r0, c0, r1, c1 = piece.rect
                 final.append(
@@ -744,10 +749,28 @@ class GoogleBackend:
         return batches
 
 
+def _filled(piece: Piece, final: Grid) -> dict[str, Any]:
+    """An anchored piece made whole for its staged copy: the copy pastes the piece's rectangle,
+    so where a row stops short, the rest of the rectangle carries what the tab holds after the
+    write (what the row leaves untouched), not a blank that would clear it."""
+    body = piece.request["updateCells"]
+    r0, c0, _r1, c1 = piece.rect
+    rows = body.get("rows") or []
+    if all(len(row.get("values") or []) == c1 - c0 for row in rows):
+        return piece.request
+    whole = []
+    for dr, row in enumerate(rows):
+        values = list(row.get("values") or [])
+        line = final[r0 + dr] if r0 + dr < len(final) else []
+        values += [cell_data(line[c] if c < len(line) else None) for c in range(c0 + len(values), c1)]
+        whole.append({"values": values})
+    return {"updateCells": dict(body, rows=whole)}
+
+
 #: Room left in a staged write's final batch for what estimates miss.
 FINAL_SLACK = 8192
-#: About what a copyPaste of one staged rectangle adds to the final batch.
-COPY_PASTE_BYTES = 300
+#: At most what a copyPaste of one staged rectangle adds to the final batch.
+COPY_PASTE_BYTES = 320
 
 
 def _bands(piece: Piece, limit: int) -> list[Piece]:

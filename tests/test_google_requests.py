@@ -182,6 +182,29 @@ def test_an_oversized_write_is_staged_and_lands_in_one_final_batch(
     assert not [t for t in titles if t.startswith(gsheets.STAGE_PREFIX)]
 
 
+def test_a_staged_ragged_block_leaves_the_cells_past_its_short_rows_alone(
+    google: GoogleEnv, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A WriteBlock writes each row as far as it reaches (as on .xlsx); staged, its copy pastes
+    only that, not the blank tail of a short row's rectangle."""
+    sid = google.campaign("small", orders=False)
+    junk = [[f"старое {r}-{c}" for c in range(4)] for r in range(300)]
+    google.backend(sid).write(Changeset(blocks=[WriteBlock("Журнал", 3, 1, junk)]))
+    block: Grid = [
+        [f"новое {r}: " + "летопись " * 6, r] + ([f"хвост {r}", None] if r % 3 == 0 else []) for r in range(300)
+    ]
+    sent = _spy_batches(monkeypatch)
+    limit = 30_000
+    backend = google.backend(sid, max_write_bytes=limit)
+    backend.read()
+    backend.write(Changeset(blocks=[WriteBlock("Журнал", 3, 1, block)]))
+    assert len(sent) >= 2 and all(len(b.body()) <= limit for b in sent)
+    assert any("copyPaste" in r for r in sent[-1].requests)
+    after = google.backend(sid).read()["Журнал"]
+    expected = [line + junk[r][len(line):] for r, line in enumerate(block)]
+    assert normal({"t": after[2:302]}) == normal({"t": expected})
+
+
 def test_notes_too_many_for_the_final_batch_follow_it(google: GoogleEnv, monkeypatch: pytest.MonkeyPatch) -> None:
     """When the notes alone would crowd the final batch of a staged write, they go in batches of
     their own right after it (the campaign has changed in one step already); all of it lands."""
