@@ -10,7 +10,8 @@ Why it looks the way it does
   into a single ``spreadsheets:batchUpdate`` (which Google applies atomically): ``addSheet``
   / ``appendDimension`` when a tab is missing or too small, one ``updateCells`` per
   ``ReplaceTab`` (bounded by the whole sheet, so whatever the new content no longer covers is
-  cleared) and per ``WriteBlock``, the turn marker last.  A batch above
+  cleared) and per ``WriteBlock`` (a long run of one value down a column as one ``repeatCell``),
+  the turn marker last.  A batch above
   :data:`MAX_WRITE_BYTES` is *staged*: the heavy tabs are first written into hidden staging
   tabs in as many requests as needed, then one small final batch copies them over the real
   tabs (``copyPaste`` of entered values and formulas), writes the marker and deletes the
