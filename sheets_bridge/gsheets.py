@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import itertools
 import json
 import math
 import os
@@ -718,8 +717,7 @@ class GoogleBackend:
             }
             staging.append({"addSheet": {"properties": props}})
             for piece in pieces:
-                request = _filled(piece, after()[tab]) if "start" in piece.request["updateCells"] else piece.request
-                staging += [c for part in _split_update(_retarget(request, stage_id), budget // 4)
+                staging += [c for part in _split_update(_retarget(_filled(piece, after, tab), stage_id), budget // 4)
                             for c in _compact(part)]
                 r0, c0, r1, c1 = piece.rect
                 final.append(
@@ -750,15 +748,16 @@ class GoogleBackend:
         return batches
 
 
-def _filled(piece: Piece, final: Grid) -> dict[str, Any]:
-    """An anchored piece made whole for its staged copy: the copy pastes the piece's rectangle,
-    so where a row stops short, the rest of the rectangle carries what the tab holds after the
+def _filled(piece: Piece, after: Callable[[], Tables], tab: str) -> dict[str, Any]:
+    """A piece as its staged copy writes it.  The copy pastes the piece's whole rectangle, so where
+    an anchored row stops short, the rest of the rectangle carries what ``tab`` holds after the
     write (what the row leaves untouched), not a blank that would clear it."""
     body = piece.request["updateCells"]
     r0, c0, _r1, c1 = piece.rect
     rows = body.get("rows") or []
-    if all(len(row.get("values") or []) == c1 - c0 for row in rows):
+    if "start" not in body or all(len(row.get("values") or []) == c1 - c0 for row in rows):
         return piece.request
+    final = after()[tab]
     whole = []
     for dr, row in enumerate(rows):
         values = list(row.get("values") or [])
@@ -784,21 +783,13 @@ def _bands(piece: Piece, limit: int) -> list[Piece]:
     if len(rows) <= 1 or (rng is not None and "startRowIndex" not in rng):
         return [piece]
     r0, c0, r1, c1 = piece.rect
-    cuts = [0]
-    size = 0
-    for i, row in enumerate(rows):
-        row_size = len(_dumps(row)) + 1
-        if size and size + row_size > limit:
-            cuts.append(i)
-            size = 0
-        size += row_size
-    if len(cuts) == 1:
+    bounds = _row_bands(rows, limit)
+    if len(bounds) == 1:
         return [piece]
-    bounds = [*cuts, len(rows)]
     out: list[Piece] = []
-    for k, (a, b) in enumerate(itertools.pairwise(bounds)):
+    for k, (a, b) in enumerate(bounds):
         top = r0 + a
-        bottom = r1 if k == len(bounds) - 2 else r0 + b
+        bottom = r1 if k == len(bounds) - 1 else r0 + b
         part = dict(body, rows=rows[a:b])
         if rng is not None:
             part["range"] = _grid_range(rng["sheetId"], top, bottom, c0, c1)
@@ -1062,20 +1053,23 @@ def _split_update(req: dict[str, Any], limit: int) -> list[dict[str, Any]]:
     if len(rows) <= 1 or len(_dumps(req)) <= limit:
         return [req]
     sheet_id, r0, c0 = _origin(body)
-    out: list[dict[str, Any]] = []
-    band: list[dict[str, Any]] = []
-    size = 0
-    start = r0
+    return [_anchored(sheet_id, r0 + a, c0, rows[a:b], body["fields"]) for a, b in _row_bands(rows, limit)]
+
+
+def _row_bands(rows: Sequence[Mapping[str, Any]], limit: int) -> list[tuple[int, int]]:
+    """Consecutive slices (start, end) of RowData of at most ``limit`` bytes each (a single larger
+    row makes a band of its own)."""
+    bounds: list[tuple[int, int]] = []
+    start, size = 0, 0
     for i, row in enumerate(rows):
         row_size = len(_dumps(row)) + 1
-        if band and size + row_size > limit:
-            out.append(_anchored(sheet_id, start, c0, band, body["fields"]))
-            band, size, start = [], 0, r0 + i
-        band.append(row)
+        if i > start and size + row_size > limit:
+            bounds.append((start, i))
+            start, size = i, 0
         size += row_size
-    if band:
-        out.append(_anchored(sheet_id, start, c0, band, body["fields"]))
-    return out
+    if rows:
+        bounds.append((start, len(rows)))
+    return bounds
 
 
 #: A run of one value down a column shorter than this is never worth a repeatCell.
