@@ -10,14 +10,15 @@ Why it looks the way it does
   into a single ``spreadsheets:batchUpdate`` (which Google applies atomically): ``addSheet``
   / ``appendDimension`` when a tab is missing or too small, one ``updateCells`` per
   ``ReplaceTab`` (bounded by the whole sheet, so whatever the new content no longer covers is
-  cleared) and per ``WriteBlock`` (a long run of one value down a column as one ``repeatCell``),
-  the turn marker last.  A batch above
+  cleared) and per ``WriteBlock`` (a long run of one text down a column as one ``repeatCell``,
+  columns of numbers as one ``pasteData`` of their digits), the turn marker last.  A batch above
   :data:`MAX_WRITE_BYTES` is *staged*: the heavy tabs are first written into hidden staging
   tabs in as many requests as needed, then one small final batch copies them over the real
   tabs (``copyPaste`` of entered values and formulas), writes the marker and deletes the
   staging tabs -- so the campaign itself still changes in one atomic step.
 * **Player text stays text.**  Strings go out as ``stringValue`` (never ``USER_ENTERED``),
-  only :class:`~engine.core.tables.Formula` cells become ``formulaValue``.
+  only :class:`~engine.core.tables.Formula` cells become ``formulaValue``; ``pasteData``, which
+  Google parses as typed, carries engine numbers only.
 * **A retried write never applies twice.**  ``google_http`` retries non-idempotent
   requests only when they provably did not land; for the ambiguous cases (5xx, connection
   dropped after sending) every batch carries *evidence* that :meth:`StrategosHTTPClient.write_guard`
@@ -87,7 +88,7 @@ STAGE_PREFIX = "_strategos_stage_"
 #: What a read asks for: entered values (formulas as formulas) and each tab's id and size;
 #: whole-sheet protections tell which editors a tab created later must get.
 READ_FIELDS = (
-    "spreadsheetId,sheets(properties(sheetId,title,index,hidden,gridProperties(rowCount,columnCount)),"
+    "spreadsheetId,properties(locale),sheets(properties(sheetId,title,index,hidden,gridProperties(rowCount,columnCount)),"
     "data(rowData(values(userEnteredValue))),protectedRanges(range,editors(users)))"
 )
 #: What the write guard reads to find tabs / protected ranges a batch added.
@@ -332,6 +333,12 @@ class BookState:
     sheets: dict[str, SheetInfo] = field(default_factory=dict)
     editors: list[str] = field(default_factory=list)  # editors of whole-tab protections
     stale_stages: list[int] = field(default_factory=list)  # staging tabs a failed write left behind
+    locale: str = ""
+
+    @property
+    def decimal_point(self) -> bool:
+        """Whether the spreadsheet reads "2.5" as a number (so decimals may be pasted as text)."""
+        return self.locale in POINT_DECIMAL_LOCALES
 
 
 @dataclass
@@ -618,10 +625,12 @@ class GoogleBackend:
         for rep in changes.replace:
             info = infos[rep.tab]
             seen = before.get(rep.tab) if rep.tab in book.sheets else None
-            per_tab.setdefault(rep.tab, []).extend(_replace_pieces(info.sheet_id, seen, rep.rows, info))
+            per_tab.setdefault(rep.tab, []).extend(
+                _replace_pieces(info.sheet_id, seen, rep.rows, info, book.decimal_point)
+            )
         for block in changes.blocks:
             per_tab.setdefault(block.tab, []).append(
-                Piece(_block_request(infos[block.tab].sheet_id, block), _block_rect(block))
+                Piece(_block_request(infos[block.tab].sheet_id, block), _block_rect(block), book.decimal_point)
             )
         notes: dict[str, list[tuple[int, int, str]]] = {}
         for tab, row, col, text in changes.notes:
@@ -718,7 +727,7 @@ class GoogleBackend:
             staging.append({"addSheet": {"properties": props}})
             for piece in pieces:
                 staging += [c for part in _split_update(_retarget(_filled(piece, after, tab), stage_id), budget // 4)
-                            for c in _compact(part)]
+                            for c in _compact(part, piece.decimals)]
                 r0, c0, r1, c1 = piece.rect
                 final.append(
                     {
@@ -795,7 +804,7 @@ def _bands(piece: Piece, limit: int) -> list[Piece]:
             part["range"] = _grid_range(rng["sheetId"], top, bottom, c0, c1)
         else:
             part["start"] = dict(body["start"], rowIndex=top)
-        out.append(Piece({"updateCells": part}, (top, c0, bottom, c1)))
+        out.append(Piece({"updateCells": part}, (top, c0, bottom, c1), piece.decimals))
     return out
 
 
@@ -830,11 +839,12 @@ class Piece:
 
     request: dict[str, Any]
     rect: tuple[int, int, int, int]  # r0, c0, r1, c1
+    decimals: bool = False  # the spreadsheet reads a decimal point (see _compact)
 
     @functools.cached_property
     def requests(self) -> list[dict[str, Any]]:
-        """What is sent for it: the updateCells with its long runs of one value as repeatCells."""
-        return _compact(self.request)
+        """What is sent for it: the updateCells with its runs and numbers compacted."""
+        return _compact(self.request, self.decimals)
 
     @functools.cached_property
     def size(self) -> int:
@@ -853,7 +863,7 @@ class Plan:
 def _absorb(spreadsheet_id: str, answer: Mapping[str, Any]) -> tuple[Tables, BookState, dict[str, str]]:
     """Tables, layout and the private-orders map (from ``_strategos``) of one read answer."""
     tables: Tables = {}
-    book = BookState(spreadsheet_id)
+    book = BookState(spreadsheet_id, locale=str((answer.get("properties") or {}).get("locale") or ""))
     home: dict[str, str] = {}
     for sheet in answer.get("sheets", []):
         props = sheet.get("properties", {})
@@ -901,7 +911,8 @@ def _identical(a: Cell, b: Cell) -> bool:
 
 
 def _replace_pieces(
-    sheet_id: int, before: Sequence[Sequence[Cell]] | None, rows: Sequence[Sequence[Cell]], info: SheetInfo
+    sheet_id: int, before: Sequence[Sequence[Cell]] | None, rows: Sequence[Sequence[Cell]], info: SheetInfo,
+    decimals: bool = False,
 ) -> list[Piece]:
     """The updateCells that turn ``before`` (what the read saw) into ``rows``.
 
@@ -918,7 +929,7 @@ def _replace_pieces(
                 "fields": "userEnteredValue",
             }
         }
-        return [Piece(request, (0, 0, info.rows, info.cols))]
+        return [Piece(request, (0, 0, info.rows, info.cols), decimals)]
     old = _trimmed_grid(before)
     changed: dict[int, list[int]] = {}
     for r in range(max(len(old), len(new))):
@@ -929,7 +940,7 @@ def _replace_pieces(
         if cols:
             changed[r] = cols
     return [
-        _rect_piece(sheet_id, new, run, c0, c1)
+        _rect_piece(sheet_id, new, run, c0, c1, decimals)
         for run in _runs(changed)
         for c0, c1 in _column_spans(new, run, changed)
     ]
@@ -968,7 +979,7 @@ def _column_spans(new: Grid, run: list[int], changed: Mapping[int, list[int]]) -
     return [(a, b) for a, b in spans]
 
 
-def _rect_piece(sheet_id: int, new: Grid, run: list[int], c0: int, c1: int) -> Piece:
+def _rect_piece(sheet_id: int, new: Grid, run: list[int], c0: int, c1: int, decimals: bool) -> Piece:
     """A bounded updateCells over consecutive changed rows and columns ``c0 .. c1 - 1``."""
     r0, r1 = run[0], run[-1] + 1
     values = [(new[r] if r < len(new) else [])[c0:c1] for r in range(r0, r1)]
@@ -979,7 +990,7 @@ def _rect_piece(sheet_id: int, new: Grid, run: list[int], c0: int, c1: int) -> P
             "fields": "userEnteredValue",
         }
     }
-    return Piece(request, (r0, c0, r1, c1))
+    return Piece(request, (r0, c0, r1, c1), decimals)
 
 
 def _trimmed_grid(rows: Sequence[Sequence[Cell]]) -> list[list[Cell]]:
@@ -1074,16 +1085,29 @@ def _row_bands(rows: Sequence[Mapping[str, Any]], limit: int) -> list[tuple[int,
 
 #: A run of one value down a column shorter than this is never worth a repeatCell.
 MIN_RUN = 4
+#: Integers beyond this lose precision as text; they stay ``numberValue`` cells.
+MAX_PASTED_INT = 10**15
+#: What separates the fields of a pasteData row (numbers never contain it).
+PASTE_DELIMITER = ","
+#: Spreadsheet locales whose decimal separator is a point: only there is a decimal pasted as text
+#: (elsewhere "2.5" would be read as a date or as text).
+POINT_DECIMAL_LOCALES = frozenset(
+    {"en_US", "en_GB", "en_AU", "en_CA", "en_IE", "en_IN", "en_NZ", "ja_JP", "ko_KR", "zh_CN", "zh_TW"}
+)
 
 
-def _compact(req: dict[str, Any]) -> list[dict[str, Any]]:
-    """An updateCells with each long run of one value down a column sent as one repeatCell.
+def _compact(req: dict[str, Any], decimals: bool = False) -> list[dict[str, Any]]:
+    """An updateCells with its long runs of one value sent as ``repeatCell`` and its columns of
+    numbers as ``pasteData`` text.
 
-    Same cells, fewer bytes: a log tab repeats its turn number, section and unit on every row,
-    and a cell costs ~40 bytes of JSON around its value, a repeatCell ~200 whatever its length.
-    The run's cells are cleared by the updateCells and filled by the repeatCell that follows it
-    (requests of a batch apply in order).  Formulas are left alone: repeatCell shifts their
-    references row by row.
+    Same cells, fewer bytes: a cell costs ~40 bytes of JSON around its value, so a log tab that
+    repeats its turn and unit on every row, or a balance row of a dozen small numbers, is mostly
+    wrapping.  A repeatCell costs ~200 bytes whatever its length; a pasted integer costs its
+    digits and a comma (``decimals``: the spreadsheet's locale reads a decimal point, so
+    numbers with a fraction are pasted too).  The moved cells are cleared by the updateCells and filled by the
+    requests that follow it (requests of a batch apply in order).  Only engine integers are
+    pasted -- text is never parsed, so player text stays text -- and formulas are never repeated:
+    repeatCell shifts their references row by row.
     """
     body = req.get("updateCells")
     if body is None or body.get("fields") != "userEnteredValue":
@@ -1093,15 +1117,67 @@ def _compact(req: dict[str, Any]) -> list[dict[str, Any]]:
         return [req]
     sheet_id, r0, c0 = _origin(body)
     values = [list(row.get("values") or []) for row in rows]
-    width = max(len(v) for v in values)
-    repeats: list[dict[str, Any]] = []
     taken: set[tuple[int, int]] = set()
-    for col in range(width):
+    extra = _repeats(values, sheet_id, r0, c0, taken, decimals)
+    extra += _pastes(values, sheet_id, r0, c0, taken, decimals)
+    if not extra:
+        return [req]
+    skip = _leading_taken(body, values, taken)
+    if skip and skip >= _width(body, values):
+        return extra  # every cell it would write is written by what follows
+    out_rows: list[dict[str, Any]] = []
+    for r, line in enumerate(values):
+        cells = [{} if (r, c) in taken else v for c, v in enumerate(line)][skip:]
+        while cells and (r, skip + len(cells) - 1) in taken:
+            cells.pop()  # cleared and then filled: no need to send
+        out_rows.append({"values": cells} if cells else {})
+    out = dict(body, rows=out_rows)
+    if skip and "range" in body:
+        out["range"] = dict(body["range"], startColumnIndex=c0 + skip)
+    elif skip:
+        out["start"] = dict(body["start"], columnIndex=c0 + skip)
+    return [{"updateCells": out}, *extra]
+
+
+def _leading_taken(body: Mapping[str, Any], values: list[list[dict[str, Any]]], taken: set[tuple[int, int]]) -> int:
+    """How many leading columns the requests after an updateCells fill entirely, so it can start
+    right of them.  A range must be bounded and covered in height: it clears what it is not given."""
+    if "range" in body:
+        rng = body["range"]
+        height = int(rng.get("endRowIndex", -1)) - int(rng.get("startRowIndex", 0))
+        if "endColumnIndex" not in rng or height != len(values):
+            return 0
+    skip = 0
+    while skip < _width(body, values) and all((r, skip) in taken for r in range(len(values))):
+        skip += 1
+    return skip
+
+
+def _width(body: Mapping[str, Any], values: list[list[dict[str, Any]]]) -> int:
+    """Columns an updateCells covers: its bounded range, or its longest row."""
+    if "range" in body:
+        return int(body["range"]["endColumnIndex"]) - int(body["range"].get("startColumnIndex", 0))
+    return max(len(v) for v in values)
+
+
+def _column(values: list[list[dict[str, Any]]], col: int) -> list[dict[str, Any] | None]:
+    """One column of a RowData matrix (``None`` past a short row)."""
+    return [line[col] if col < len(line) else None for line in values]
+
+
+def _repeats(
+    values: list[list[dict[str, Any]]], sheet_id: int, r0: int, c0: int, taken: set[tuple[int, int]],
+    decimals: bool,
+) -> list[dict[str, Any]]:
+    """repeatCell requests for the runs of one non-formula value worth one; marks their cells taken."""
+    out: list[dict[str, Any]] = []
+    for col in range(max(len(v) for v in values)):
+        column = _column(values, col)
         start = 0
-        while start < len(values):
-            cell = values[start][col] if col < len(values[start]) else None
+        while start < len(column):
+            cell = column[start]
             end = start + 1
-            while end < len(values) and col < len(values[end]) and values[end][col] == cell:
+            while end < len(column) and column[end] is not None and column[end] == cell:
                 end += 1
             entered = (cell or {}).get("userEnteredValue")
             if end - start >= MIN_RUN and entered and "formulaValue" not in entered:
@@ -1112,19 +1188,79 @@ def _compact(req: dict[str, Any]) -> list[dict[str, Any]]:
                         "fields": "userEnteredValue",
                     }
                 }
-                if len(_dumps(repeat)) + 1 < (end - start) * (len(_dumps(cell)) - 2):
-                    repeats.append(repeat)
+                cost = (end - start) * (len(_dumps(cell)) - 2)
+                text = _pasted(cell, decimals)
+                if text is not None:
+                    cost = min(cost, (end - start) * (len(text) + 1))
+                if len(_dumps(repeat)) + 1 < cost:
+                    out.append(repeat)
                     taken.update((r, col) for r in range(start, end))
             start = end
-    if not repeats:
-        return [req]
-    out_rows: list[dict[str, Any]] = []
-    for r, line in enumerate(values):
-        cells = [{} if (r, c) in taken else v for c, v in enumerate(line)]
-        while cells and (r, len(cells) - 1) in taken:
-            cells.pop()  # cleared and then filled: no need to send
-        out_rows.append({"values": cells} if cells else {})
-    return [{"updateCells": dict(body, rows=out_rows)}, *repeats]
+    return out
+
+
+def _pasted(cell: Mapping[str, Any] | None, decimals: bool) -> str | None:
+    """The text a cell is pasted as, when it holds a number that text carries exactly: an
+    integer, or (``decimals``) a number whose 15 significant digits -- what Sheets keeps of a
+    typed number -- give it back."""
+    entered = (cell or {}).get("userEnteredValue")
+    if not entered or len(entered) != 1 or len(cell or {}) != 1:
+        return None
+    number = entered.get("numberValue")
+    if isinstance(number, bool) or not isinstance(number, (int, float)) or not abs(number) < MAX_PASTED_INT:
+        return None
+    if float(number).is_integer():
+        return str(int(number))
+    text = f"{number:.15g}"
+    return text if decimals and "e" not in text and float(text) == number else None
+
+
+def _pastes(
+    values: list[list[dict[str, Any]]], sheet_id: int, r0: int, c0: int, taken: set[tuple[int, int]],
+    decimals: bool,
+) -> list[dict[str, Any]]:
+    """pasteData requests for the rectangles of numbers worth one (neighbouring columns whose runs
+    of pastable numbers span the same rows go together); marks their cells taken."""
+    spans: dict[tuple[int, int], list[int]] = {}
+    texts: list[list[str | None]] = []
+    for col in range(max(len(v) for v in values)):
+        texts.append([None if (r, col) in taken else _pasted(c, decimals) for r, c in enumerate(_column(values, col))])
+        start = 0
+        while start < len(values):
+            end = start
+            while end < len(values) and texts[col][end] is not None:
+                end += 1
+            if end - start >= MIN_RUN:
+                spans.setdefault((start, end), []).append(col)
+            start = end + 1
+    out: list[dict[str, Any]] = []
+    for (start, end), cols in spans.items():
+        for group in _consecutive(cols):
+            lines = (PASTE_DELIMITER.join(str(texts[c][r]) for c in group) for r in range(start, end))
+            paste = {
+                "pasteData": {
+                    "coordinate": {"sheetId": sheet_id, "rowIndex": r0 + start, "columnIndex": c0 + group[0]},
+                    "data": "\n".join(lines),
+                    "type": "PASTE_VALUES",
+                    "delimiter": PASTE_DELIMITER,
+                }
+            }
+            cells = sum(len(_dumps(values[r][c])) - 2 for r in range(start, end) for c in group)
+            if len(_dumps(paste)) + 1 < cells:
+                out.append(paste)
+                taken.update((r, c) for r in range(start, end) for c in group)
+    return out
+
+
+def _consecutive(cols: list[int]) -> list[list[int]]:
+    """Ascending column indexes cut into runs of neighbours."""
+    groups: list[list[int]] = []
+    for col in cols:
+        if groups and groups[-1][-1] == col - 1:
+            groups[-1].append(col)
+        else:
+            groups.append([col])
+    return groups
 
 
 def _anchored(sheet_id: int, row: int, col: int, rows: list[dict[str, Any]], fields: str) -> dict[str, Any]:

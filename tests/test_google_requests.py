@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import math
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,7 @@ google = support.google
 
 
 def _only_staging(batches: list[gsheets.Batch]) -> None:
-    """Every request of these batches adds a hidden staging tab or writes into one (cells or runs)."""
+    """Every request of these batches adds a hidden staging tab or writes into one (cells, runs, numbers)."""
     stage_ids: set[int] = set()
     for batch in batches:
         for r in batch.requests:
@@ -37,6 +36,8 @@ def _only_staging(batches: list[gsheets.Batch]) -> None:
                 stage_ids.add(props["sheetId"])
             elif "repeatCell" in r:
                 assert r["repeatCell"]["range"]["sheetId"] in stage_ids
+            elif "pasteData" in r:
+                assert r["pasteData"]["coordinate"]["sheetId"] in stage_ids
             else:
                 body = r["updateCells"]
                 assert (body.get("range") or body.get("start"))["sheetId"] in stage_ids
@@ -114,37 +115,120 @@ def _spy_batches(monkeypatch: pytest.MonkeyPatch) -> list[gsheets.Batch]:
     return sent
 
 
-def test_runs_of_one_value_go_as_repeat_cells_and_write_the_same_cells(
+def _pastes(requests: list[dict[str, Any]]) -> dict[tuple[int, int], list[list[str]]]:
+    """The pasteData requests among ``requests``: (row, column) -> the fields of each line."""
+    out: dict[tuple[int, int], list[list[str]]] = {}
+    for r in requests:
+        if "pasteData" in r:
+            body = r["pasteData"]
+            assert body["type"] == "PASTE_VALUES" and body["delimiter"] == ","
+            at = (body["coordinate"]["rowIndex"], body["coordinate"]["columnIndex"])
+            out[at] = [line.split(",") for line in body["data"].split("\n")]
+    return out
+
+
+def _log_block() -> Grid:
+    """30 log rows: a turn, a state, a blank, a unit, a formula, text that looks like a number
+    (then a number), a decimal every other row, a negative integer."""
+    return [
+        [7, f"Г{r % 3}", None, "Д", Formula("=1+1"), "0042" if r < 20 else 5, r * 1.5, r - 10]
+        for r in range(30)
+    ]
+
+
+def test_runs_go_as_repeat_cells_numbers_as_pasted_text_and_the_cells_are_the_same(
     google: GoogleEnv, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A log block repeats its turn and unit on every row: those runs go as one repeatCell each
-    (after the updateCells that clears them), the body shrinks, and the tab ends up exactly as
-    the block says -- blanks inside the block still clear what was there, formulas stay cells."""
+    """A cell costs ~40 bytes of JSON around its value.  So a run of one text down a column goes
+    as one repeatCell and columns of numbers as one pasteData of their digits, both after the
+    updateCells that clears those cells; the body shrinks and the tab ends up exactly as the block
+    says -- blanks inside the block still clear what was there, formulas stay formulas, and text
+    is never pasted (so "0042" stays text).  Pasted decimals need a locale that reads a point."""
     sid = google.campaign("small", orders=False)
-    junk = [["старое"] * 6 for _ in range(30)]
+    junk = [["старое"] * 8 for _ in range(30)]
     google.backend(sid).write(Changeset(blocks=[WriteBlock("Журнал", 3, 1, junk)]))
-    block = [
-        [7, f"Г{r % 3}", None, "Д", Formula("=1+1"), "0042" if r < 20 else 5] for r in range(30)
-    ]
+    block = _log_block()
     sent = _spy_batches(monkeypatch)
     backend = google.backend(sid)
     backend.read()
+    assert backend.books[sid].locale == "en_US"
     backend.write(Changeset(blocks=[WriteBlock("Журнал", 3, 1, block)]))
     requests = [r for b in sent for r in b.requests]
     repeats = [r["repeatCell"] for r in requests if "repeatCell" in r]
-    # the turn (30 rows), the unit (30), the text "0042" (20) and then 5 (10); formulas never
+    # the unit (30 rows) and the text "0042" (20); formulas and numbers never
     assert sorted((x["range"]["startColumnIndex"], x["range"]["endRowIndex"] - x["range"]["startRowIndex"])
-                  for x in repeats) == [(0, 30), (3, 30), (5, 10), (5, 20)]
-    assert all("formulaValue" not in x["cell"]["userEnteredValue"] for x in repeats)
-    assert requests.index(next(r for r in requests if "repeatCell" in r)) > requests.index(
-        next(r for r in requests if "updateCells" in r)
-    )
+                  for x in repeats) == [(3, 30), (5, 20)]
+    assert all(set(x["cell"]["userEnteredValue"]) == {"stringValue"} for x in repeats)
+    pastes = _pastes(requests)
+    # the turn, the 5s under the text, and the decimal and negative columns side by side
+    assert sorted(pastes) == [(2, 0), (2, 6), (22, 5)]
+    assert pastes[(2, 0)] == [["7"]] * 30 and pastes[(22, 5)] == [["5"]] * 10
+    assert pastes[(2, 6)][:3] == [["0", "-10"], ["1.5", "-9"], ["3", "-8"]]
+    first = next(i for i, r in enumerate(requests) if "updateCells" in r)
+    assert all(i > first for i, r in enumerate(requests) if "repeatCell" in r or "pasteData" in r)
+    update = requests[first]["updateCells"]
+    assert update["start"]["columnIndex"] == 1  # the turn column is left to its pasteData
     plain = gsheets._block_request(backend.books[sid].sheets["Журнал"].sheet_id, WriteBlock("Журнал", 3, 1, block))
-    assert sum(len(gsheets._dumps(r)) for r in gsheets._compact(plain)) < len(gsheets._dumps(plain)) * 0.8
+    compact = gsheets._compact(plain, decimals=True)
+    assert sum(len(gsheets._dumps(r)) for r in compact) < len(gsheets._dumps(plain)) * 0.6
     after = google.backend(sid).read()["Журнал"]
     assert normal({"t": after[2:32]}) == normal({"t": block})
-    assert _cell(google.emu.dump(sid), "Журнал", 2, 5) == {"stringValue": "0042"}
-    assert _cell(google.emu.dump(sid), "Журнал", 2, 4) == {"formulaValue": "=1+1"}
+    dump = google.emu.dump(sid)
+    assert _cell(dump, "Журнал", 2, 5) == {"stringValue": "0042"}
+    assert _cell(dump, "Журнал", 2, 4) == {"formulaValue": "=1+1"}
+    assert _cell(dump, "Журнал", 3, 6) == {"numberValue": 1.5}
+    assert _cell(dump, "Журнал", 2, 7) == {"numberValue": -10}
+
+
+def test_a_spreadsheet_with_a_decimal_comma_gets_its_decimals_as_numbers_not_pasted_text(
+    google: GoogleEnv, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """In a ru_RU spreadsheet "1.5" would be read as a date, so only integers are pasted there:
+    the decimal column stays numberValue cells and lands as the same numbers."""
+    sid = google.campaign("small", orders=False)
+    locale = {"updateSpreadsheetProperties": {"properties": {"locale": "ru_RU"}, "fields": "locale"}}
+    gsheets.send_batch(google.client(), sid, gsheets.Batch([locale]))
+    sent = _spy_batches(monkeypatch)
+    backend = google.backend(sid)
+    backend.read()
+    assert backend.books[sid].locale == "ru_RU" and not backend.books[sid].decimal_point
+    block = _log_block()
+    backend.write(Changeset(blocks=[WriteBlock("Журнал", 3, 1, block)]))
+    requests = [r for b in sent for r in b.requests]
+    pastes = _pastes(requests)
+    assert sorted(pastes) == [(2, 0), (2, 7), (22, 5)]
+    assert all("." not in field for lines in pastes.values() for line in lines for field in line)
+    update = next(r["updateCells"] for r in requests if "updateCells" in r)
+    assert {"userEnteredValue": {"numberValue": 1.5}} in update["rows"][1]["values"]
+    after = google.backend(sid).read()["Журнал"]
+    assert normal({"t": after[2:32]}) == normal({"t": block})
+
+
+@pytest.mark.parametrize(
+    ("rng", "skipped"),
+    [
+        ({"sheetId": 5}, False),  # the whole tab: what it is not given below is cleared
+        ({"sheetId": 5, "startRowIndex": 0, "endRowIndex": 40, "startColumnIndex": 0, "endColumnIndex": 2}, False),
+        ({"sheetId": 5, "startRowIndex": 0, "endRowIndex": 30, "startColumnIndex": 0, "endColumnIndex": 2}, True),
+    ],
+)
+def test_a_range_starts_right_of_a_pasted_column_only_when_nothing_else_needs_clearing(
+    rng: dict[str, int], skipped: bool,
+) -> None:
+    """A bounded updateCells clears every cell of its range it is not given.  Its leading column of
+    numbers, pasted after it, may be left out of it only when the range is exactly as tall as its
+    rows; otherwise the column stays in as blanks, so the cells below the rows are still cleared."""
+    rows = [{"values": [gsheets.cell_data(r * 10), gsheets.cell_data(f"строка {r}")]} for r in range(30)]
+    out = gsheets._compact({"updateCells": {"range": rng, "rows": rows, "fields": "userEnteredValue"}})
+    update, paste = out[0]["updateCells"], out[1]["pasteData"]
+    assert paste["coordinate"] == {"sheetId": 5, "rowIndex": 0, "columnIndex": 0}
+    assert paste["data"].split("\n") == [str(r * 10) for r in range(30)]
+    if skipped:
+        assert update["range"]["startColumnIndex"] == 1
+        assert update["rows"][3] == {"values": [{"userEnteredValue": {"stringValue": "строка 3"}}]}
+    else:
+        assert update["range"] == rng
+        assert update["rows"][3] == {"values": [{}, {"userEnteredValue": {"stringValue": "строка 3"}}]}
 
 
 def test_an_oversized_write_is_staged_and_lands_in_one_final_batch(
@@ -342,14 +426,13 @@ def _scale_spec(spec: WorkbookSpec, n: int) -> WorkbookSpec:
     return WorkbookSpec(spec.title, tabs)
 
 
-def test_a_thousand_states_still_cost_one_read_and_one_campaign_write(
+def test_a_thousand_states_still_cost_one_read_and_one_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """1,000 states (800 order tabs).  check: exactly 1 read + 1 write.  resolve: 1 read and one
-    atomic change of the campaign -- but its new rows (ledger, chronicle, balance, history, notes:
-    about 2.7 MB of request JSON) exceed the 2 MB per-request limit, so part of them first travels
-    in a hidden staging tab; the writes are as few as the bytes allow (measured: 1 staging + the
-    final = 2 writes, each at most 2 MB)."""
+    """1,000 states (800 order tabs): check and resolve are each exactly 1 read + 1 write.  The
+    resolve's new rows (ledger, chronicle, balance, history, notes) would be ~2.7 MB as plain
+    cells; with runs as repeatCell and numbers as pasted text they fit one request under 2 MB, and
+    the numbers land as numbers: every state's treasury in the balance equals «Государства»."""
     spec = _scale_spec(ruleset.new_workbook(scenario="generated:1000", secret="s1000"), 5)
     with running_emulator() as emu:
         monkeypatch.setenv("STRATEGOS_GOOGLE_API_BASE", emu.base_url)
@@ -366,16 +449,15 @@ def test_a_thousand_states_still_cost_one_read_and_one_campaign_write(
         sent = _spy_batches(monkeypatch)
         env.reset()
         sync.resolve(env.backend(sid, timeout=(10.0, 120.0)), turn=1)
-        counts = env.counts()
-        assert counts["sheets.get"] == 1
-        assert counts["sheets.batchUpdate"] == len(sent)
-        total = sum(len(b.body()) for b in sent)
-        assert all(len(b.body()) <= gsheets.MAX_WRITE_BYTES for b in sent)
-        assert len(sent) == math.ceil(total / gsheets.MAX_WRITE_BYTES)  # as few writes as the bytes allow
-        _only_staging(sent[:-1])
-        assert "deleteSheet" in sent[-1].requests[-1]
+        assert env.counts() == {"sheets.get": 1, "sheets.batchUpdate": 1}
+        assert len(sent) == 1 and len(sent[0].body()) <= gsheets.MAX_WRITE_BYTES
+        assert any("pasteData" in r for r in sent[0].requests)
         client = env.client(timeout=(10.0, 120.0))
-        answer = gsheets.get_spreadsheet(client, sid, gsheets.MARKER_FIELDS, ["'Кампания'!A1:B12", "'Баланс'!A:A"])
-        grids = [gsheets._grid_of(s["data"][0]) for s in answer["sheets"]]
-        assert meta({"Кампания": grids[0]})["Открытый ход"] == 2
-        assert len({r[0] for r in grids[1][1:] if r and str(r[0]).startswith("Г")}) == 1000
+        ranges = ["'Кампания'!A1:B12", "'Баланс'!A:Y", "'Государства'!A:F"]
+        answer = gsheets.get_spreadsheet(client, sid, gsheets.MARKER_FIELDS, ranges)
+        marker, balance, states = (gsheets._grid_of(s["data"][0]) for s in answer["sheets"])
+        assert meta({"Кампания": marker})["Открытый ход"] == 2
+        treasury = {r[0]: r[5] for r in states[1:]}
+        closing = {r[0]: r[24] for r in balance[1:] if r and str(r[0]).startswith("Г")}
+        assert len(closing) == 1000 and closing == treasury
+        assert any(isinstance(v, float) for v in closing.values())  # decimals too, pasted as text

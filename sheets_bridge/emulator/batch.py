@@ -10,6 +10,8 @@ answer 501 so that a test relying on them fails loudly instead of silently passi
 from __future__ import annotations
 
 import copy
+import csv
+import io
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,7 +35,7 @@ from .model import (
 )
 from .protection import Actor, can_edit_protected, check_rect, check_sheet_structure
 from .structure import delete_dimension, insert_dimension, resize_grid
-from .values import Cell, effective_value, formatted_value, quantize_color
+from .values import Cell, effective_value, formatted_value, parse_user_entered, quantize_color
 
 Handler = Callable[["BatchContext", int, dict[str, Any]], "dict[str, Any] | None"]
 
@@ -1179,6 +1181,40 @@ def cut_paste(ctx: BatchContext, i: int, req: dict[str, Any]) -> None:
     return None
 
 
+def paste_data(ctx: BatchContext, i: int, req: dict[str, Any]) -> None:
+    """pasteData of delimited text: each field parsed as typed in the UI (en_US), values only.
+
+    Covers what the bridge sends (integers, ``PASTE_VALUES``); HTML and the other paste types are
+    not emulated.  An empty field clears the cell's value, as pasting a blank does.
+    """
+    if req.get("html"):
+        raise sheets_error(501, f"Invalid requests[{i}].pasteData: HTML is not implemented by the Strategos emulator")
+    kind = req.get("type") or "PASTE_NORMAL"
+    if kind not in ("PASTE_NORMAL", "PASTE_VALUES"):
+        raise sheets_error(501, f"Invalid requests[{i}].pasteData: {kind} is not implemented by the Strategos emulator")
+    coord = req.get("coordinate") or {}
+    sheet = _sheet(ctx, coord.get("sheetId"))
+    r0, c0 = int(coord.get("rowIndex") or 0), int(coord.get("columnIndex") or 0)
+    delimiter = req.get("delimiter") or ","
+    if len(delimiter) != 1:
+        raise _fail("The delimiter must be a single character.")
+    lines = list(csv.reader(io.StringIO(str(req.get("data") or "")), delimiter=delimiter))
+    width = max((len(line) for line in lines), default=0)
+    rect = Rect(sheet, r0, r0 + len(lines), c0, c0 + width)
+    if not rect.in_grid():
+        raise _fail("Paste destination exceeds grid limits.")
+    check_rect(ctx.ss, rect, ctx.actor, f"Invalid requests[{i}].pasteData: ")
+    for dr, line in enumerate(lines):
+        for dc, text in enumerate(line):
+            value, number_format = parse_user_entered(text) if text else (None, None)
+            target = sheet.ensure(r0 + dr, c0 + dc)
+            target.value = value
+            if kind == "PASTE_NORMAL" and number_format and "numberFormat" not in (target.fmt or {}):
+                target.fmt = {**(target.fmt or {}), "numberFormat": number_format}
+            sheet.prune(r0 + dr, c0 + dc)
+    return None
+
+
 def set_basic_filter(ctx: BatchContext, i: int, req: dict[str, Any]) -> None:
     """setBasicFilter (the range is stored resolved to the grid, as Google shows it)."""
     flt = _prune_nulls(req.get("filter") or {})
@@ -1275,6 +1311,7 @@ HANDLERS: dict[str, Handler] = {
     "sortRange": sort_range,
     "copyPaste": copy_paste,
     "cutPaste": cut_paste,
+    "pasteData": paste_data,
     "setBasicFilter": set_basic_filter,
     "clearBasicFilter": clear_basic_filter,
     "addChart": add_chart,
@@ -1295,7 +1332,6 @@ UNIMPLEMENTED = frozenset(
         "moveDimension",
         "updateDimensionGroup",
         "updateChartSpec",
-        "pasteData",
         "textToColumns",
         "autoFill",
         "addFilterView",

@@ -22,6 +22,7 @@ from sheets_bridge.google_http import (
     GoogleNotFoundError,
     GooglePermissionError,
     GoogleProtectedRangeError,
+    GoogleServerError,
     StrategosClient,
 )
 
@@ -85,6 +86,40 @@ def test_raw_keeps_text_user_entered_parses(emulator: Emulator, client_for: Clie
     assert ws.get("A2:E2")[0] == [formula, "42", "2,000.5", "2", "TRUE"]
     assert ws.get("A2:E2", value_render_option="UNFORMATTED_VALUE")[0] == [formula, 42, 2000.5, 2, True]
     assert ws.get("A2:E2", value_render_option="FORMULA")[0] == [formula, 42, 2000.5, "=1+1", True]
+
+
+def test_paste_data_parses_each_field_as_typed_and_keeps_formats(emulator: Emulator, client_for: ClientFor) -> None:
+    """pasteData (the bridge's compact way to write numbers): delimited text parsed field by field
+    as if typed (en_US), PASTE_VALUES keeping the cell's format; an empty field clears; protected
+    cells refuse it; HTML and the other paste types are not emulated (501)."""
+    gm, player = client_for(GM), client_for(PLAYER)
+    sh = gm.create("Paste")
+    sh.share(PLAYER, perm_type="user", role="writer", notify=False)
+    ws = sh.sheet1
+    ws.update([["old", "old", "old"]], "A3", raw=True)
+    ws.format("A2", {"numberFormat": {"type": "NUMBER", "pattern": "0.0"}})
+
+    def paste(client: StrategosClient, data: str, **extra: Any) -> None:
+        body = {"coordinate": {"sheetId": ws.id, "rowIndex": 1, "columnIndex": 0}, "data": data,
+                "type": "PASTE_VALUES", "delimiter": ",", **extra}
+        client.open_by_key(sh.id).batch_update({"requests": [{"pasteData": body}]})
+
+    paste(gm, '12,-3,2.5\n"x,y",TRUE,\n0042,=1+1')
+    assert _user_entered(ws, "A2:C2") == [{"numberValue": 12}, {"numberValue": -3}, {"numberValue": 2.5}]
+    assert _user_entered(ws, "A3:B3") == [{"stringValue": "x,y"}, {"boolValue": True}]
+    assert ws.get("C3") == [[]]  # the empty field cleared "old"
+    assert _user_entered(ws, "A4:B4") == [{"numberValue": 42}, {"formulaValue": "=1+1"}]
+    assert ws.get("A2")[0] == ["12.0"]  # the number format of A2 stayed
+
+    ws.add_protected_range("B2", editor_users_emails=[GM])
+    with pytest.raises(GoogleProtectedRangeError) as err:
+        paste(player, "1,2")
+    assert err.value.google_message.startswith("Invalid requests[0].pasteData: You are trying to edit")
+    for extra in ({"html": True}, {"type": "PASTE_FORMAT"}):
+        with pytest.raises(GoogleServerError) as server:
+            paste(gm, "1", **extra)
+        assert server.value.code == 501
+        assert "not implemented by the Strategos emulator" in server.value.google_message
 
 
 def test_range_normalisation_and_trimming(emulator: Emulator, client_for: ClientFor) -> None:
