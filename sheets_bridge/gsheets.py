@@ -10,7 +10,7 @@ Why it looks the way it does
   into a single ``spreadsheets:batchUpdate`` (which Google applies atomically): ``addSheet``
   / ``appendDimension`` when a tab is missing or too small, one ``updateCells`` per
   ``ReplaceTab`` (bounded by the whole sheet, so whatever the new content no longer covers is
-  cleared) and per ``WriteBlock`` (a long run of one text down a column as one ``repeatCell``,
+  cleared) and per ``WriteBlock`` (a long run of one value down a column as one ``repeatCell``,
   columns of numbers as one ``pasteData`` of their digits), the turn marker last.  A batch above
   :data:`MAX_WRITE_BYTES` is *staged*: the heavy tabs are first written into hidden staging
   tabs in as many requests as needed, then one small final batch copies them over the real
@@ -1089,11 +1089,10 @@ MIN_RUN = 4
 MAX_PASTED_INT = 10**15
 #: What separates the fields of a pasteData row (numbers never contain it).
 PASTE_DELIMITER = ","
-#: Spreadsheet locales whose decimal separator is a point: only there is a decimal pasted as text
-#: (elsewhere "2.5" would be read as a date or as text).
-POINT_DECIMAL_LOCALES = frozenset(
-    {"en_US", "en_GB", "en_AU", "en_CA", "en_IE", "en_IN", "en_NZ", "ja_JP", "ko_KR", "zh_CN", "zh_TW"}
-)
+#: Spreadsheet locales known to read "2.5" as a number: only there is a fraction pasted as text
+#: (in ru_RU it would be read as a date).  A conservative allow-list: a locale missing from it
+#: only costs bytes (its fractions stay ``numberValue`` cells).
+POINT_DECIMAL_LOCALES = frozenset({"en_US", "en_GB", "en_AU", "en_CA", "en_IE", "en_IN", "en_NZ"})
 
 
 def _compact(req: dict[str, Any], decimals: bool = False) -> list[dict[str, Any]]:
@@ -1101,12 +1100,12 @@ def _compact(req: dict[str, Any], decimals: bool = False) -> list[dict[str, Any]
     numbers as ``pasteData`` text.
 
     Same cells, fewer bytes: a cell costs ~40 bytes of JSON around its value, so a log tab that
-    repeats its turn and unit on every row, or a balance row of a dozen small numbers, is mostly
-    wrapping.  A repeatCell costs ~200 bytes whatever its length; a pasted integer costs its
+    repeats its turn and unit on every row, or the balance figures of a thousand states, is
+    mostly wrapping.  A repeatCell costs ~200 bytes whatever its length; a pasted integer costs its
     digits and a comma (``decimals``: the spreadsheet's locale reads a decimal point, so
     numbers with a fraction are pasted too).  The moved cells are cleared by the updateCells and filled by the
-    requests that follow it (requests of a batch apply in order).  Only engine integers are
-    pasted -- text is never parsed, so player text stays text -- and formulas are never repeated:
+    requests that follow it (requests of a batch apply in order).  Only numbers are pasted --
+    text is never parsed, so player text stays text -- and formulas are never repeated:
     repeatCell shifts their references row by row.
     """
     body = req.get("updateCells")
@@ -1154,7 +1153,7 @@ def _leading_taken(body: Mapping[str, Any], values: list[list[dict[str, Any]]], 
 
 
 def _width(body: Mapping[str, Any], values: list[list[dict[str, Any]]]) -> int:
-    """Columns an updateCells covers: its bounded range, or its longest row."""
+    """Columns an updateCells covers: its range (which must have an end column), or its longest row."""
     if "range" in body:
         return int(body["range"]["endColumnIndex"]) - int(body["range"].get("startColumnIndex", 0))
     return max(len(v) for v in values)

@@ -201,7 +201,8 @@ def test_a_spreadsheet_with_a_decimal_comma_gets_its_decimals_as_numbers_not_pas
     update = next(r["updateCells"] for r in requests if "updateCells" in r)
     assert {"userEnteredValue": {"numberValue": 1.5}} in update["rows"][1]["values"]
     after = google.backend(sid).read()["Журнал"]
-    assert normal({"t": after[2:32]}) == normal({"t": block})
+    assert normal({"t": after[2:32]}) == normal({"t": block})  # a pasted "1.5" would be text here
+    assert after[3][6] == 1.5
 
 
 @pytest.mark.parametrize(
@@ -451,7 +452,8 @@ def test_a_thousand_states_still_cost_one_read_and_one_write(
         sync.resolve(env.backend(sid, timeout=(10.0, 120.0)), turn=1)
         assert env.counts() == {"sheets.get": 1, "sheets.batchUpdate": 1}
         assert len(sent) == 1 and len(sent[0].body()) <= gsheets.MAX_WRITE_BYTES
-        assert any("pasteData" in r for r in sent[0].requests)
+        pasted = [r["pasteData"]["data"] for r in sent[0].requests if "pasteData" in r]
+        assert any("." in data for data in pasted)  # en_US: fractions are pasted too
         client = env.client(timeout=(10.0, 120.0))
         ranges = ["'Кампания'!A1:B12", "'Баланс'!A:Y", "'Государства'!A:F"]
         answer = gsheets.get_spreadsheet(client, sid, gsheets.MARKER_FIELDS, ranges)

@@ -1184,8 +1184,11 @@ def cut_paste(ctx: BatchContext, i: int, req: dict[str, Any]) -> None:
 def paste_data(ctx: BatchContext, i: int, req: dict[str, Any]) -> None:
     """pasteData of delimited text: each field parsed as typed in the UI (en_US), values only.
 
-    Covers what the bridge sends (integers, ``PASTE_VALUES``); HTML and the other paste types are
-    not emulated.  An empty field clears the cell's value, as pasting a blank does.
+    Covers what the bridge sends (numbers, ``PASTE_VALUES``); HTML and the other paste types are
+    not emulated.  CSV quoting, an empty field clearing the value, and a field starting with "="
+    becoming a formula are the emulator's choices: no recording shows how Google treats them.
+    Outside English locales a field with a decimal point stays text (Google reads "2.5" there as
+    a date or text, never as 2.5), so a caller that pastes such fields there is caught.
     """
     if req.get("html"):
         raise sheets_error(501, f"Invalid requests[{i}].pasteData: HTML is not implemented by the Strategos emulator")
@@ -1199,6 +1202,7 @@ def paste_data(ctx: BatchContext, i: int, req: dict[str, Any]) -> None:
     if len(delimiter) != 1:
         raise _fail("The delimiter must be a single character.")
     lines = list(csv.reader(io.StringIO(str(req.get("data") or "")), delimiter=delimiter))
+    point = str(ctx.ss.props.get("locale") or "en_US").startswith("en")
     width = max((len(line) for line in lines), default=0)
     rect = Rect(sheet, r0, r0 + len(lines), c0, c0 + width)
     if not rect.in_grid():
@@ -1207,6 +1211,8 @@ def paste_data(ctx: BatchContext, i: int, req: dict[str, Any]) -> None:
     for dr, line in enumerate(lines):
         for dc, text in enumerate(line):
             value, number_format = parse_user_entered(text) if text else (None, None)
+            if not point and "." in text and isinstance((value or {}).get("numberValue"), float):
+                value, number_format = {"stringValue": text}, None
             target = sheet.ensure(r0 + dr, c0 + dc)
             target.value = value
             if kind == "PASTE_NORMAL" and number_format and "numberFormat" not in (target.fmt or {}):

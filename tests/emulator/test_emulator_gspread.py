@@ -90,8 +90,9 @@ def test_raw_keeps_text_user_entered_parses(emulator: Emulator, client_for: Clie
 
 def test_paste_data_parses_each_field_as_typed_and_keeps_formats(emulator: Emulator, client_for: ClientFor) -> None:
     """pasteData (the bridge's compact way to write numbers): delimited text parsed field by field
-    as if typed (en_US), PASTE_VALUES keeping the cell's format; an empty field clears; protected
-    cells refuse it; HTML and the other paste types are not emulated (501)."""
+    as if typed (en_US), PASTE_VALUES keeping the cell's format; protected cells refuse it; HTML
+    and the other paste types are not emulated (501).  Quoting and an empty field clearing the
+    cell are the emulator's choices (docs/emulator.md)."""
     gm, player = client_for(GM), client_for(PLAYER)
     sh = gm.create("Paste")
     sh.share(PLAYER, perm_type="user", role="writer", notify=False)
@@ -104,12 +105,17 @@ def test_paste_data_parses_each_field_as_typed_and_keeps_formats(emulator: Emula
                 "type": "PASTE_VALUES", "delimiter": ",", **extra}
         client.open_by_key(sh.id).batch_update({"requests": [{"pasteData": body}]})
 
-    paste(gm, '12,-3,2.5\n"x,y",TRUE,\n0042,=1+1')
+    paste(gm, '12,-3,2.5\n"x,y",TRUE,\n0042')
     assert _user_entered(ws, "A2:C2") == [{"numberValue": 12}, {"numberValue": -3}, {"numberValue": 2.5}]
     assert _user_entered(ws, "A3:B3") == [{"stringValue": "x,y"}, {"boolValue": True}]
     assert ws.get("C3") == [[]]  # the empty field cleared "old"
-    assert _user_entered(ws, "A4:B4") == [{"numberValue": 42}, {"formulaValue": "=1+1"}]
+    assert _user_entered(ws, "A4") == [{"numberValue": 42}]  # parsed as typed: why text is never pasted
     assert ws.get("A2")[0] == ["12.0"]  # the number format of A2 stayed
+
+    sh.batch_update({"requests": [{"updateSpreadsheetProperties": {"properties": {"locale": "ru_RU"},
+                                                                   "fields": "locale"}}]})
+    paste(gm, "2.5,3")
+    assert _user_entered(ws, "A2:B2") == [{"stringValue": "2.5"}, {"numberValue": 3}]  # not 2.5 in ru_RU
 
     ws.add_protected_range("B2", editor_users_emails=[GM])
     with pytest.raises(GoogleProtectedRangeError) as err:
