@@ -947,7 +947,7 @@ def _replace_pieces(
 
 
 def _runs(rows: Iterable[int]) -> list[list[int]]:
-    """Row numbers grouped into runs of consecutive ones: [1, 2, 5] -> [[1, 2], [5]]."""
+    """Row (or column) numbers grouped into runs of consecutive ones: [1, 2, 5] -> [[1, 2], [5]]."""
     out: list[list[int]] = []
     for r in sorted(rows):
         if out and r == out[-1][-1] + 1:
@@ -1234,7 +1234,7 @@ def _pastes(
             start = end + 1
     out: list[dict[str, Any]] = []
     for (start, end), cols in spans.items():
-        for group in _consecutive(cols):
+        for group in _runs(cols):
             lines = (PASTE_DELIMITER.join(str(texts[c][r]) for c in group) for r in range(start, end))
             paste = {
                 "pasteData": {
@@ -1249,17 +1249,6 @@ def _pastes(
                 out.append(paste)
                 taken.update((r, c) for r in range(start, end) for c in group)
     return out
-
-
-def _consecutive(cols: list[int]) -> list[list[int]]:
-    """Ascending column indexes cut into runs of neighbours."""
-    groups: list[list[int]] = []
-    for col in cols:
-        if groups and groups[-1][-1] == col - 1:
-            groups[-1].append(col)
-        else:
-            groups.append([col])
-    return groups
 
 
 def _anchored(sheet_id: int, row: int, col: int, rows: list[dict[str, Any]], fields: str) -> dict[str, Any]:

@@ -109,20 +109,24 @@ def resolve(backend: Backend, turn: int | None = None, progress: Progress | None
     p.start("turn", "Разрешение хода", len(getattr(rules, "PHASES", ())) or 1)
     result = rules.resolve(tables, expect_turn=turn, secret=_secret(backend),
                            on_phase=lambda name: p.advance("turn", name))
-    if getattr(backend, "private_order_tabs", None):
-        result.changes.replace += private_reports(backend, rules, apply_changes(tables, result.changes))
+    result.changes.replace += private_reports(backend, tables, result.changes, rules)
     p.finish("turn")
     _write(backend, result.changes, p)
     return result
 
 
-def private_reports(backend: Backend, rules: Any, tables: Tables) -> list[Any]:
-    """In a private-orders campaign, each player's own report (a tab of their order book, written
-    with the same write); nothing otherwise."""
+def private_reports(backend: Backend, tables: Tables, changes: Changeset, rules: Any = None) -> list[Any]:
+    """In a private-orders campaign, each player's own report on the campaign as ``changes`` leave
+    it (a tab of their order book, written with the same write); nothing otherwise -- and then
+    the changes are not even applied.  ``rules`` defaults to the ruleset the result names."""
     books = getattr(backend, "private_order_tabs", None)
-    if not books or not hasattr(rules, "private_tabs"):
+    if not books:
         return []
-    return list(rules.private_tabs(tables, order_tabs=books))
+    after = apply_changes(tables, changes)
+    rules = rules or ruleset_of(after)
+    if not hasattr(rules, "private_tabs"):
+        return []
+    return list(rules.private_tabs(after, order_tabs=books))
 
 
 def _read(backend: Backend, p: Progress) -> Tables:

@@ -64,9 +64,7 @@ def rollback(backend: Backend, to: int) -> int:
         grid = [list(r) + [None] * (width - len(r)) for r in snapshot[meta_tab]]
         grid += [[None] * width for _ in range(max(0, old_rows - len(grid)))]
         changes.marker.append(WriteBlock(meta_tab, 1, 1, grid))
-    if getattr(backend, "private_order_tabs", None):  # players' reports follow the campaign back
-        restored = apply_changes(tables, changes)
-        changes.replace += private_reports(backend, ruleset_of(restored), restored)
+    changes.replace += private_reports(backend, tables, changes)  # players' reports follow the campaign back
     backend.write(changes)
     return to
 

@@ -180,4 +180,4 @@ def test_a_private_tab_is_never_written_into_the_public_campaign(google: GoogleE
     backend.write(Changeset(replace=[secret]))
     titles = [s["properties"]["title"] for s in google.emu.dump(created.spreadsheet_id)["sheets"]]
     assert f"Отчёт — {FIRST}" not in titles
-    assert sync.private_reports(backend, ruleset, backend.read()) == []
+    assert sync.private_reports(backend, backend.read(), Changeset(), ruleset) == []
