@@ -36,7 +36,7 @@ from ..orders import (
     Sail,
 )
 from ..rules import Building, Rules
-from ..staffing import allocate, production, staff
+from ..staffing import allocate, improved, production, short_crews, staff
 from ..turnorders import TurnOrders
 
 PHASE = "расходы"
@@ -154,6 +154,10 @@ class Expenses:
             note += f"; Ст {before:+d} → {after:+d}"
         if b.workers and not allocate(province, self.rules)[b.name_ru]:
             note += f"; но работать некому: нужно {b.workers_text()} свободных людей в провинции — пока не производит"
+        elif b.effect("crew") or improved(b):
+            short = short_crews(province, self.rules)  # irrigation without its whole crew (ANC-AGRI-04)
+            if short:
+                note += "; но орошение пока не действует: " + "; ".join(short)
         return f"построено за {fmt(cost)} Д{slaves_txt}{note}"
 
     def stability(self, state: State, order: InvestStability) -> str:
