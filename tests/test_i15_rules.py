@@ -74,7 +74,7 @@ def test_i15_p15_short_of_the_whole_crew_the_farm_yields_its_one_unit() -> None:
     assert s.workers["Зерновая ферма"] == 2 and s.free["раб"] == 3
     assert province_output(province, rules)["зерно"] == 1
     (why,) = staffing.short_crews(province, rules)
-    assert "6 раб или 3 СГ" in why and "даёт 1 ед." in why
+    assert "6 раб или 3 СГ" in why and "обычный состав — 1 ед." in why
 
 
 def test_i15_p15_irrigation_without_a_farm_yields_nothing_and_says_so() -> None:
@@ -125,7 +125,7 @@ def test_i15_p15_building_irrigation_without_its_crew_says_so_in_the_reason() ->
                                     "построено за 200 Д и 5 раб.",
                                     "орошение пока не действует",
                                     "нужно 6 раб или 3 СГ в провинции Месопотамия",
-                                    "стоит без работников",
+                                    "пока работников нет",
                                 ],
                             }
                         ]
@@ -306,3 +306,28 @@ def test_i15_p16_where_the_aristocrats_go_home() -> None:
     for p in world.provinces.values():
         p.owner = ""
     assert home_province(world, rome, "Сицилия") is None
+
+
+def test_i15_p16_disband_by_province_sends_them_home_too() -> None:
+    """«Распустить ТК», Где: a province — the state's armies there give up their ТК, who become aristocrats."""
+    failures = _rome(
+        [
+            {"name": "Алы", "state": "Рим", "province": "Апулия", "units": {"ТК": 1}},
+            {"name": "Турма", "state": "Рим", "province": "Апулия", "units": {"ТК": 1}},
+        ],
+        [["Распустить", "ТК", "Апулия", None, 2]],
+        {
+            "orders": {
+                "Рим": [
+                    {
+                        "status": "выполнен",
+                        "reason_contains": "распущено 2 ТК; +2 АР в провинции Апулия",
+                        "understood_contains": "Распустить 2 ТК в провинции Апулия",
+                    }
+                ]
+            },
+            "provinces": {"Апулия": {"population": {"АР": 2}}},
+            "armies": {"Алы": "gone", "Турма": "gone"},
+        },
+    )
+    assert not failures, "\n".join(failures)

@@ -479,7 +479,10 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
         return Embark(row, army, fleet)
     if action == "disband":
         unit = _lookup(vocab.units, row.cells.get("object"), "unit", row.where("object"))
-        force = _lookup(vocab.forces, row.cells.get("where"), "force", row.where("where"))
+        where_cell = row.cells.get("where")
+        if not vocab.forces.get(where_cell) and vocab.provinces.get(where_cell):  # the armies standing there
+            return Disband(row, "", unit, qty or 1, province=vocab.provinces.get(where_cell) or "")
+        force = _lookup(vocab.forces, where_cell, "force", row.where("where"))
         return Disband(row, force, unit, qty or 1)
     if action == "raze":
         province = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))

@@ -102,8 +102,8 @@ def short_crews(province: Province, rules: Rules, s: Staffing | None = None) -> 
     for b in farms:
         if not s.raised.get(b.name_ru):
             crew = " или ".join(f"{o.count * factor} {'+'.join(o.strata)}" for o in b.workers)
-            now = "работает своим составом и даёт 1 ед." if s.staffed.get(b.name_ru) else "стоит без работников"
-            out.append(f"для «{b.name_ru}» с орошением нужно {crew} в провинции {province.name}, пока она {now}")
+            now = "работает обычный состав — 1 ед." if s.staffed.get(b.name_ru) else "работников нет"
+            out.append(f"для «{b.name_ru}» с орошением нужно {crew} в провинции {province.name}, пока {now}")
     return out
 
 
