@@ -1,11 +1,16 @@
-"""Armies and fleets: where units join, what they weigh, what they cost to keep."""
+"""Armies and fleets: where units join, what they weigh, what they cost to keep, where they go home."""
 
 from __future__ import annotations
 
 from fractions import Fraction
 
-from .model import Army, Campaign, Fleet
+from .model import Army, Campaign, Fleet, Province, State
 from .rules import Rules
+
+# Units whose men go back to their stratum, for free, when the state lets them go. The seed's one such
+# rule: «Обратная конвертация ТК в аристократа осуществляется бесплатно» (4.1, ANC-STRATA-17); every
+# other warrior «перестает быть представителем своей страты» and a disbanded unit of them is gone.
+RETURNS_TO: dict[str, str] = {"ТК": "АР"}
 
 
 def army_at(world: Campaign, state: str, province: str) -> Army:
@@ -71,3 +76,14 @@ def government_modifier(world: Campaign, states: list[str], rules: Rules) -> lis
         if gov is not None and gov.army:
             out.append((gov.name_ru, gov.army))
     return out
+
+
+def home_province(world: Campaign, state: State, province: str) -> Province | None:
+    """Where men leaving an army in `province` go back to their stratum (ANC-STRATA-17): that province
+    if the state owns it, else the capital, else the state's most populous province; None if it has none."""
+    for name in (province, state.capital):
+        p = world.provinces.get(name)
+        if p is not None and p.owner == state.name:
+            return p
+    own = sorted((p for p in world.provinces.values() if p.owner == state.name), key=lambda p: p.name)
+    return max(own, key=lambda p: p.people()) if own else None

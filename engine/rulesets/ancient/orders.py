@@ -17,6 +17,7 @@ from engine.core.names import NameIndex
 from engine.core.orders import OrderRow
 from engine.core.tables import Cell, Formula, is_blank
 
+from .forces import RETURNS_TO
 from .model import Campaign
 from .rules import Rules
 from .vocab import ACTIONS, STRATA, STRATA_NAMES
@@ -211,18 +212,23 @@ class Embark(Order):
 
 @dataclass(frozen=True)
 class Disband(Order):
-    """Disband units of an army or ships of a fleet (ANC-UPKEEP-03: the player names deserters)."""
+    """Disband units of an army or ships of a fleet (ANC-UPKEEP-03: the player names deserters).
+    Heavy cavalry go back to the aristocracy, free (ANC-STRATA-17); «Перевести ТК → АР» is this order
+    too, written as a conversion (`into` = the stratum), naming the army or the province it stands in."""
 
-    force: str
+    force: str  # the army or fleet; "" when `province` names where the state's armies stand
     unit: str
     count: int
+    into: str = ""  # the stratum, when written as «Перевести ТК → АР»
+    province: str = ""
 
     def describe(self, lang: str = "ru") -> str:
-        return (
-            f"Disband {self.count} {self.unit} of «{self.force}»"
-            if lang == "en"
-            else f"Распустить {self.count} {self.unit} из «{self.force}»"
-        )
+        what = f"{self.count} {self.unit}" + (f" → {self.into}" if self.into else "")
+        if lang == "en":
+            where = f"of «{self.force}»" if self.force else f"in {self.province}"
+            return f"{'Convert' if self.into else 'Disband'} {what} {where}"
+        where = f"из «{self.force}»" if self.force else f"в провинции {self.province}"
+        return f"{'Перевести' if self.into else 'Распустить'} {what} {where}"
 
 
 @dataclass(frozen=True)
@@ -337,6 +343,7 @@ _WORDS = {
     "army": ("не указана армия", "неизвестная армия"),
     "fleet": ("не указан флот", "неизвестный флот"),
     "force": ("не указаны армия или флот", "нет армии или флота"),
+    "army_or_province": ("не указаны армия или провинция", "нет армии или провинции"),
     "action": ("не указано действие", "неизвестное действие"),
     "building": ("не указана постройка", "неизвестная постройка"),
     "province": ("не указана провинция", "неизвестная провинция"),
@@ -401,6 +408,14 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
     if action == "research":
         return Research(row, _lookup(vocab.techs, row.cells.get("object"), "tech", row.where("object")))
     if action == "convert":
+        unit, into = _unit_to_stratum(row, vocab)
+        if unit:  # «Перевести ТК → АР»: heavy cavalry back to the aristocracy (ANC-STRATA-17)
+            where_cell = row.cells.get("where")
+            army = vocab.armies.get(where_cell)
+            if army:
+                return Disband(row, army, unit, qty or 1, into)
+            province = _lookup(vocab.provinces, where_cell, "army_or_province", row.where("where"))
+            return Disband(row, "", unit, qty or 1, into, province)
         src, dst = _strata_pair(row, vocab)
         province = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
         return Convert(row, src, dst, province, qty or 1)
@@ -464,7 +479,10 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
         return Embark(row, army, fleet)
     if action == "disband":
         unit = _lookup(vocab.units, row.cells.get("object"), "unit", row.where("object"))
-        force = _lookup(vocab.forces, row.cells.get("where"), "force", row.where("where"))
+        where_cell = row.cells.get("where")
+        if not vocab.forces.get(where_cell) and vocab.provinces.get(where_cell):  # the armies standing there
+            return Disband(row, "", unit, qty or 1, province=vocab.provinces.get(where_cell) or "")
+        force = _lookup(vocab.forces, where_cell, "force", row.where("where"))
         return Disband(row, force, unit, qty or 1)
     if action == "raze":
         province = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
@@ -504,6 +522,32 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
 
 
 _ARROWS = ("→", "->", "=>", ">", " в ", " to ", " into ", "—", "–", " - ")
+
+
+def _unit_to_stratum(row: OrderRow, vocab: Vocabulary) -> tuple[str, str]:
+    """(«ТК», «АР») when Object reads a unit → its stratum, as the seed's «Обратная конвертация ТК в
+    аристократа» (ANC-STRATA-17); ("", "") when it is a conversion between strata."""
+    text = _text(row.cells.get("object"))
+    where = row.where("object")
+    for arrow in _ARROWS:
+        if arrow in f" {text} ":
+            left, right = (x.strip() for x in f" {text} ".split(arrow, 1))
+            unit, back = vocab.units.get(left), vocab.units.get(right)
+            if back and not vocab.strata.get(right):
+                raise InvalidOrder(f"{where}: отряды набирают приказом «Набрать» (Объект: {back}, Где: провинция)")
+            if not unit or vocab.strata.get(left):
+                return "", ""
+            stratum = _lookup(vocab.strata, right, "stratum", where)
+            home = RETURNS_TO.get(unit)
+            if home != stratum:
+                back_to = f"{unit} возвращаются только в {home}" if home else f"{unit} не возвращаются в страту"
+                raise InvalidOrder(
+                    f"{where}: перевод {unit} → {stratum} не предусмотрен — {back_to}; "
+                    f"обратно в страту переводится только {', '.join(f'{u} → {s}' for u, s in RETURNS_TO.items())}"
+                    " (ANC-STRATA-17); отряд можно «Распустить»"
+                )
+            return unit, stratum
+    return "", ""
 
 
 def _strata_pair(row: OrderRow, vocab: Vocabulary) -> tuple[str, str]:

@@ -5,12 +5,18 @@ from their own province in the order they were built, each using the first worke
 that the remaining people allow (docs/rules-decisions.md, ANC-AGRI-01). A building without
 its workers produces nothing. A building whose option reads «3+ …» (the mine) also takes
 every remaining person of those strata (ANC-AGRI-16/17: more workers, more silver).
+
+A building with a `crew=N` effect (the irrigation system, ANC-AGRI-04) has no crew of its own:
+it multiplies the crew of the province's farm by N, and the farm yields the `output=M` units of
+such a building only when worked by that whole crew («одновременно в три раза увеличивается
+численность с/х работников, обрабатывающих такую ферму»: 6 раб or 3 СГ in all, not 2 + 6).
+Short of it, the farm works with its own crew and yields its usual one unit.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .model import Campaign, Province
 from .rules import Building, Rules
@@ -23,6 +29,19 @@ class Staffing:
     staffed: dict[str, bool]
     workers: dict[str, int]
     free: dict[str, int]
+    raised: dict[str, bool] = field(default_factory=dict)  # worked by the crew `crew=N` asks for (ANC-AGRI-04)
+
+
+def improved(b: Building) -> bool:
+    """A building whose output and crew an irrigation system raises: a farm yielding the province's
+    specialisation (ANC-AGRI-04)."""
+    return b.group == "agri" and b.produces == "spec"
+
+
+def crew_factor(names: list[str], rules: Rules) -> int:
+    """How many times a farm's crew the province's buildings ask for (`crew=N`, at least 1)."""
+    factors = [int(b.effect("crew")) for n in names if (b := rules.buildings.get(n)) is not None and b.effect("crew")]
+    return max([1, *factors])
 
 
 def staff(province: Province, rules: Rules, extra: Building | None = None) -> Staffing:
@@ -30,25 +49,34 @@ def staff(province: Province, rules: Rules, extra: Building | None = None) -> St
     free = dict(province.population)
     staffed: dict[str, bool] = {}
     workers: dict[str, int] = {}
+    raised: dict[str, bool] = {}
     names = list(province.buildings) + ([extra.name_ru] if extra else [])
+    factor = crew_factor(names, rules)
     open_ended: list[tuple[str, tuple[str, ...]]] = []
     for name in names:
         b = rules.buildings.get(name)
         if b is None or not b.workers:
             staffed[name] = True
             workers[name] = 0
+            raised[name] = True
             continue
         staffed[name] = False
         workers[name] = 0
-        for option in b.workers:
-            if sum(free.get(s, 0) for s in option.strata) >= option.count:
-                need = option.count
+        raised[name] = False
+        times = factor if improved(b) else 1
+        # the raised crew first (every option × N), else the farm's own crew (× 1)
+        tries = [(o, times) for o in b.workers] + ([(o, 1) for o in b.workers] if times > 1 else [])
+        for option, k in tries:
+            count = option.count * k
+            if sum(free.get(s, 0) for s in option.strata) >= count:
+                need = count
                 for s in option.strata:  # in the option's order: slaves first where listed first
                     take = min(need, free.get(s, 0))
                     free[s] = free.get(s, 0) - take
                     need -= take
                 staffed[name] = True
-                workers[name] = option.count
+                workers[name] = count
+                raised[name] = k == times
                 if option.minimum:
                     open_ended.append((name, option.strata))
                 break
@@ -57,7 +85,26 @@ def staff(province: Province, rules: Rules, extra: Building | None = None) -> St
         workers[name] += extra_hands
         for s in strata:
             free[s] = 0
-    return Staffing(staffed, workers, free)
+    return Staffing(staffed, workers, free, raised)
+
+
+def short_crews(province: Province, rules: Rules, s: Staffing | None = None) -> list[str]:
+    """Why an irrigation system of the province raises nothing this turn, in Russian (ANC-AGRI-04):
+    its farm lacks the raised crew, or there is no farm to irrigate. Empty when it works."""
+    factor = crew_factor(list(province.buildings), rules)
+    if factor <= 1:
+        return []
+    s = s or staff(province, rules)
+    farms = [b for n in province.buildings if (b := rules.buildings.get(n)) is not None and improved(b)]
+    if not farms:
+        return ["в провинции нет фермы, которую можно орошать"]
+    out = []
+    for b in farms:
+        if not s.raised.get(b.name_ru):
+            crew = " или ".join(f"{o.count * factor} {'+'.join(o.strata)}" for o in b.workers)
+            now = "работает обычный состав — 1 ед." if s.staffed.get(b.name_ru) else "работников нет"
+            out.append(f"для «{b.name_ru}» с орошением нужно {crew} в провинции {province.name}, пока {now}")
+    return out
 
 
 def allocate(province: Province, rules: Rules, extra: Building | None = None) -> dict[str, bool]:
@@ -88,7 +135,7 @@ def province_output(
     for name in province.buildings:
         b = rules.buildings.get(name)
         if b is not None and s.staffed.get(name) and b.effect("output"):
-            multiplier = max(multiplier, int(b.effect("output")))
+            multiplier = max(multiplier, int(b.effect("output")))  # the irrigation system (ANC-AGRI-04)
     for name in province.buildings:
         b = rules.buildings.get(name)
         if b is None or not b.produces or not s.staffed.get(name):
@@ -96,7 +143,8 @@ def province_output(
         if b.effect("garrison") and not garrisoned:
             continue
         if b.produces == "spec":
-            out[rules.good_of(province.specialisation)] += multiplier if b.group == "agri" else 1
+            raised = improved(b) and s.raised.get(name, False)  # only with the whole raised crew
+            out[rules.good_of(province.specialisation)] += multiplier if raised else 1
         else:
             out[b.produces] += 1
     return out

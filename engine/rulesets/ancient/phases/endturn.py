@@ -20,7 +20,7 @@ from engine.core.turn import TurnReport
 from ..economy import clamp, count_people, shift_stability
 from ..model import Campaign, Province, State
 from ..rules import Rules
-from ..staffing import garrisons, production, province_output
+from ..staffing import garrisons, production, province_output, short_crews
 from ..turnorders import TurnOrders
 
 
@@ -170,6 +170,8 @@ def _food(
     food = 0
     far: list[str] = []
     for p in provinces:
+        for why in short_crews(p, rules):  # an irrigation system short of its farm's whole crew (ANC-AGRI-04)
+            report.tell(f"{state.name}: орошение не действует — {why} (ANC-AGRI-04).")
         made = {g: n for g, n in province_output(p, rules, world, held).items() if rules.is_food(g) and n > 0}
         if not made:
             continue

@@ -18,7 +18,7 @@ from engine.core.turn import TurnReport
 
 from .. import conditions
 from ..economy import Budget, Refused, budget, count_people, shift_stability
-from ..forces import army_at, fleet_at, upkeep
+from ..forces import RETURNS_TO, army_at, fleet_at, home_province, upkeep
 from ..model import Campaign, Province, State
 from ..orders import (
     Build,
@@ -36,7 +36,7 @@ from ..orders import (
     Sail,
 )
 from ..rules import Building, Rules
-from ..staffing import allocate, production, staff
+from ..staffing import allocate, improved, production, short_crews, staff
 from ..turnorders import TurnOrders
 
 PHASE = "расходы"
@@ -154,6 +154,10 @@ class Expenses:
             note += f"; Ст {before:+d} → {after:+d}"
         if b.workers and not allocate(province, self.rules)[b.name_ru]:
             note += f"; но работать некому: нужно {b.workers_text()} свободных людей в провинции — пока не производит"
+        elif b.effect("crew") or improved(b):
+            short = short_crews(province, self.rules)  # irrigation without its whole crew (ANC-AGRI-04)
+            if short:
+                note += "; но орошение пока не действует: " + "; ".join(short)
         return f"построено за {fmt(cost)} Д{slaves_txt}{note}"
 
     def stability(self, state: State, order: InvestStability) -> str:
@@ -562,29 +566,70 @@ def _charges(world: Campaign, rules: Rules, report: TurnReport, exp: Expenses) -
 
 
 def _disband(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnReport) -> None:
-    """Units the players disband themselves are gone before upkeep is due (ANC-UPKEEP-03)."""
+    """Units the players disband themselves are gone before upkeep is due (ANC-UPKEEP-03); heavy
+    cavalry go back to the aristocracy, free, whether written «Распустить ТК» or «Перевести ТК → АР»
+    (ANC-STRATA-17), so the aristocrats count for this turn's taxes and government income."""
     for name in report.lot or sorted(world.states):
         for row, order in orders.of(name):
             if not isinstance(order, Disband):
                 continue
-            force = world.armies.get(order.force) or world.fleets.get(order.force)
-            if force is None or force.state != name:
-                report.result(row.ref, Status.REJECTED, f"«{order.force}» — не ваша армия или флот")
-                continue
-            units = force.units if hasattr(force, "units") else force.ships  # type: ignore[union-attr]
-            have = units.get(order.unit, 0)
-            n = min(have, order.count)
-            if n <= 0:
-                report.result(row.ref, Status.REJECTED, f"в «{order.force}» нет {order.unit}")
-                continue
-            units[order.unit] = have - n
-            if not units[order.unit]:
-                units.pop(order.unit)
-            report.tell(f"{name}: распущено {n} {order.unit} из «{order.force}».")
-            status = Status.DONE if n == order.count else Status.PARTIAL
-            report.result(
-                row.ref, status, f"распущено {n} {order.unit}" + ("" if n == order.count else f" из {order.count}")
-            )
+            try:
+                status, reason = _disband_one(world, world.states[name], order, rules, report)
+            except Refused as exc:
+                report.result(row.ref, Status.REJECTED, str(exc))
+            else:
+                report.result(row.ref, status, reason)
+
+
+def _disband_one(world: Campaign, state: State, order: Disband, rules: Rules, report: TurnReport) -> tuple[Status, str]:
+    """One «Распустить» / «Перевести ТК → АР» row: take the units, send the aristocrats home."""
+    name = state.name
+    if order.force:
+        force = world.armies.get(order.force) or world.fleets.get(order.force)
+        if force is None or force.state != name:
+            raise Refused(f"«{order.force}» — не ваша армия или флот")
+        forces: list = [force]  # type: ignore[type-arg]
+        where, nowhere = f"«{order.force}»", f"в «{order.force}»"
+    else:
+        forces = sorted(
+            (a for a in world.armies.values() if a.state == name and a.province == order.province),
+            key=lambda a: a.name,
+        )
+        if not forces:
+            raise Refused(f"в провинции {order.province} нет вашей армии")
+        where, nowhere = f"армий в провинции {order.province}", f"в армиях в провинции {order.province}"
+    home_stratum = RETURNS_TO.get(order.unit)
+    if order.into and order.into != home_stratum:  # the parser allows only the seed's pairs
+        raise Refused(f"перевод {order.unit} → {order.into} не предусмотрен правилами")
+    home = None
+    if home_stratum:
+        home = home_province(world, state, getattr(forces[0], "province", ""))
+        if home is None:
+            raise Refused(f"{order.unit} некуда вернуться в страту {home_stratum}: у государства нет провинций")
+    n = 0
+    for force in forces:
+        units = force.units if hasattr(force, "units") else force.ships  # type: ignore[union-attr]
+        take = min(units.get(order.unit, 0), order.count - n)
+        if take <= 0:
+            continue
+        units[order.unit] -= take
+        if not units[order.unit]:
+            units.pop(order.unit)
+        n += take
+    if n <= 0:
+        raise Refused(f"{nowhere} нет {order.unit}")
+    back = ""
+    if home is not None and home_stratum:
+        unit = rules.units.get(order.unit)
+        people = n * (unit.recruits if unit else 1)
+        home.population[home_stratum] = home.population.get(home_stratum, 0) + people
+        if home_stratum == "АР":
+            state.armed += people  # they bring their arms back: «вновь полученные аристократы» (ANC-STRATA-17)
+        back = f"; +{people} {home_stratum} в провинции {home.name} (обратный перевод бесплатно, ANC-STRATA-17)"
+    verb = "переведено" if order.into else "распущено"
+    report.tell(f"{name}: {verb} {n} {order.unit} из {where}{back}.")
+    status = Status.DONE if n == order.count else Status.PARTIAL
+    return status, f"{verb} {n} {order.unit}" + ("" if n == order.count else f" из {order.count}") + back
 
 
 def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnReport, exp: Expenses) -> None:
