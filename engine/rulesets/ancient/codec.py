@@ -16,7 +16,7 @@ from engine.core.layout import Layout, find_tab, norm, records
 from engine.core.ledger import LedgerEntry
 from engine.core.money import to_cell
 from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
-from engine.core.tables import Cell, Grid, Tables, column_letter, is_blank
+from engine.core.tables import Cell, Formula, Grid, Tables, as_text, column_letter, is_blank, shorten
 
 from .model import BARBARIANS, Army, Border, Campaign, Fleet, GMEvent, Province, Relation, Route, SeaZone, State
 from .rules import Rules, load_rules
@@ -51,7 +51,11 @@ from .vocab import (
 
 @dataclass
 class OrderTab:
-    """One order tab as read: its name, state, located columns and raw grid."""
+    """One order tab as read: its name, state, located columns and grid.
+
+    Players type into this tab, so its grid holds data only: a formula found in it is kept as its
+    text (``formula_cells`` remembers where, so that such a row is refused) and is written back,
+    to this tab or to any other, as a string -- never as a live formula (issue 15, point 11)."""
 
     tab: str
     state: str
@@ -59,6 +63,20 @@ class OrderTab:
     grid: Grid
     rows: list[OrderRow] = field(default_factory=list)  # this turn's rows
     history: list[int] = field(default_factory=list)  # sheet rows of earlier turns, unchanged
+    formula_cells: set[tuple[int, int]] = field(default_factory=set)  # (sheet row, 0-based column)
+
+    def __post_init__(self) -> None:
+        grid: Grid = []
+        for r, line in enumerate(self.grid, start=1):
+            for c, v in enumerate(line):
+                if isinstance(v, Formula):
+                    self.formula_cells.add((r, c))
+            grid.append([as_text(v) for v in line])
+        self.grid = grid
+
+    def formulas_in(self, row: int) -> frozenset[str]:
+        """The fields of a sheet row whose cell held a formula."""
+        return frozenset(k for k, i in self.cols.items() if (row, i) in self.formula_cells)
 
     def cell(self, row: int, key: str) -> Cell:
         i = self.cols.get(key)
@@ -512,9 +530,16 @@ def _order_tabs(tables: Tables, campaign: Campaign, problems: list[Problem]) -> 
     return out
 
 
+ECHO_PART = 100  # characters of each input quoted in the echo of a row that could not be read
+
+
 def raw_echo(row: OrderRow) -> str:
-    """The echo of a row that could not be parsed: its inputs as typed."""
-    parts = [str(row.cells.get(k)).strip() for k in ORDER_INPUT_FIELDS[:5] if not is_blank(row.cells.get(k))]
+    """The echo of a row that could not be parsed: its inputs as typed (each shortened)."""
+    parts = [
+        shorten(str(row.cells.get(k)).strip(), ECHO_PART)
+        for k in ORDER_INPUT_FIELDS[:5]
+        if not is_blank(row.cells.get(k))
+    ]
     return " | ".join(parts)
 
 
@@ -526,7 +551,8 @@ def candidate_rows(ot: OrderTab) -> list[tuple[OrderRow, int | None]]:
         cells = {k: (line[i] if i < len(line) else None) for k, i in ot.cols.items()}
         if all(is_blank(cells.get(k)) for k in ORDER_INPUT_FIELDS if k != "comment"):
             continue
-        row = OrderRow(ot.tab, r, ot.state, {k: cells.get(k) for k in ORDER_INPUT_FIELDS}, letters)
+        row = OrderRow(ot.tab, r, ot.state, {k: cells.get(k) for k in ORDER_INPUT_FIELDS}, letters,
+                       ot.formulas_in(r))
         stamp = cells.get("turn")
         stamped = int(stamp) if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) else None
         out.append((row, stamped))
