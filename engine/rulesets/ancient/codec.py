@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from engine.core.cells import CellReader
+from engine.core.cells import Bound, CellReader
 from engine.core.errors import CampaignError, Problem
 from engine.core.layout import Layout, find_tab, norm, records
 from engine.core.ledger import LedgerEntry
@@ -18,6 +18,7 @@ from engine.core.money import to_cell
 from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
 from engine.core.tables import Cell, Formula, Grid, Tables, as_text, column_letter, is_blank, shorten
 
+from .bounds import BOUNDS
 from .model import BARBARIANS, Army, Border, Campaign, Fleet, GMEvent, Province, Relation, Route, SeaZone, State
 from .rules import Rules, load_rules
 from .vocab import (
@@ -144,6 +145,11 @@ def _grid(tables: Tables, key: str, problems: list[Problem]) -> tuple[str, Grid,
     return tab, grid, layout.locate(tab, grid[0], problems)
 
 
+def _bounds(layout: Layout) -> dict[str, Bound]:
+    """The declared bounds of a state tab's numeric columns (none declared: it has none)."""
+    return BOUNDS.get(layout, {})
+
+
 def decode(tables: Tables) -> Decoded:
     """Read and check the whole campaign; raise CampaignError listing every problem."""
     problems: list[Problem] = []
@@ -170,7 +176,7 @@ def decode(tables: Tables) -> Decoded:
     # provinces first: states refer to them
     tab, grid, cols = _grid(tables, "provinces", problems)
     tabs["provinces"] = tab
-    rd = CellReader(tab, cols, problems)
+    rd = CellReader(tab, cols, problems, _bounds(PROVINCES))
     for row, rec in records(grid, cols):
         name = rd.text(row, rec, "name", required=True)
         if not name:
@@ -197,7 +203,7 @@ def decode(tables: Tables) -> Decoded:
 
     tab, grid, cols = _grid(tables, "states", problems)
     tabs["states"] = tab
-    rd = CellReader(tab, cols, problems)
+    rd = CellReader(tab, cols, problems, _bounds(STATES))
     for row, rec in records(grid, cols):
         name = rd.text(row, rec, "name", required=True)
         if not name:
@@ -268,7 +274,7 @@ def decode(tables: Tables) -> Decoded:
 
     tab, grid, cols = _grid(tables, "population", problems)
     tabs["population"] = tab
-    rd = CellReader(tab, cols, problems)
+    rd = CellReader(tab, cols, problems, _bounds(POPULATION))
     seen: dict[str, int] = {}
     for row, rec in records(grid, cols):
         name = rd.text(row, rec, "province", required=True)
@@ -286,7 +292,7 @@ def decode(tables: Tables) -> Decoded:
 
     tab, grid, cols = _grid(tables, "adjacency", problems)
     tabs["adjacency"] = tab
-    rd = CellReader(tab, cols, problems)
+    rd = CellReader(tab, cols, problems, _bounds(ADJACENCY))
     for row, rec in records(grid, cols):
         a, b = rd.text(row, rec, "a", required=True), rd.text(row, rec, "b", required=True)
         for key, name in (("a", a), ("b", b)):
@@ -301,7 +307,7 @@ def decode(tables: Tables) -> Decoded:
 
     tab, grid, cols = _grid(tables, "seas", problems)
     tabs["seas"] = tab
-    rd = CellReader(tab, cols, problems)
+    rd = CellReader(tab, cols, problems, _bounds(SEAS))
     for row, rec in records(grid, cols):
         zone = rd.integer(row, rec, "zone", 0, 1)
         if zone:
@@ -310,7 +316,7 @@ def decode(tables: Tables) -> Decoded:
     gm_tab = find_tab(tables, GM_EVENTS)
     if gm_tab is not None and tables[gm_tab]:
         cols = GM_EVENTS.locate(gm_tab, tables[gm_tab][0], problems)
-        rd = CellReader(gm_tab, cols, problems)
+        rd = CellReader(gm_tab, cols, problems, _bounds(GM_EVENTS))
         for row, rec in records(tables[gm_tab], cols):
             event = rd.text(row, rec, "event", required=True)
             if event and rules.events and not _event_key(rules, event):
@@ -337,7 +343,7 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
     tab = find_tab(tables, ARMIES)
     if tab is not None and tables[tab]:
         cols = ARMIES.locate(tab, tables[tab][0], problems)
-        rd = CellReader(tab, cols, problems)
+        rd = CellReader(tab, cols, problems, _bounds(ARMIES))
         for row, rec in records(tables[tab], cols):
             name = rd.text(row, rec, "name", required=True)
             state, prov = rd.text(row, rec, "state", required=True), rd.text(row, rec, "province", required=True)
@@ -353,7 +359,7 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
     tab = find_tab(tables, FLEETS)
     if tab is not None and tables[tab]:
         cols = FLEETS.locate(tab, tables[tab][0], problems)
-        rd = CellReader(tab, cols, problems)
+        rd = CellReader(tab, cols, problems, _bounds(FLEETS))
         for row, rec in records(tables[tab], cols):
             name = rd.text(row, rec, "name", required=True)
             state = rd.text(row, rec, "state", required=True)
@@ -374,7 +380,7 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
     tab = find_tab(tables, ROUTES)
     if tab is not None and tables[tab]:
         cols = ROUTES.locate(tab, tables[tab][0], problems)
-        rd = CellReader(tab, cols, problems)
+        rd = CellReader(tab, cols, problems, _bounds(ROUTES))
         for row, rec in records(tables[tab], cols):
             route = Route(
                 rd.text(row, rec, "seller", required=True),
@@ -399,7 +405,7 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
     tab = find_tab(tables, TRANSIT)
     if tab is not None and tables[tab]:
         cols = TRANSIT.locate(tab, tables[tab][0], problems)
-        rd = CellReader(tab, cols, problems)
+        rd = CellReader(tab, cols, problems, _bounds(TRANSIT))
         for row, rec in records(tables[tab], cols):
             owner, to = rd.text(row, rec, "owner", required=True), rd.text(row, rec, "to", required=True)
             for key, name in (("owner", owner), ("to", to)):
@@ -409,7 +415,7 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
     tab = find_tab(tables, DIPLOMACY)
     if tab is not None and tables[tab]:
         cols = DIPLOMACY.locate(tab, tables[tab][0], problems)
-        rd = CellReader(tab, cols, problems)
+        rd = CellReader(tab, cols, problems, _bounds(DIPLOMACY))
         for row, rec in records(tables[tab], cols):
             a, b = rd.text(row, rec, "a", required=True), rd.text(row, rec, "b", required=True)
             for key, name in (("a", a), ("b", b)):
