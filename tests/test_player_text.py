@@ -237,3 +237,23 @@ def test_i15_p13_the_limits_the_tests_use_are_the_programs() -> None:
     from engine.rulesets.ancient import orders
 
     assert tables.MAX_CELL_CHARS == MAX_CELL_CHARS and orders.MAX_INPUT_CHARS == MAX_INPUT_CHARS
+
+
+def test_i15_p13_the_emulator_refuses_a_cell_over_the_limit_as_google_does(
+    google: GoogleEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Point 13: what the guard prevents.  Without it, Google (here the emulator) answers 400
+    «more than the maximum of 50000 characters in a single cell» and the batch is not applied."""
+    sid = google.campaign("small", orders=False)
+    before = google.backend(sid).read()
+    monkeypatch.setattr(Changeset, "check_cells", lambda self, limit=MAX_CELL_CHARS: None)
+    backend = google.backend(sid)
+    backend.read()
+    with pytest.raises(BackendError) as err:
+        backend.write(Changeset(blocks=[WriteBlock("Журнал", 3, 2, [["ok"], ["x" * (MAX_CELL_CHARS + 1)]])]))
+    assert "50000 characters" in str(err.value)
+    assert google.backend(sid).read() == before
+    backend = google.backend(sid)
+    backend.read()
+    backend.write(Changeset(blocks=[WriteBlock("Журнал", 3, 2, [["x" * MAX_CELL_CHARS]])]))
+    assert google.backend(sid).read()["Журнал"][2][1] == "x" * MAX_CELL_CHARS
