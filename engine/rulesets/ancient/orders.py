@@ -388,7 +388,8 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
     """Read one order row; raise InvalidOrder when it cannot be understood."""
     for key, cell in row.cells.items():
         if key in row.formulas or isinstance(cell, Formula):
-            raise InvalidOrder(f"{row.where(key)}: в ячейке формула «{shorten(cell, 40)}» — впишите значение")
+            # the same words as before the cells became plain text: a replayed old turn reads the same
+            raise InvalidOrder(f"{row.where(key)}: в ячейке формула {str(cell)[:40]!r} — впишите значение")
         if isinstance(cell, str) and len(cell) > MAX_INPUT_CHARS:
             raise InvalidOrder(
                 f"{row.where(key)}: слишком длинный текст: {len(cell)} знаков, не больше {MAX_INPUT_CHARS}"
