@@ -15,7 +15,7 @@ from fractions import Fraction
 from .errors import Problem
 from .layout import norm
 from .money import amount, fmt
-from .tables import Cell, Formula, column_letter, is_blank
+from .tables import Cell, Formula, column_letter, is_blank, shorten
 
 BIG = 10**9  # no amount or count of a campaign comes near this; beyond it a value is a typo
 
@@ -45,9 +45,9 @@ class Bound:
     def problem(self, value: Fraction) -> str | None:
         """Why ``value`` does not fit, or None when it does."""
         if self.integer and value.denominator != 1:
-            return f"нужно целое число, а не {fmt(value)}"
+            return f"нужно целое число, а не {shorten(fmt(value), 24)}"
         if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            return f"{fmt(value)} вне допустимого: {self.describe()}"
+            return f"{shorten(fmt(value), 24)} вне допустимого: {self.describe()}"
         return None
 
 
