@@ -520,6 +520,7 @@ class GoogleBackend:
         first, the campaign with the turn marker last)."""
         if changes.is_empty():
             return
+        changes.check_cells()  # a cell over Google's limit would fail the batch: refuse before any request
         before = self.tables if self.tables is not None else self._reread()
         parts: dict[str, Changeset] = {}
 

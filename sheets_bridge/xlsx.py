@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import openpyxl
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.chart import LineChart, Reference
 from openpyxl.comments import Comment
 from openpyxl.formatting.rule import FormulaRule
@@ -46,7 +47,11 @@ def check_title(name: str) -> None:
 
 
 def _put(ws: Worksheet, row: int, col: int, value: Cell) -> None:
-    """Write one value; an unchanged cell is left alone and an empty one is not created."""
+    """Write one value; an unchanged cell is left alone and an empty one is not created.
+
+    Only a :class:`Formula` becomes a formula.  Any other string is stored as a string cell
+    (data type 's'), whatever it starts with: openpyxl would otherwise make '=…' a formula and
+    '#N/A' an error value.  Control characters, which the file format cannot hold, are replaced."""
     cell = ws._cells.get((row, col))
     if cell is None:
         if value is None:
@@ -56,11 +61,16 @@ def _put(ws: Worksheet, row: int, col: int, value: Cell) -> None:
         if cell.value != str(value) or cell.data_type != "f":
             cell.value = str(value)
         return
+    if isinstance(value, str):
+        value = ILLEGAL_CHARACTERS_RE.sub("\ufffd", value)
+        if cell.value == value and cell.data_type == "s":
+            return
+        cell.value = value
+        cell.data_type = "s"  # a player's '=…' or '#REF!' stays text
+        return
     if cell.value == value and type(cell.value) is type(value) and cell.data_type != "f":
         return
     cell.value = value
-    if isinstance(value, str) and value.startswith("="):
-        cell.data_type = "s"  # a player's '=…' stays text
 
 
 def _grid_of(ws: Worksheet) -> Grid:
@@ -149,6 +159,7 @@ class XlsxBackend:
     def write(self, changes: Changeset) -> None:
         if changes.is_empty():
             return
+        changes.check_cells()  # the last-line guard: a cell Google would refuse is refused here too
         wb = self._load()
         sheets = {ws.title: ws for ws in wb.worksheets}  # openpyxl's wb[name] scans every tab
 

@@ -88,17 +88,20 @@ def test_player_text_is_written_as_text_and_only_formulas_as_formulas(google: Go
     assert isinstance(back[1], Formula) and not isinstance(back[0], Formula)
 
 
-def test_demo_orders_formula_survives_resolve_as_a_formula(google: GoogleEnv) -> None:
-    """The demo has a formula in an order row: it is refused, and stays a formula in the sheet."""
+def test_demo_orders_formula_is_refused_and_written_back_as_text(google: GoogleEnv) -> None:
+    """The demo has a formula in an order row: it is refused, and resolve writes it back as its
+    text (issue 15, point 11: a player's formula never stays live in a cell the program writes)."""
     sid = google.campaign("small")
     before = google.backend(sid).read()
-    hits = [(t, r, c) for t, g in before.items() if t.startswith("Приказы — ")
+    hits = [(t, r, c, str(v)) for t, g in before.items() if t.startswith("Приказы — ")
             for r, line in enumerate(g) for c, v in enumerate(line) if isinstance(v, Formula)]
     assert hits
     sync.resolve(google.backend(sid), turn=1)
     after = google.backend(sid).read()
-    for tab, r, c in hits:
-        assert isinstance(after[tab][r][c], Formula)
+    dump = google.emu.dump(sid)
+    for tab, r, c, text in hits:
+        assert after[tab][r][c] == text and not isinstance(after[tab][r][c], Formula)
+        assert _cell(dump, tab, r, c) == {"stringValue": text}
         assert "формул" in str(after[tab][r][8]).lower()
 
 

@@ -1,14 +1,58 @@
-"""Reading typed values out of raw cells, with problems located by tab, row and column."""
+"""Reading typed values out of raw cells, with problems located by tab, row and column.
+
+A numeric column a GM may edit has a declared :class:`Bound` (the ruleset lists them in one
+place); a reader given bounds checks every number it reads against its column's bound, and a
+column read as a number without a declared bound is a programming error, not a silent pass.
+"""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from fractions import Fraction
 
 from .errors import Problem
 from .layout import norm
-from .money import amount
-from .tables import Cell, Formula, column_letter, is_blank
+from .money import amount, fmt
+from .tables import Cell, Formula, column_letter, is_blank, shorten
+
+BIG = 10**9  # no amount or count of a campaign comes near this; beyond it a value is a typo
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The values one numeric column may hold: ``lo``..``hi`` inclusive, whole numbers only when
+    ``integer``; ``required`` makes a blank cell an error instead of the reader's default."""
+
+    lo: Fraction | int | None = None
+    hi: Fraction | int | None = None
+    integer: bool = False
+    required: bool = False
+
+    def describe(self) -> str:
+        """«от 0 до 100», «не меньше 0», «не больше 3» (Russian, as the messages)."""
+        lo = None if self.lo is None or self.lo <= -BIG else fmt(Fraction(self.lo))
+        hi = None if self.hi is None or self.hi >= BIG else fmt(Fraction(self.hi))
+        if lo is not None and hi is not None:
+            return f"от {lo} до {hi}"
+        if lo is not None:
+            return f"не меньше {lo}"
+        if hi is not None:
+            return f"не больше {hi}"
+        return f"от {fmt(Fraction(-BIG))} до {fmt(Fraction(BIG))}"
+
+    def problem(self, value: Fraction) -> str | None:
+        """Why ``value`` does not fit, or None when it does."""
+        if self.integer and value.denominator != 1:
+            return f"нужно целое число, а не {shorten(fmt(value), 24)}"
+        if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
+            return f"{shorten(fmt(value), 24)} вне допустимого: {self.describe()}"
+        return None
+
+
+class UndeclaredBound(KeyError):
+    """A numeric column is read without a declared bound (a bug: declare it with the others)."""
 
 YES_WORDS = {"да", "yes", "y", "true", "1", "истина", "+", "x", "х", "д"}
 NO_WORDS = {"нет", "no", "n", "false", "0", "ложь", "-", "н", ""}
@@ -17,10 +61,29 @@ NO_WORDS = {"нет", "no", "n", "false", "0", "ложь", "-", "н", ""}
 class CellReader:
     """Typed getters for one tab; each bad cell adds a Problem and returns a safe default."""
 
-    def __init__(self, tab: str, cols: dict[str, int], problems: list[Problem]) -> None:
+    def __init__(
+        self, tab: str, cols: dict[str, int], problems: list[Problem], bounds: Mapping[str, Bound] | None = None
+    ) -> None:
         self.tab = tab
         self.cols = cols
         self.problems = problems
+        self.bounds = bounds  # None: no declared bounds (only the lo/hi a caller passes)
+
+    def _bound(self, key: str) -> Bound | None:
+        if self.bounds is None:
+            return None
+        if key not in self.bounds:
+            raise UndeclaredBound(f"{self.tab}: no declared bound for the numeric column {key!r}")
+        return self.bounds[key]
+
+    def checked(self, row: int, key: str, value: Fraction, default: Fraction) -> Fraction:
+        """``value`` if it fits the column's declared bound; else a problem and ``default``."""
+        bound = self._bound(key)
+        why = bound.problem(value) if bound is not None else None
+        if why:
+            self.bad(row, key, why)
+            return default
+        return value
 
     def where(self, key: str) -> str:
         return column_letter(self.cols[key] + 1) if key in self.cols else ""
@@ -45,7 +108,10 @@ class CellReader:
         self, row: int, rec: dict[str, Cell], key: str, default: int = 0, lo: int | None = None, hi: int | None = None
     ) -> int:
         value = rec.get(key)
+        bound = self._bound(key)
         if is_blank(value):
+            if bound is not None and bound.required:
+                self.bad(row, key, "пустая ячейка, нужно целое число")
             return default
         try:
             num = amount(value)
@@ -59,17 +125,21 @@ class CellReader:
         if (lo is not None and out < lo) or (hi is not None and out > hi):
             self.bad(row, key, f"число {out} вне допустимого ({lo}…{hi})")
             return default
-        return out
+        return int(self.checked(row, key, Fraction(out), Fraction(default)))
 
     def number(self, row: int, rec: dict[str, Cell], key: str, default: Fraction = Fraction(0)) -> Fraction:
         value = rec.get(key)
+        bound = self._bound(key)
         if is_blank(value):
+            if bound is not None and bound.required:
+                self.bad(row, key, "пустая ячейка, нужно число")
             return default
         try:
-            return amount(value)
+            num = amount(value)
         except (ValueError, TypeError, ZeroDivisionError, OverflowError):
             self.bad(row, key, f"не число: {value!r}")
             return default
+        return self.checked(row, key, num, default)
 
     def flag(self, row: int, rec: dict[str, Cell], key: str) -> bool:
         value = rec.get(key)

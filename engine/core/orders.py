@@ -43,8 +43,9 @@ class OrderRow:
     tab: str
     row: int
     state: str
-    cells: dict[str, Cell]
+    cells: dict[str, Cell]  # plain values: a formula a player typed is here as its text
     columns: dict[str, str] = field(default_factory=dict)  # field -> column letter
+    formulas: frozenset[str] = frozenset()  # fields whose cell held a formula (refused as an order)
 
     @property
     def ref(self) -> str:

@@ -3,6 +3,11 @@
 A tab is a grid of raw cell values (row-major, 0-based lists; sheet rows are 1-based).
 `Formula` marks a cell that holds a formula rather than a value, so the codec can refuse
 formulas in order rows and the writer can tell text that starts with '=' from a formula.
+Only the program's own formulas may be written as formulas: text a player typed is turned into
+plain text (:func:`as_text`) when it is read, so the writers store it as a string.
+
+Every string the program writes is at most :data:`MAX_CELL_CHARS` long (Google refuses a write
+with a longer cell); :meth:`Changeset.check_cells` is the writers' last-line guard.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
+
+from .errors import BackendError
 
 
 class Formula(str):
@@ -21,6 +28,24 @@ class Formula(str):
 Cell = Union[str, int, float, bool, Formula, None]  # noqa: UP007 - a runtime alias, Python 3.10
 Grid = list[list[Cell]]
 Tables = dict[str, Grid]
+
+MAX_CELL_CHARS = 50_000  # Google Sheets' limit for one cell (an .xlsx cell keeps at most 32,767)
+
+
+def as_text(value: Cell) -> Cell:
+    """A cell as data: a formula becomes the plain string of its text, anything else is kept.
+
+    Player input goes through this when it is read, so that whatever a player typed is written
+    back as text (a string cell), never as a live formula."""
+    if isinstance(value, Formula):
+        return str.__str__(value)
+    return value
+
+
+def shorten(text: object, limit: int = 60) -> str:
+    """Text for quoting in a message: at most ``limit`` characters, an ellipsis when cut."""
+    s = str(text)
+    return s if len(s) <= limit else s[: max(limit - 1, 0)] + "…"
 
 
 def column_letter(index: int) -> str:
@@ -171,6 +196,36 @@ class Changeset:
     def all_blocks(self) -> Iterable[WriteBlock]:
         yield from self.blocks
         yield from self.marker
+
+    def oversized(self, limit: int = MAX_CELL_CHARS) -> list[str]:
+        """Where a string cell or a note is longer than ``limit``: «tab!A1 (N знаков)» for each."""
+        found: list[str] = []
+
+        def scan(tab: str, row: int, col: int, grid: Grid) -> None:
+            for dr, line in enumerate(grid):
+                for dc, v in enumerate(line):
+                    if isinstance(v, str) and len(v) > limit:
+                        found.append(f"{tab}!{a1(row + dr, col + dc)} ({len(v)} знаков)")
+
+        for rep in self.replace:
+            scan(rep.tab, 1, 1, rep.rows)
+        for block in self.all_blocks():
+            scan(block.tab, block.row, block.col, block.values)
+        for tab, row, col, text in self.notes:
+            if len(text) > limit:
+                found.append(f"{tab}!{a1(row, col)}, примечание ({len(text)} знаков)")
+        return found
+
+    def check_cells(self, limit: int = MAX_CELL_CHARS) -> None:
+        """Refuse the whole write when any cell is too long for Google (a bug upstream, never the
+        player's: player text is refused or shortened long before); nothing is written then."""
+        found = self.oversized(limit)
+        if found:
+            shown = "; ".join(found[:5]) + (f" и ещё {len(found) - 5}" if len(found) > 5 else "")
+            raise BackendError(
+                f"запись отменена, ничего не изменено: в ячейке больше {limit} знаков "
+                f"(предел Google Таблиц): {shown}"
+            )
 
 
 def apply_changes(tables: Tables, changes: Changeset) -> Tables:

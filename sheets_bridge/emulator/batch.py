@@ -54,6 +54,9 @@ class _Fail(Exception):
     """Raised by handlers with a bare message; wrapped into ``Invalid requests[i].kind``."""
 
 
+MAX_CELL_CHARS = 50_000  # Google refuses a write that puts more characters in one cell
+
+
 def _fail(message: str) -> _Fail:
     """Shorthand for a handler failure with Google's message text."""
     return _Fail(message)
@@ -187,6 +190,9 @@ def _validate_user_value(value: Any) -> None:
         raise _fail(f"oneof field 'value' is already set. Cannot set '{kinds[1]}'")
     if value.get("formulaValue") is not None and not str(value["formulaValue"]).startswith("="):
         raise _fail(f"Invalid formulaValue: {value['formulaValue']}")
+    text = value.get("stringValue", value.get("formulaValue"))
+    if isinstance(text, str) and len(text) > MAX_CELL_CHARS:
+        raise _fail(f"Your input contains more than the maximum of {MAX_CELL_CHARS} characters in a single cell.")
 
 
 def write_cell_data(sheet: Sheet, row: int, col: int, source: dict[str, Any], tree: fieldmask.MaskTree | None) -> None:

@@ -10,14 +10,15 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from engine.core.cells import CellReader
+from engine.core.cells import Bound, CellReader
 from engine.core.errors import CampaignError, Problem
 from engine.core.layout import Layout, find_tab, norm, records
 from engine.core.ledger import LedgerEntry
 from engine.core.money import to_cell
 from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
-from engine.core.tables import Cell, Grid, Tables, column_letter, is_blank
+from engine.core.tables import Cell, Formula, Grid, Tables, as_text, column_letter, is_blank, shorten
 
+from .bounds import BOUNDS
 from .model import BARBARIANS, Army, Border, Campaign, Fleet, GMEvent, Province, Relation, Route, SeaZone, State
 from .rules import Rules, load_rules
 from .vocab import (
@@ -51,7 +52,11 @@ from .vocab import (
 
 @dataclass
 class OrderTab:
-    """One order tab as read: its name, state, located columns and raw grid."""
+    """One order tab as read: its name, state, located columns and grid.
+
+    Players type into this tab, so its grid holds data only: a formula found in it is kept as its
+    text (``formula_cells`` remembers where, so that such a row is refused) and is written back,
+    to this tab or to any other, as a string -- never as a live formula (issue 15, point 11)."""
 
     tab: str
     state: str
@@ -59,6 +64,20 @@ class OrderTab:
     grid: Grid
     rows: list[OrderRow] = field(default_factory=list)  # this turn's rows
     history: list[int] = field(default_factory=list)  # sheet rows of earlier turns, unchanged
+    formula_cells: set[tuple[int, int]] = field(default_factory=set)  # (sheet row, 0-based column)
+
+    def __post_init__(self) -> None:
+        grid: Grid = []
+        for r, line in enumerate(self.grid, start=1):
+            for c, v in enumerate(line):
+                if isinstance(v, Formula):
+                    self.formula_cells.add((r, c))
+            grid.append([as_text(v) for v in line])
+        self.grid = grid
+
+    def formulas_in(self, row: int) -> frozenset[str]:
+        """The fields of a sheet row whose cell held a formula."""
+        return frozenset(k for k, i in self.cols.items() if (row, i) in self.formula_cells)
 
     def cell(self, row: int, key: str) -> Cell:
         i = self.cols.get(key)
@@ -126,6 +145,11 @@ def _grid(tables: Tables, key: str, problems: list[Problem]) -> tuple[str, Grid,
     return tab, grid, layout.locate(tab, grid[0], problems)
 
 
+def _bounds(layout: Layout) -> dict[str, Bound]:
+    """The declared bounds of a state tab's numeric columns (none declared: it has none)."""
+    return BOUNDS.get(layout, {})
+
+
 def decode(tables: Tables) -> Decoded:
     """Read and check the whole campaign; raise CampaignError listing every problem."""
     problems: list[Problem] = []
@@ -152,7 +176,7 @@ def decode(tables: Tables) -> Decoded:
     # provinces first: states refer to them
     tab, grid, cols = _grid(tables, "provinces", problems)
     tabs["provinces"] = tab
-    rd = CellReader(tab, cols, problems)
+    rd = CellReader(tab, cols, problems, _bounds(PROVINCES))
     for row, rec in records(grid, cols):
         name = rd.text(row, rec, "name", required=True)
         if not name:
@@ -179,7 +203,7 @@ def decode(tables: Tables) -> Decoded:
 
     tab, grid, cols = _grid(tables, "states", problems)
     tabs["states"] = tab
-    rd = CellReader(tab, cols, problems)
+    rd = CellReader(tab, cols, problems, _bounds(STATES))
     for row, rec in records(grid, cols):
         name = rd.text(row, rec, "name", required=True)
         if not name:
@@ -250,7 +274,7 @@ def decode(tables: Tables) -> Decoded:
 
     tab, grid, cols = _grid(tables, "population", problems)
     tabs["population"] = tab
-    rd = CellReader(tab, cols, problems)
+    rd = CellReader(tab, cols, problems, _bounds(POPULATION))
     seen: dict[str, int] = {}
     for row, rec in records(grid, cols):
         name = rd.text(row, rec, "province", required=True)
@@ -268,7 +292,7 @@ def decode(tables: Tables) -> Decoded:
 
     tab, grid, cols = _grid(tables, "adjacency", problems)
     tabs["adjacency"] = tab
-    rd = CellReader(tab, cols, problems)
+    rd = CellReader(tab, cols, problems, _bounds(ADJACENCY))
     for row, rec in records(grid, cols):
         a, b = rd.text(row, rec, "a", required=True), rd.text(row, rec, "b", required=True)
         for key, name in (("a", a), ("b", b)):
@@ -283,7 +307,7 @@ def decode(tables: Tables) -> Decoded:
 
     tab, grid, cols = _grid(tables, "seas", problems)
     tabs["seas"] = tab
-    rd = CellReader(tab, cols, problems)
+    rd = CellReader(tab, cols, problems, _bounds(SEAS))
     for row, rec in records(grid, cols):
         zone = rd.integer(row, rec, "zone", 0, 1)
         if zone:
@@ -292,7 +316,7 @@ def decode(tables: Tables) -> Decoded:
     gm_tab = find_tab(tables, GM_EVENTS)
     if gm_tab is not None and tables[gm_tab]:
         cols = GM_EVENTS.locate(gm_tab, tables[gm_tab][0], problems)
-        rd = CellReader(gm_tab, cols, problems)
+        rd = CellReader(gm_tab, cols, problems, _bounds(GM_EVENTS))
         for row, rec in records(tables[gm_tab], cols):
             event = rd.text(row, rec, "event", required=True)
             if event and rules.events and not _event_key(rules, event):
@@ -319,7 +343,7 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
     tab = find_tab(tables, ARMIES)
     if tab is not None and tables[tab]:
         cols = ARMIES.locate(tab, tables[tab][0], problems)
-        rd = CellReader(tab, cols, problems)
+        rd = CellReader(tab, cols, problems, _bounds(ARMIES))
         for row, rec in records(tables[tab], cols):
             name = rd.text(row, rec, "name", required=True)
             state, prov = rd.text(row, rec, "state", required=True), rd.text(row, rec, "province", required=True)
@@ -335,7 +359,7 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
     tab = find_tab(tables, FLEETS)
     if tab is not None and tables[tab]:
         cols = FLEETS.locate(tab, tables[tab][0], problems)
-        rd = CellReader(tab, cols, problems)
+        rd = CellReader(tab, cols, problems, _bounds(FLEETS))
         for row, rec in records(tables[tab], cols):
             name = rd.text(row, rec, "name", required=True)
             state = rd.text(row, rec, "state", required=True)
@@ -356,7 +380,7 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
     tab = find_tab(tables, ROUTES)
     if tab is not None and tables[tab]:
         cols = ROUTES.locate(tab, tables[tab][0], problems)
-        rd = CellReader(tab, cols, problems)
+        rd = CellReader(tab, cols, problems, _bounds(ROUTES))
         for row, rec in records(tables[tab], cols):
             route = Route(
                 rd.text(row, rec, "seller", required=True),
@@ -381,7 +405,7 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
     tab = find_tab(tables, TRANSIT)
     if tab is not None and tables[tab]:
         cols = TRANSIT.locate(tab, tables[tab][0], problems)
-        rd = CellReader(tab, cols, problems)
+        rd = CellReader(tab, cols, problems, _bounds(TRANSIT))
         for row, rec in records(tables[tab], cols):
             owner, to = rd.text(row, rec, "owner", required=True), rd.text(row, rec, "to", required=True)
             for key, name in (("owner", owner), ("to", to)):
@@ -391,7 +415,7 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
     tab = find_tab(tables, DIPLOMACY)
     if tab is not None and tables[tab]:
         cols = DIPLOMACY.locate(tab, tables[tab][0], problems)
-        rd = CellReader(tab, cols, problems)
+        rd = CellReader(tab, cols, problems, _bounds(DIPLOMACY))
         for row, rec in records(tables[tab], cols):
             a, b = rd.text(row, rec, "a", required=True), rd.text(row, rec, "b", required=True)
             for key, name in (("a", a), ("b", b)):
@@ -512,9 +536,16 @@ def _order_tabs(tables: Tables, campaign: Campaign, problems: list[Problem]) -> 
     return out
 
 
+ECHO_PART = 100  # characters of each input quoted in the echo of a row that could not be read
+
+
 def raw_echo(row: OrderRow) -> str:
-    """The echo of a row that could not be parsed: its inputs as typed."""
-    parts = [str(row.cells.get(k)).strip() for k in ORDER_INPUT_FIELDS[:5] if not is_blank(row.cells.get(k))]
+    """The echo of a row that could not be parsed: its inputs as typed (each shortened)."""
+    parts = [
+        shorten(str(row.cells.get(k)).strip(), ECHO_PART)
+        for k in ORDER_INPUT_FIELDS[:5]
+        if not is_blank(row.cells.get(k))
+    ]
     return " | ".join(parts)
 
 
@@ -526,7 +557,8 @@ def candidate_rows(ot: OrderTab) -> list[tuple[OrderRow, int | None]]:
         cells = {k: (line[i] if i < len(line) else None) for k, i in ot.cols.items()}
         if all(is_blank(cells.get(k)) for k in ORDER_INPUT_FIELDS if k != "comment"):
             continue
-        row = OrderRow(ot.tab, r, ot.state, {k: cells.get(k) for k in ORDER_INPUT_FIELDS}, letters)
+        row = OrderRow(ot.tab, r, ot.state, {k: cells.get(k) for k in ORDER_INPUT_FIELDS}, letters,
+                       ot.formulas_in(r))
         stamp = cells.get("turn")
         stamped = int(stamp) if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) else None
         out.append((row, stamped))

@@ -15,7 +15,7 @@ from typing import ClassVar
 from engine.core.errors import InvalidOrder
 from engine.core.names import NameIndex
 from engine.core.orders import OrderRow
-from engine.core.tables import Cell, Formula, is_blank
+from engine.core.tables import Cell, Formula, is_blank, shorten
 
 from .forces import RETURNS_TO
 from .model import Campaign
@@ -23,6 +23,9 @@ from .rules import Rules
 from .vocab import ACTIONS, STRATA, STRATA_NAMES
 
 MAX_QTY = 1_000_000
+# an order cell longer than this is refused (issue 15, point 13): orders are a few words, and no
+# quote of the cell in a reason or an echo may come near Google's 50,000-character cell limit
+MAX_INPUT_CHARS = 1_000
 
 
 @dataclass(frozen=True)
@@ -378,21 +381,26 @@ def quantity(row: OrderRow) -> int | None:
         else:
             value = Fraction(str(cell).strip().replace(",", ".").replace("\u2212", "-"))
     except (ValueError, ZeroDivisionError, OverflowError, TypeError):
-        raise InvalidOrder(f"{where}: количество «{str(cell)[:40]}» — не число") from None
+        raise InvalidOrder(f"{where}: количество «{shorten(cell, 40)}» — не число") from None
     if value.denominator != 1:
-        raise InvalidOrder(f"{where}: количество {cell} — дробное, нужно целое")
+        raise InvalidOrder(f"{where}: количество {shorten(cell, 40)} — дробное, нужно целое")
     if value <= 0:
-        raise InvalidOrder(f"{where}: количество {cell} — должно быть больше нуля")
+        raise InvalidOrder(f"{where}: количество {shorten(cell, 40)} — должно быть больше нуля")
     if value > MAX_QTY:
-        raise InvalidOrder(f"{where}: количество {cell} — слишком большое")
+        raise InvalidOrder(f"{where}: количество {shorten(cell, 40)} — слишком большое")
     return int(value)
 
 
 def parse(row: OrderRow, vocab: Vocabulary) -> Order:
     """Read one order row; raise InvalidOrder when it cannot be understood."""
     for key, cell in row.cells.items():
-        if isinstance(cell, Formula):
+        if key in row.formulas or isinstance(cell, Formula):
+            # the same words as before the cells became plain text: a replayed old turn reads the same
             raise InvalidOrder(f"{row.where(key)}: в ячейке формула {str(cell)[:40]!r} — впишите значение")
+        if isinstance(cell, str) and len(cell) > MAX_INPUT_CHARS:
+            raise InvalidOrder(
+                f"{row.where(key)}: слишком длинный текст: {len(cell)} знаков, не больше {MAX_INPUT_CHARS}"
+            )
     action = vocab.action_keys[_lookup(vocab.actions, row.cells.get("action"), "action", row.where("action"))]
     qty = quantity(row)
     if action == "build":
@@ -562,6 +570,6 @@ def _strata_pair(row: OrderRow, vocab: Vocabulary) -> tuple[str, str]:
             src = _lookup(vocab.strata, left.strip(), "stratum", where)
             dst = _lookup(vocab.strata, right.strip(), "stratum", where)
             if src == dst:
-                raise InvalidOrder(f"{where}: перевод из страты в ту же страту «{text}»")
+                raise InvalidOrder(f"{where}: перевод из страты в ту же страту «{shorten(text)}»")
             return src, dst
-    raise InvalidOrder(f"{where}: непонятный перевод «{text}» — пишите «раб → СГ»")
+    raise InvalidOrder(f"{where}: непонятный перевод «{shorten(text)}» — пишите «раб → СГ»")

@@ -8,6 +8,7 @@ balance. A post longer than the forum allows is split between blocks, never insi
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -17,7 +18,7 @@ from typing import Any
 from engine.core.errors import CampaignError
 from engine.core.layout import find_tab, norm
 from engine.core.money import amount, fmt, to_cell
-from engine.core.tables import Cell, Grid, Tables, is_blank
+from engine.core.tables import Cell, Grid, Tables, as_text, is_blank
 
 from . import codec
 from .phases.expenses import why_not
@@ -41,6 +42,23 @@ SECTIONS = (
 def _rows(tables: Tables, layout: Any, turn: int) -> list[list[Any]]:
     tab = find_tab(tables, layout)
     return [r for r in tables.get(tab or "", [])[1:] if r and r[0] == turn]
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!])")
+
+
+def neutral(text: object, fmt_name: str) -> str:
+    """Text from the sheet made inert for a post in ``fmt_name``: whatever it holds (a player's
+    ``[url=…]``, ``[/spoiler]``, ``</details>`` or ``**``) shows as typed and opens no tag.
+
+    BBCode: a zero-width space after every ``[`` (no forum parser sees a tag then, and the
+    reader sees the same text).  Markdown: a backslash before each character that is markup."""
+    s = str(text)
+    if fmt_name == "bbcode":
+        return s.replace("[", "[\u200b")
+    if fmt_name == "markdown":
+        return _MD_SPECIAL.sub(r"\\\1", s)
+    return s
 
 
 def _style(fmt_name: str) -> dict[str, str]:
@@ -72,11 +90,15 @@ def forum_post(tables: Tables, turn: int, fmt_name: str = "bbcode", limit: int =
     if not chronicle:
         raise CampaignError(f"ход {turn} ещё не разрешён: в журнале нет его записей")
     d = codec.decode(tables)
-    blocks: list[str] = [s["h"].format(f"{d.campaign.title}: итоги хода {turn}")]
+
+    def text(value: object) -> str:
+        return neutral(value, fmt_name)
+
+    blocks: list[str] = [s["h"].format(text(f"{d.campaign.title}: итоги хода {turn}"))]
     for title, keys in SECTIONS:
         lines = [x for x in chronicle if any(k in x for k in keys)]
         if lines:
-            items = "\n".join(s["item"].format(x) for x in lines)
+            items = "\n".join(s["item"].format(text(x)) for x in lines)
             blocks.append(s["b"].format(title) + "\n" + s["list"].format(items))
     ledger = _rows(tables, LEDGER, turn)
     by_state: dict[str, list[list[Any]]] = defaultdict(list)
@@ -96,11 +118,12 @@ def forum_post(tables: Tables, turn: int, fmt_name: str = "bbcode", limit: int =
         cats: dict[str, Fraction] = defaultdict(Fraction)
         for r in money:
             cats[str(r[3])] += amount(r[4])
-        body += [f"  {c}: {fmt(v, sign=True)} Д" for c, v in sorted(cats.items())]
-        blocks.append(s["spoiler"].format(name, "\n".join(body)))
+        body += [f"  {text(c)}: {fmt(v, sign=True)} Д" for c, v in sorted(cats.items())]
+        title = text(name).replace("]", "\u200b]") if fmt_name == "bbcode" else text(name)  # a tag's argument
+        blocks.append(s["spoiler"].format(title, "\n".join(body)))
     seed = [x for x in chronicle if x.startswith(("Зерно хода", "Seed of turn"))]
     if seed:
-        blocks.append(seed[0])
+        blocks.append(text(seed[0]))
     return split(blocks, limit)
 
 
@@ -171,10 +194,10 @@ def report_source(tables: Tables, turn: int | None = None) -> ReportSource:
     turn = turn if turn is not None else d.campaign.last_resolved
     archive: dict[str, list[list[Any]]] = defaultdict(list)
     ledger: dict[str, list[list[Any]]] = defaultdict(list)
-    for r in _rows(tables, ARCHIVE, turn):
-        archive[str(r[1])].append(r)
+    for r in _rows(tables, ARCHIVE, turn):  # player text: as text, whatever an old archive holds
+        archive[str(r[1])].append([as_text(v) for v in r])
     for r in _rows(tables, LEDGER, turn):
-        ledger[str(r[1])].append(r)
+        ledger[str(r[1])].append([as_text(v) for v in r])
     return ReportSource(d, turn, archive, ledger)
 
 
@@ -228,7 +251,7 @@ def private_sections(
 def private_report(tables: Tables, state: str, turn: int | None = None) -> str:
     """One player's own report as Markdown (see :func:`private_sections`)."""
     title, sections = private_sections(tables, state, turn)
-    out = [f"# {title}", ""]
+    out = [f"# {neutral(title, 'markdown')}", ""]
     for sec in sections:
         out += [f"## {sec.title}", ""]
         if not sec.rows:
@@ -252,12 +275,12 @@ def private_grid(tables: Tables, state: str, turn: int | None = None, source: Re
 
 
 def _md(value: Cell) -> str:
-    """A table cell for Markdown: numbers in the Russian style, pipes escaped."""
+    """A table cell for Markdown: numbers in the Russian style, text inert (see :func:`neutral`)."""
     if isinstance(value, bool) or value is None:
         return "" if value is None else str(value)
     if isinstance(value, (int, float)):
         return fmt(amount(value), sign=False)
-    return str(value).replace("|", "\\|").replace("\n", " ")
+    return neutral(str(value).replace("\n", " "), "markdown")
 
 
 def chart_png(tables: Tables, path: Path, states: list[str] | None = None) -> Path:

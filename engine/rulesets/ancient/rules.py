@@ -6,12 +6,14 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from engine.core.cells import Bound, UndeclaredBound
 from engine.core.errors import Problem
 from engine.core.layout import Layout, find_tab, norm, records
 from engine.core.money import amount
 from engine.core.tables import Cell, Tables, column_letter, is_blank
 
 from . import conditions
+from .bounds import BOUNDS, param_bound
 from .vocab import (
     PATHS,
     RULES_BUILDINGS,
@@ -373,10 +375,12 @@ def _split_list(cell: Cell) -> tuple[str, ...]:
 
 
 class _Reader:
-    """Reads one rules tab, collecting problems with their cell."""
+    """Reads one rules tab, collecting problems with their cell; every number is checked against
+    its column's bound declared in :mod:`.bounds` (issue 15, point 12)."""
 
     def __init__(self, tables: Tables, layout: Layout, problems: list[Problem]) -> None:
         self.problems = problems
+        self.bounds = BOUNDS.get(layout, {})
         self.tab = find_tab(tables, layout) or ""
         self.rows: list[tuple[int, dict[str, Cell]]] = []
         self.cols: dict[str, int] = {}
@@ -390,7 +394,14 @@ class _Reader:
         self.cols = layout.locate(self.tab, grid[0], problems)
         self.rows = records(grid, self.cols)
 
-    def num(self, row: int, rec: dict[str, Cell], key: str, default: Fraction | None = None) -> Fraction:
+    def num(
+        self, row: int, rec: dict[str, Cell], key: str, default: Fraction | None = None, bound: Bound | None = None
+    ) -> Fraction:
+        """The number in column ``key``, within ``bound`` (default: the column's declared one)."""
+        if bound is None:
+            if key not in self.bounds:
+                raise UndeclaredBound(f"{self.tab}: no declared bound for the numeric column {key!r}")
+            bound = self.bounds[key]
         value = rec.get(key)
         if is_blank(value):
             if default is not None:
@@ -398,10 +409,15 @@ class _Reader:
             self._bad(row, key, "пустая ячейка, нужно число")
             return Fraction(0)
         try:
-            return amount(value)
+            num = amount(value)
         except (ValueError, TypeError, ZeroDivisionError, OverflowError):
             self._bad(row, key, f"не число: {value!r}")
             return Fraction(0)
+        why = bound.problem(num)
+        if why:
+            self._bad(row, key, why)
+            return default if default is not None else Fraction(0)
+        return num
 
     def text(self, rec: dict[str, Cell], key: str) -> str:
         value = rec.get(key)
@@ -513,7 +529,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     for row, rec in r.rows:
         key = r.text(rec, "key")
         if key:
-            params[key] = r.num(row, rec, "value")
+            params[key] = r.num(row, rec, "value", bound=param_bound(key))
     for key in REQUIRED_PARAMS:
         if r.tab and key not in params:
             problems.append(Problem(r.tab, 0, "", f"нет параметра «{key}»"))
