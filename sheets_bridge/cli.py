@@ -155,6 +155,10 @@ def _print_summary(result: Any, out: IO[str]) -> None:
         table.add_row(escape(st["name"]), _money(st["opening"]), _money(st["income"]), _money(st["expenses"]), closing,
                       f"{st['stability']:+d}")
     console.print(table)
+    undrawn = sorted({d for st in rows for d in st.get("dice") or ()})
+    if s["mode"] == "check" and undrawn:  # a check draws no dice: say what its figures leave out
+        console.print(f"Без жребия хода ({escape(', '.join(undrawn))}): доход, расход, казна и Ст могут измениться "
+                      "при разрешении — исход зависит от жребия хода.")
 
 
 def _money(value: float) -> str:

@@ -329,10 +329,15 @@ def _read_orders(d: codec.Decoded, vocab: order_mod.Vocabulary, report: TurnRepo
 
 
 def run_turn(
-    d: codec.Decoded, stop_after: str | None = None, seed: str | None = None, after_each: Any = None
+    d: codec.Decoded,
+    stop_after: str | None = None,
+    seed: str | None = None,
+    after_each: Any = None,
+    dice: Dice | None = None,
 ) -> tuple[Campaign, TurnReport, TurnOrders]:
     """Resolve the open turn in memory: the new world and the report. Touches no sheet.
-    `seed` replaces the seed derived from the secret (verification of a published turn)."""
+    `seed` replaces the seed derived from the secret (verification of a published turn); `dice`
+    replaces the dice altogether (a check's blind dice)."""
     c = d.campaign
     report = TurnReport(turn=c.turn, lang=c.lang)
     vocab = order_mod.Vocabulary(c, d.rules)
@@ -345,7 +350,7 @@ def run_turn(
     report.notes["start_stability"] = {n: s.stability for n, s in c.states.items()}
     report.notes["start_government"] = {n: s.government for n, s in c.states.items()}
     report.notes["opening"] = {n: s.treasury for n, s in c.states.items()}
-    dice = Dice(seed or turn_seed(c.secret, c.turn))
+    dice = dice or Dice(seed or turn_seed(c.secret, c.turn))
     world = run_phases(world, PHASES, orders, dice, d.rules, report, stop_after=stop_after, after_each=after_each)
     report.notes["dice"] = dice.log
     for state in orders.rows:
@@ -385,23 +390,54 @@ def _phase_hook(on_phase: Callable[[str], None] | None) -> Callable[[str, Any, T
     return lambda name, _world, _report: on_phase(name)
 
 
+DICE_NOTE = {"ru": "исход зависит от жребия хода", "en": "the outcome depends on the turn's dice"}
+LOT_NOTE = {"ru": "очерёдность государств", "en": "the order of the states"}
+
+
 def check(tables: Tables, secret: str | None = None, on_phase: Callable[[str], None] | None = None) -> SyncResult:
     """Judge every order as resolve would, and write only the status, reason and echo columns.
-    ``on_phase`` hears the name of each phase as it ends."""
+
+    A check shows nothing of the turn's dice (issue 15, point 6; docs/reliability.md): the turn is
+    run with blind dice (engine/core/dice.py) -- no random event, no random birth, the lot in the
+    states' name order -- and once more with the lot reversed. An order whose result differs
+    between the two depends on the lot and says only that; a result of a state that an undrawn
+    event or birth may reach keeps its dice-free forecast and says that the dice may change it.
+    ``secret`` is ignored (kept for callers): a check is the same whatever the secret.
+    ``on_phase`` hears the name of each phase of the first run as it ends."""
+    del secret  # a check must not depend on it
     d = codec.decode(tables)
-    if secret:
-        d.campaign.secret = secret
-    world, report, _orders = run_turn(d, after_each=_phase_hook(on_phase))
+    world, report, orders = run_turn(d, after_each=_phase_hook(on_phase), dice=Dice.blind_dice())
+    probe_world, probe, _ = run_turn(codec.decode(tables), dice=Dice.blind_dice(reverse=True))
     lang = d.campaign.lang
-    for ref, res in list(report.results.items()):
-        if res.status is Status.DONE:
-            report.results[ref] = OrderResult(
-                Status.ACCEPTED, res.reason and f"при разрешении: {res.reason}", res.understood
-            )
+    reach: dict[str, set[str]] = report.notes.get("dice_reach", {})
+    note, lot_note = DICE_NOTE.get(lang, DICE_NOTE["ru"]), LOT_NOTE.get(lang, LOT_NOTE["ru"])
+    for state in orders.rows:
+        for row, parsed in orders.of(state):
+            res = report.results[row.ref]
+            if isinstance(parsed, str):  # refused as written: no dice can change that
+                continue
+            other = probe.results.get(row.ref)
+            if other is None or (other.status, other.reason) != (res.status, res.reason):
+                reach.setdefault(state, set()).add(lot_note)
+                report.results[row.ref] = OrderResult(Status.ACCEPTED, f"{note} ({lot_note})", res.understood)
+                continue
+            reason = res.reason
+            if res.status is Status.DONE:
+                status, reason = Status.ACCEPTED, (reason and f"при разрешении: {reason}")
+            else:
+                status = res.status
+            if reach.get(state):
+                reason = f"{reason} — {note}" if reason else note
+            report.results[row.ref] = OrderResult(status, reason, res.understood)
     changes = Changeset()
     for ot in d.order_tabs.values():
         changes.blocks += _status_strips(ot, report, lang)
     s = summary("check", d.campaign, world, report)
+    lot_moves = summary("check", d.campaign, probe_world, probe)["states"]
+    for st, other_st in zip(s["states"], lot_moves):
+        if st != other_st:
+            reach.setdefault(st["name"], set()).add(lot_note)
+        st["dice"] = sorted(reach.get(st["name"], ()))  # what the forecast of this state leaves out
     return SyncResult("check", d.campaign.turn, changes, report, world, s)
 
 
