@@ -136,6 +136,8 @@ def _print_summary(result: Any, out: IO[str]) -> None:
     word = "Проверен" if s["mode"] == "check" else "Разрешён"
     console = Console(file=out, width=max(100, Console(file=out).width), highlight=False)
     console.print(f"{word} ход {s['turn']}.")
+    for notice in s.get("notices") or ():  # e.g. the secret moved to the GM's store
+        console.print(escape(str(notice)))
     console.print(f"Приказы — {_counts(s['orders']) or 'приказов нет'}")
     rows = [st for st in s["states"] if not st["ai"]]
     if not rows:

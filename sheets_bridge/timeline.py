@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import history
+from engine.core import history, meta
 from engine.core.errors import CampaignError
 from engine.core.layout import norm
 from engine.core.tables import (
@@ -27,7 +27,7 @@ from engine.core.tables import (
 )
 
 from .base import Backend
-from .sync import private_reports, ruleset_of
+from .sync import _secret, private_reports, refuse_leak, ruleset_of, settled
 
 META_NAMES = {norm("Кампания"), norm("Campaign")}
 # engine-owned tabs compared by verify (players' order tabs and the GM's rules are inputs)
@@ -43,9 +43,14 @@ def list_turns(backend: Backend) -> list[dict[str, Any]]:
 
 
 def rollback(backend: Backend, to: int) -> int:
-    """Restore the campaign exactly as it was when turn `to` was open; later snapshots are dropped."""
-    tables = backend.read()
-    snapshot = history.entry(tables, to).tables()
+    """Restore the campaign exactly as it was when turn `to` was open; later snapshots are dropped.
+
+    The dice's secret stays off the sheet: an old campaign's secret (in its meta or its snapshots)
+    is moved to the GM's store first, and the restored meta keeps today's campaign id."""
+    real = backend.read()
+    sec = _secret(backend, real, need=False)
+    tables = sec.tables
+    snapshot = settled(history.entry(tables, to).tables(), sec.campaign_id)
     changes = Changeset()
     meta_tab = next((n for n in snapshot if norm(n) in META_NAMES), None)
     for name, grid in snapshot.items():
@@ -61,10 +66,12 @@ def rollback(backend: Backend, to: int) -> int:
     if meta_tab is not None:
         width = max((len(r) for r in tables.get(meta_tab, [])), default=2)
         old_rows = len(tables.get(meta_tab, []))
-        grid = [list(r) + [None] * (width - len(r)) for r in snapshot[meta_tab]]
+        restored = meta.settle(snapshot[meta_tab], sec.campaign_id) if sec.campaign_id else snapshot[meta_tab]
+        grid = [list(r) + [None] * (width - len(r)) for r in restored]
         grid += [[None] * width for _ in range(max(0, old_rows - len(grid)))]
         changes.marker.append(WriteBlock(meta_tab, 1, 1, grid))
     changes.replace += private_reports(backend, tables, changes)  # players' reports follow the campaign back
+    refuse_leak(real, changes, sec.value)
     backend.write(changes)
     return to
 

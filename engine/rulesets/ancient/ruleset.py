@@ -15,6 +15,7 @@ from engine.core import history
 from engine.core.dice import Dice, commitment, new_secret, turn_seed
 from engine.core.errors import CampaignError, InvalidOrder, TurnMismatch
 from engine.core.ledger import LedgerEntry
+from engine.core.meta import new_campaign_id
 from engine.core.money import amount, fmt
 from engine.core.orders import OrderResult, OrderRow, Status
 from engine.core.tables import (
@@ -166,7 +167,7 @@ def meta_grid(c: Campaign, lang: str, status: str) -> Grid:
         "status": status,
         "last_resolved": c.last_resolved,
         "commitment": commitment(turn_seed(c.secret, c.turn)),
-        "secret": c.secret,
+        "campaign_id": c.campaign_id,  # the secret itself is in no cell (issue 15, point 7)
     }
     return [META.header(lang)] + [[META_KEYS[k][i], v] for k, v in values.items()]
 
@@ -185,15 +186,18 @@ def new_workbook(
     title: str | None = None,
     secret: str | None = None,
     data: dict[str, Any] | None = None,
+    campaign_id: str | None = None,
 ) -> WorkbookSpec:
     """Every tab of a new campaign, open for orders for turn 1 (`data`: a scenario given directly,
-    e.g. a generated one; otherwise the template named `scenario`)."""
+    e.g. a generated one; otherwise the template named `scenario`). The secret is in no tab: the
+    spec carries it beside them for the GM's store, under `campaign_id` (a new uuid by default)."""
     if data is None and scenario.startswith("generated:"):
         from .generate import generate
 
         data = generate(int(scenario.split(":", 1)[1]))
     data = data if data is not None else load_scenario(scenario)
     c = campaign_from_scenario(data, title or str(data.get("name", scenario)), lang, secret or new_secret())
+    c.campaign_id = campaign_id or new_campaign_id()
     problems: list = []
     rules_tabs = {key: rules_grid(key, lang) for key in RULES_FILES}
     tables: Tables = {layout.tab_name(lang): rules_tabs[key] for key, (_f, layout) in RULES_FILES.items()}
@@ -260,7 +264,7 @@ def new_workbook(
         TabSpec(layout.tab_name(lang), rules_tabs[key], layout.widths(), kind="rules")
         for key, (_f, layout) in RULES_FILES.items()
     ]
-    return WorkbookSpec(c.title, tabs)
+    return WorkbookSpec(c.title, tabs, secret=c.secret, campaign_id=c.campaign_id)
 
 
 def first_entry(c: Campaign, lang: str) -> str:
@@ -531,8 +535,8 @@ def resolve(
     changes.blocks += _append(tables, ARCHIVE, lang, archive_rows)
     changes.blocks += _history_blocks(tables, c.turn)
     meta = meta_grid(world, lang, open_status(world.turn, lang))
-    if not d.meta.get("secret"):
-        meta = [r for r in meta if r[0] not in (META_KEYS["secret"][0], META_KEYS["secret"][1])]
+    height = len(tables.get(d.meta_tab, []))  # rows below ours (an old campaign's secret row) are blanked
+    meta += [[None] * len(META.columns) for _ in range(max(0, height - len(meta)))]
     changes.marker.append(WriteBlock(d.meta_tab, 1, 1, meta))
     s = summary("resolve", c, world, report)
     return SyncResult("resolve", c.turn, changes, report, world, s)

@@ -26,7 +26,8 @@ META_KEYS: dict[str, tuple[str, str]] = {
     "status": ("Состояние", "Status"),
     "last_resolved": ("Последний разрешённый ход", "Last resolved turn"),
     "commitment": ("Хэш зерна хода (sha256)", "Turn seed hash (sha256)"),
-    "secret": ("Секрет ведущего", "GM secret"),
+    "campaign_id": ("Идентификатор кампании", "Campaign id"),  # the key of the GM's secret store
+    "secret": ("Секрет ведущего", "GM secret"),  # read only: campaigns before issue 15 kept it here
 }
 
 STATES = Layout(
