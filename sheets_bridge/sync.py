@@ -158,6 +158,14 @@ def matches(tables: Tables, secret: str) -> bool:
     return not published or commitment(turn_seed(secret, turn)) == published
 
 
+def _holds(value: object, secret: str) -> bool:
+    """Whether a cell shows the secret: the whole cell, or (for a secret long enough not to occur
+    by chance in a word, as the 32 hex digits of `new` are) any part of it."""
+    if not isinstance(value, str):
+        return False
+    return value.strip() == secret or (len(secret) >= 16 and secret in value)
+
+
 def refuse_leak(tables: Tables, changes: Changeset, secret: str) -> None:
     """The last guard before a write: the secret in no cell written, and no meta row left holding
     it (an old campaign's secret row below what the ruleset rewrote is blanked)."""
@@ -166,14 +174,14 @@ def refuse_leak(tables: Tables, changes: Changeset, secret: str) -> None:
     cells = [v for r in changes.replace for row in r.rows for v in row]
     cells += [v for b in changes.all_blocks() for row in b.values for v in row]
     cells += [n[3] for n in changes.notes]
-    if any(isinstance(v, str) and secret in v for v in cells):
+    if any(_holds(v, secret) for v in cells):
         raise CampaignError("ошибка программы: секрет ведущего попал бы в ячейку таблицы — ничего не записано")
     tab = meta.meta_tab(tables)
     if tab is None:
         return
     after = apply_changes({tab: tables[tab]}, Changeset(blocks=[b for b in changes.all_blocks() if b.tab == tab]))
     for r, row in enumerate(after.get(tab, []), start=1):
-        if any(isinstance(v, str) and secret in v for v in row):
+        if any(_holds(v, secret) for v in row):
             changes.marker.append(WriteBlock(tab, r, 1, [[None] * len(row)]))
 
 
@@ -270,5 +278,5 @@ def create_google(ruleset: str = "ancient", scenario: str = "demo", lang: str = 
 
 def _no_secret_in_cells(spec: WorkbookSpec) -> None:
     """A ruleset that put the dice's secret into a cell of a new campaign is refused (players could read it)."""
-    if spec.secret and any(isinstance(v, str) and spec.secret in v for t in spec.tabs for r in t.rows for v in r):
+    if spec.secret and any(_holds(v, spec.secret) for t in spec.tabs for r in t.rows for v in r):
         raise CampaignError("ошибка правил: секрет ведущего оказался бы в ячейке новой кампании — она не создана")

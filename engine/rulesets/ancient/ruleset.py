@@ -528,7 +528,8 @@ def resolve(
         tables, CHRONICLE, lang, [[c.turn, line] for line in [_turn_title(c.turn, lang), *report.chronicle]]
     )
     archive_rows: Grid = []
-    for ot in d.order_tabs.values():
+    rank = {name: i for i, name in enumerate(c.states)}  # the states tab's order, not the tabs': a re-run
+    for ot in sorted(d.order_tabs.values(), key=lambda ot: rank.get(ot.state, len(rank))):  # from history agrees
         grid, arch = _resolved_order_grid(ot, report, c.turn, lang)
         changes.replace.append(ReplaceTab(ot.tab, grid))
         archive_rows += arch
@@ -540,6 +541,19 @@ def resolve(
     changes.marker.append(WriteBlock(d.meta_tab, 1, 1, meta))
     s = summary("resolve", c, world, report)
     return SyncResult("resolve", c.turn, changes, report, world, s)
+
+
+def later_inputs(tables: Tables) -> dict[str, list[int]]:
+    """The columns (0-based) of each order tab that players write after a turn (their next
+    orders): verify skips a row whose input cells differ from the turn's -- the row is a new
+    order; the turn's own record of it stays in «Архив приказов», which verify compares in full."""
+    out: dict[str, list[int]] = {}
+    for name, grid in tables.items():
+        if codec.order_state(name) is None or not grid:
+            continue
+        cols = ORDERS.locate(name, grid[0], [])
+        out[name] = [cols[k] for k in codec.ORDER_INPUT_FIELDS if k in cols]
+    return out
 
 
 PRIVATE_TAB = {"ru": "Отчёт — {}", "en": "Report — {}"}
