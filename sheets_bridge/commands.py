@@ -124,16 +124,15 @@ def _secret_command(backend: Any, args: argparse.Namespace) -> int:
     tables = backend.read()
     cid = meta.text(tables, meta.CAMPAIGN_ID)
     if args.action == "export":
-        found = sync._secret(backend, tables, need=False)
+        found = sync._secret(backend, tables, need=False, settle=False)
         if not found.value:
             raise secrets.missing(cid)
-        if found.notice:  # an old campaign: the id was given now; the next resolve writes it into the sheet
-            print(found.notice, file=sys.stderr)
-        sys.stdout.write(secrets.export_text(found.campaign_id, found.value))
-        return 0
-    if not cid:
+    if not cid:  # an old campaign: its next resolve (where the secret is) gives it an id
         raise UsageError("у этой кампании ещё нет идентификатора: разрешите ход там, где есть её секрет, — "
-                         "идентификатор появится на листе кампании; затем экспортируйте секрет заново")
+                         "идентификатор появится на листе кампании; затем перенесите секрет")
+    if args.action == "export":
+        sys.stdout.write(secrets.export_text(cid, found.value))
+        return 0
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     except OSError as exc:

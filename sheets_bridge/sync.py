@@ -93,12 +93,13 @@ class Secret:
     notice: str = ""
 
 
-def _secret(backend: Backend, tables: Tables, need: bool = True) -> Secret:
+def _secret(backend: Backend, tables: Tables, need: bool = True, settle: bool = True) -> Secret:
     """Find the campaign's secret in the GM's store (sheets_bridge/secrets.py) by the campaign id
     of the meta tab (a Google campaign made before the id: by its spreadsheet id). An old campaign
     whose meta still holds the secret has it moved to the store now; it leaves the sheet with the
     next write. With ``need``, a missing secret, or one whose turn seed does not hash to the
-    commitment published before the turn, is a CampaignError (issue 15, point 7)."""
+    commitment published before the turn, is a CampaignError (issue 15, point 7). Without
+    ``settle`` nothing is saved or rewritten: only looked up (a check, an export)."""
     cid = meta.text(tables, meta.CAMPAIGN_ID)
     in_sheet = meta.text(tables, meta.LEGACY_SECRET)
     sid = getattr(backend, "spreadsheet_id", None)
@@ -118,14 +119,15 @@ def _secret(backend: Backend, tables: Tables, need: bool = True) -> Secret:
             "игрокам. Ход не разрешён, ничего не изменено. Верните секрет, с которым кампания создана "
             "(strategos secret import CAMPAIGN FILE)."
         )
-    if cid and not in_sheet:
+    if (cid and not in_sheet) or not settle:
         return Secret(value, cid, tables)
     cid = cid or meta.new_campaign_id()
     where = secrets.save(cid, value)  # before the write: the sheet never loses it first
     if in_sheet:
         notice = (f"Секрет ведущего перенесён из листа «{meta.meta_tab(tables)}» в хранилище секретов ведущего "
                   f"({where}) под идентификатором кампании {cid}; из таблицы и из снимков истории он удалён. "
-                  "Чтобы разрешать ходы на другой машине, перенесите его: strategos secret export CAMPAIGN.")
+                  "Прежние копии файла (например, .bak) его ещё хранят — удалите их, когда они не нужны. "
+                  "Чтобы разрешать ходы на другой машине, перенесите секрет: strategos secret export CAMPAIGN.")
     else:
         notice = f"Кампании присвоен идентификатор {cid}; её секрет ведущего хранится под ним ({where})."
     out = dict(tables)
@@ -194,7 +196,7 @@ def check(backend: Backend, progress: Progress | None = None) -> Any:
     p.start("turn", "Проверка приказов", len(getattr(rules, "PHASES", ())) or 1)
     result = rules.check(tables, on_phase=lambda name: p.advance("turn", name))
     p.finish("turn")
-    if not _secret(backend, tables, need=False).value:
+    if not _secret(backend, tables, need=False, settle=False).value:
         result.summary.setdefault("notices", []).append(str(secrets.missing(meta.text(tables, meta.CAMPAIGN_ID))))
     _write(backend, result.changes, p)
     return result
