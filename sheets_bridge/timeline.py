@@ -148,7 +148,8 @@ def _where(tab: str, r: int, c: int, published: Cell, again: Cell) -> str:
 def verify(backend: Backend, turn: int) -> Verdict:
     """Re-run turn `turn` from its snapshot with the revealed seed and compare with what was published."""
     tables = backend.read()
-    before = history.entry(tables, turn).tables()
+    cid = meta.text(tables, meta.CAMPAIGN_ID)  # an old campaign's secret row reads as this id: never shown
+    before = settled(history.entry(tables, turn).tables(), cid)
     seed = _seed_of(tables, turn)
     if seed is None:
         raise CampaignError(f"в журнале нет раскрытого зерна хода {turn} — ход ещё не разрешён?")
@@ -160,7 +161,7 @@ def verify(backend: Backend, turn: int) -> Verdict:
     result = rules.resolve(before, expect_turn=turn, seed=seed)
     again = apply_changes(before, result.changes)
     later = [e for e in history.entries(tables) if e.turn == turn + 1]
-    after = later[0].tables() if later else tables
+    after = settled(later[0].tables() if later else tables, cid)
     diff = _first_difference(after, again, result.changes, rules)
     if diff:
         return Verdict(False, f"ход {turn} не совпадает с пересчётом: {diff}")
