@@ -33,11 +33,13 @@ from engine.core.tables import Changeset, ReplaceTab, apply_changes  # noqa: E40
 from engine.rulesets.ancient import codec, ruleset  # noqa: E402
 from engine.rulesets.ancient.generate import generate, generate_orders  # noqa: E402
 from engine.rulesets.ancient.scenario import put_orders  # noqa: E402
-from sheets_bridge import sync  # noqa: E402
+from sheets_bridge import secrets, sync  # noqa: E402
 from sheets_bridge.memory import MemoryBackend  # noqa: E402
 from sheets_bridge.xlsx import XlsxBackend, create_xlsx  # noqa: E402
 
 SEED = 20261129
+# the bench's campaigns keep their secrets in a throw-away store, not the GM's ~/.config
+os.environ.setdefault("STRATEGOS_SECRETS", str(Path(tempfile.gettempdir()) / f"strategos-bench-{os.getpid()}.json"))
 
 
 def campaign_tables(states: int) -> dict:
@@ -61,13 +63,15 @@ def median_time(fn: Any, runs: int) -> float:
 def bench_engine(states: int, runs: int) -> dict[str, Any]:
     tables = campaign_tables(states)
     orders = sum(1 for n, g in tables.items() if codec.order_state(n) for r in g[1:] if r and r[0])
-    seconds = median_time(lambda: ruleset.resolve(tables), runs)
+    seconds = median_time(lambda: ruleset.resolve(tables, secret=f"bench-{states}"), runs)
     return {"states": states, "orders": orders, "engine_s": seconds, "tables": tables}
 
 
 def campaign_in_play(states: int, path: Path, turns: int = 3) -> None:
     """A workbook of a campaign in play: `turns` turns resolved with orders, orders for the next."""
-    create_xlsx(ruleset.new_workbook(data=generate(states, seed=SEED), secret=f"bench-{states}"), path)
+    spec = ruleset.new_workbook(data=generate(states, seed=SEED), secret=f"bench-{states}")
+    secrets.keep(spec)  # as `strategos new` does: the secret in the (bench's temporary) store
+    create_xlsx(spec, path)
     for turn in range(turns + 1):
         backend = XlsxBackend(path)
         tables = backend.read()
@@ -127,6 +131,7 @@ def bench_google(states: int, runs: int) -> dict[str, Any] | None:
         creds = emu.write_credentials(Path(tmp) / "gm.json", "gm-bot@strategos.example")
         os.environ["STRATEGOS_GOOGLE_API_BASE"] = emu.base_url
         spec = ruleset.new_workbook(data=generate(states, seed=SEED), secret=f"bench-{states}")
+        secrets.keep(spec)
         sid = gsheets.create(spec, credentials=str(creds)).spreadsheet_id
         backend = gsheets.GoogleBackend.open(sid, credentials=str(creds))
         tables = backend.read()

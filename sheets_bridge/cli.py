@@ -136,6 +136,8 @@ def _print_summary(result: Any, out: IO[str]) -> None:
     word = "Проверен" if s["mode"] == "check" else "Разрешён"
     console = Console(file=out, width=max(100, Console(file=out).width), highlight=False)
     console.print(f"{word} ход {s['turn']}.")
+    for notice in s.get("notices") or ():  # e.g. the secret moved to the GM's store
+        console.print(escape(str(notice)))
     console.print(f"Приказы — {_counts(s['orders']) or 'приказов нет'}")
     rows = [st for st in s["states"] if not st["ai"]]
     if not rows:
@@ -155,6 +157,10 @@ def _print_summary(result: Any, out: IO[str]) -> None:
         table.add_row(escape(st["name"]), _money(st["opening"]), _money(st["income"]), _money(st["expenses"]), closing,
                       f"{st['stability']:+d}")
     console.print(table)
+    undrawn = sorted({d for st in rows for d in st.get("dice") or ()})
+    if s["mode"] == "check" and undrawn:  # a check draws no dice: say what its figures leave out
+        console.print(f"Без жребия хода ({escape(', '.join(undrawn))}): доход, расход, казна и Ст могут измениться "
+                      "при разрешении — исход зависит от жребия хода.")
 
 
 def _money(value: float) -> str:

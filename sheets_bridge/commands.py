@@ -1,4 +1,4 @@
-"""The turn-history and report commands of the CLI: history, rollback, verify, report.
+"""The turn-history, report and secret commands of the CLI: history, rollback, verify, report, secret.
 
 Kept apart from cli.py's core commands; cli.py registers them with `add_parsers` and hands
 them the parsed arguments in `run`.
@@ -12,11 +12,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from engine.core import meta
 from engine.core.errors import UsageError
 
-from . import sync, timeline
+from . import secrets, sync, timeline
 
-COMMANDS = ("history", "rollback", "verify", "report")
+COMMANDS = ("history", "rollback", "verify", "report", "secret")
 
 
 def add_parsers(sub: Any) -> None:
@@ -45,9 +46,21 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--players", help="папка для личных отчётов игроков (по одному .md на государство)")
     p.add_argument("--credentials")
 
+    s = sub.add_parser("secret", help="перенести секрет ведущего кампании на другую машину (он не хранится в таблице)")
+    actions = s.add_subparsers(dest="action", required=True, parser_class=type(s))
+    ex = actions.add_parser("export", help="напечатать секрет кампании из хранилища этой машины (для secret import)")
+    ex.add_argument("target", help="CAMPAIGN.xlsx или id/URL таблицы Google")
+    ex.add_argument("--credentials", help="JSON сервисного аккаунта Google")
+    im = actions.add_parser("import", help="сохранить секрет кампании в хранилище этой машины")
+    im.add_argument("target", help="CAMPAIGN.xlsx или id/URL таблицы Google")
+    im.add_argument("file", nargs="?", default="-", help="файл из secret export (по умолчанию — стандартный ввод)")
+    im.add_argument("--credentials", help="JSON сервисного аккаунта Google")
+
 
 def run(args: argparse.Namespace) -> int:
     backend = sync.open_backend(args.target, sync.Options(credentials=getattr(args, "credentials", None)))
+    if args.command == "secret":
+        return _secret_command(backend, args)
     if args.command == "history":
         turns = timeline.list_turns(backend)
         if args.json:
@@ -101,4 +114,32 @@ def _report(backend: Any, args: argparse.Namespace) -> int:
             if not st.ai:
                 (folder / f"{name}.md").write_text(private_report(tables, name, turn), encoding="utf-8")
         print(f"Личные отчёты: {folder}")
+    return 0
+
+
+def _secret_command(backend: Any, args: argparse.Namespace) -> int:
+    """`secret export`: the campaign's secret from this machine's store, as text for `secret import`;
+    `secret import`: that text into this machine's store, refused unless it is this campaign's and
+    hashes to the commitment the campaign published (a wrong secret is never stored)."""
+    tables = backend.read()
+    cid = meta.text(tables, meta.CAMPAIGN_ID)
+    if args.action == "export":
+        found = sync._secret(backend, tables, need=False, settle=False)
+        if not found.value:
+            raise secrets.missing(cid)
+    if not cid:  # an old campaign: its next resolve (where the secret is) gives it an id
+        raise UsageError("у этой кампании ещё нет идентификатора: разрешите ход там, где есть её секрет, — "
+                         "идентификатор появится на листе кампании; затем перенесите секрет")
+    if args.action == "export":
+        sys.stdout.write(secrets.export_text(cid, found.value))
+        return 0
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"не читается файл {args.file}: {exc.strerror or exc}") from None
+    secret = secrets.import_text(text, cid)
+    if not sync.matches(tables, secret):
+        raise UsageError("этот секрет не совпадает с хэшем зерна хода, опубликованным в кампании: не сохранён")
+    where = secrets.save(cid, secret)
+    print(f"Секрет кампании {cid} сохранён в {where}.")
     return 0

@@ -5,17 +5,17 @@ Game-agnostic: the meta tab names the ruleset; the ruleset module does the rest.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine import rulesets
-from engine.core.dice import new_secret
+from engine.core import history, meta
+from engine.core.dice import commitment, turn_seed
 from engine.core.errors import CampaignError
 from engine.core.layout import norm
-from engine.core.tables import Changeset, Tables, WorkbookSpec, apply_changes
+from engine.core.tables import Changeset, Grid, ReplaceTab, Tables, WorkbookSpec, WriteBlock, apply_changes
 
 from . import secrets
 from .base import Backend
@@ -80,20 +80,124 @@ def ruleset_of(tables: Tables) -> Any:
     raise CampaignError("нет листа «Кампания» — это не таблица кампании Strategos")
 
 
-def _secret(backend: Backend) -> str | None:
-    """The GM's secret of a Google campaign, kept off the shared sheet (sheets_bridge/secrets.py)."""
-    key = getattr(backend, "spreadsheet_id", None)
-    return secrets.load(key) if key else None
+@dataclass
+class Secret:
+    """The dice's secret of a campaign, and the campaign as the ruleset may see it: no cell holds
+    the secret (an old campaign's meta row and history snapshots are rewritten in memory; the same
+    write that resolves the turn puts them on the sheet)."""
+
+    value: str
+    campaign_id: str
+    tables: Tables
+    history: Grid | None = None  # the history tab without the secret, when it held one
+    notice: str = ""
+
+
+def _secret(backend: Backend, tables: Tables, need: bool = True, settle: bool = True) -> Secret:
+    """Find the campaign's secret in the GM's store (sheets_bridge/secrets.py) by the campaign id
+    of the meta tab (a Google campaign made before the id: by its spreadsheet id). An old campaign
+    whose meta still holds the secret has it moved to the store now; it leaves the sheet with the
+    next write. With ``need``, a missing secret, or one whose turn seed does not hash to the
+    commitment published before the turn, is a CampaignError (issue 15, point 7). Without
+    ``settle`` nothing is saved or rewritten: only looked up (a check, an export)."""
+    cid = meta.text(tables, meta.CAMPAIGN_ID)
+    in_sheet = meta.text(tables, meta.LEGACY_SECRET)
+    sid = getattr(backend, "spreadsheet_id", None)
+    stored = (secrets.load(cid) if cid else None) or (secrets.load(sid) if sid else None)
+    value = stored or in_sheet
+    if in_sheet and stored != in_sheet and matches(tables, in_sheet) and not matches(tables, stored or ""):
+        value = in_sheet  # the store has a stale one; the sheet's matches what the players were promised
+    if not value:
+        if need:
+            raise secrets.missing(cid)
+        return Secret("", cid, tables)
+    if need and not matches(tables, value):
+        turn = meta.text(tables, meta.OPEN_TURN)
+        raise CampaignError(
+            f"секрет ведущего кампании {cid or sid or ''} не совпадает с опубликованным хэшем зерна хода {turn} "
+            f"(«{meta.COMMITMENT[0]}» на листе «{meta.meta_tab(tables)}»): с ним жребий был бы не тем, что обещан "
+            "игрокам. Ход не разрешён, ничего не изменено. Верните секрет, с которым кампания создана "
+            "(strategos secret import CAMPAIGN FILE)."
+        )
+    if (cid and not in_sheet) or not settle:
+        return Secret(value, cid, tables)
+    cid = cid or meta.new_campaign_id()
+    where = secrets.save(cid, value)  # before the write: the sheet never loses it first
+    if in_sheet:
+        notice = (f"Секрет ведущего перенесён из листа «{meta.meta_tab(tables)}» в хранилище секретов ведущего "
+                  f"({where}) под идентификатором кампании {cid}; из таблицы и из снимков истории он удалён. "
+                  "Прежние копии файла (например, .bak) его ещё хранят — удалите их, когда они не нужны. "
+                  "Чтобы разрешать ходы на другой машине, перенесите секрет: strategos secret export CAMPAIGN.")
+    else:
+        notice = f"Кампании присвоен идентификатор {cid}; её секрет ведущего хранится под ним ({where})."
+    out = dict(tables)
+    tab = meta.meta_tab(tables)
+    if tab is not None:
+        out[tab] = meta.settle(tables[tab], cid)
+    grid = None
+    if in_sheet and tables.get(history.HISTORY_TAB):
+        grid = history.rewritten(tables[history.HISTORY_TAB], lambda t: settled(t, cid))
+        out[history.HISTORY_TAB] = grid
+    return Secret(value, cid, out, grid, notice)
+
+
+def settled(tables: Tables, cid: str) -> Tables:
+    """Tables (a snapshot, say) whose meta holds no secret and names the campaign id ``cid``."""
+    tab = meta.meta_tab(tables)
+    if tab is None or not meta.holds_secret(tables[tab]):
+        return tables
+    return {**tables, tab: meta.settle(tables[tab], cid)}
+
+
+def matches(tables: Tables, secret: str) -> bool:
+    """Whether `secret` gives the seed whose hash the meta published for the open turn (True when
+    the meta publishes none, or the open turn is not a number: the ruleset reports that)."""
+    published = meta.text(tables, meta.COMMITMENT)
+    try:
+        turn = int(float(meta.text(tables, meta.OPEN_TURN)))
+    except ValueError:
+        return True
+    return not published or commitment(turn_seed(secret, turn)) == published
+
+
+def _holds(value: object, secret: str) -> bool:
+    """Whether a cell shows the secret: the whole cell, or (for a secret long enough not to occur
+    by chance in a word, as the 32 hex digits of `new` are) any part of it."""
+    if not isinstance(value, str):
+        return False
+    return value.strip() == secret or (len(secret) >= 16 and secret in value)
+
+
+def refuse_leak(tables: Tables, changes: Changeset, secret: str) -> None:
+    """The last guard before a write: the secret in no cell written, and no meta row left holding
+    it (an old campaign's secret row below what the ruleset rewrote is blanked)."""
+    if not secret:
+        return
+    cells = [v for r in changes.replace for row in r.rows for v in row]
+    cells += [v for b in changes.all_blocks() for row in b.values for v in row]
+    cells += [n[3] for n in changes.notes]
+    if any(_holds(v, secret) for v in cells):
+        raise CampaignError("ошибка программы: секрет ведущего попал бы в ячейку таблицы — ничего не записано")
+    tab = meta.meta_tab(tables)
+    if tab is None:
+        return
+    after = apply_changes({tab: tables[tab]}, Changeset(blocks=[b for b in changes.all_blocks() if b.tab == tab]))
+    for r, row in enumerate(after.get(tab, []), start=1):
+        if any(_holds(v, secret) for v in row):
+            changes.marker.append(WriteBlock(tab, r, 1, [[None] * len(row)]))
 
 
 def check(backend: Backend, progress: Progress | None = None) -> Any:
-    """Judge every order of the open turn: one read, the ruleset's check, one write (statuses only)."""
+    """Judge every order of the open turn: one read, the ruleset's check, one write (statuses only).
+    A check needs no secret: it draws no dice (issue 15, point 6)."""
     p = progress or Silent()
     tables = _read(backend, p)
     rules = ruleset_of(tables)
     p.start("turn", "Проверка приказов", len(getattr(rules, "PHASES", ())) or 1)
-    result = rules.check(tables, secret=_secret(backend), on_phase=lambda name: p.advance("turn", name))
+    result = rules.check(tables, on_phase=lambda name: p.advance("turn", name))
     p.finish("turn")
+    if not _secret(backend, tables, need=False, settle=False).value:
+        result.summary.setdefault("notices", []).append(str(secrets.missing(meta.text(tables, meta.CAMPAIGN_ID))))
     _write(backend, result.changes, p)
     return result
 
@@ -101,15 +205,22 @@ def check(backend: Backend, progress: Progress | None = None) -> Any:
 def resolve(backend: Backend, turn: int | None = None, progress: Progress | None = None) -> Any:
     """Resolve the open turn (only if it is ``turn``, when given): one read, one atomic write.
 
-    A resolved turn asked again raises TurnMismatch before anything is written.
+    A resolved turn asked again raises TurnMismatch before anything is written; so does a secret
+    that is missing here or does not match the published commitment (then nothing is written).
     """
     p = progress or Silent()
     tables = _read(backend, p)
     rules = ruleset_of(tables)
+    sec = _secret(backend, tables)
     p.start("turn", "Разрешение хода", len(getattr(rules, "PHASES", ())) or 1)
-    result = rules.resolve(tables, expect_turn=turn, secret=_secret(backend),
+    result = rules.resolve(sec.tables, expect_turn=turn, secret=sec.value,
                            on_phase=lambda name: p.advance("turn", name))
-    result.changes.replace += private_reports(backend, tables, result.changes, rules)
+    if sec.history is not None:  # an old campaign's snapshots, now without the secret
+        result.changes.replace.insert(0, ReplaceTab(history.HISTORY_TAB, sec.history))
+    result.changes.replace += private_reports(backend, sec.tables, result.changes, rules)
+    refuse_leak(tables, result.changes, sec.value)
+    if sec.notice:
+        result.summary.setdefault("notices", []).append(sec.notice)
     p.finish("turn")
     _write(backend, result.changes, p)
     return result
@@ -144,28 +255,30 @@ def _write(backend: Backend, changes: Changeset, p: Progress) -> None:
 
 def create(target: str, ruleset: str = "ancient", scenario: str = "demo", lang: str = "ru",
            title: str | None = None, overwrite: bool = False, secret: str | None = None) -> str:
-    """Create a new campaign workbook from a ruleset template and scenario."""
+    """Create a new campaign workbook from a ruleset template and scenario; its secret goes to the
+    GM's store (before the file exists: a campaign is never made without it), in no cell."""
     spec = rulesets.get(ruleset).new_workbook(scenario=scenario, lang=lang, title=title, secret=secret)
+    _no_secret_in_cells(spec)
+    secrets.keep(spec)
     return create_xlsx(spec, target, overwrite=overwrite)
 
 
 def create_google(ruleset: str = "ancient", scenario: str = "demo", lang: str = "ru", title: str | None = None,
                   gm: str | None = None, players: Mapping[str, str] | None = None, private_orders: bool = False,
                   options: Options | None = None, secret: str | None = None) -> CreatedCampaign:
-    """Create a new campaign as Google spreadsheet(s), protected and shared (see gsheets.create_campaign)."""
+    """Create a new campaign as Google spreadsheet(s), protected and shared (see gsheets.create_campaign);
+    its secret goes to the GM's store under the campaign id, in no cell."""
     from . import gsheets
 
-    secret = secret or new_secret()
     spec = rulesets.get(ruleset).new_workbook(scenario=scenario, lang=lang, title=title, secret=secret)
-    spec = _without_secret(spec, secret)  # players can open the sheet: the dice's secret stays with the GM
+    _no_secret_in_cells(spec)
+    secrets.keep(spec)
     opts = options or Options()
-    created = gsheets.create(spec, credentials=opts.credentials, oauth_client_secrets=opts.oauth_client_secrets,
-                             token_cache=opts.token_cache, gm=gm, players=players, private_orders=private_orders)
-    secrets.save(created.spreadsheet_id, secret)
-    return created
+    return gsheets.create(spec, credentials=opts.credentials, oauth_client_secrets=opts.oauth_client_secrets,
+                          token_cache=opts.token_cache, gm=gm, players=players, private_orders=private_orders)
 
 
-def _without_secret(spec: WorkbookSpec, secret: str) -> WorkbookSpec:
-    tabs = [dataclasses.replace(t, rows=[r for r in t.rows if secret not in r]) if t.kind == "meta" else t
-            for t in spec.tabs]
-    return WorkbookSpec(spec.title, tabs)
+def _no_secret_in_cells(spec: WorkbookSpec) -> None:
+    """A ruleset that put the dice's secret into a cell of a new campaign is refused (players could read it)."""
+    if spec.secret and any(_holds(v, spec.secret) for t in spec.tabs for r in t.rows for v in r):
+        raise CampaignError("ошибка правил: секрет ведущего оказался бы в ячейке новой кампании — она не создана")

@@ -12,28 +12,25 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import history
+from engine.core import history, meta
 from engine.core.errors import CampaignError
 from engine.core.layout import norm
 from engine.core.tables import (
+    Cell,
     Changeset,
+    Grid,
     ReplaceTab,
     Tables,
     WriteBlock,
     apply_changes,
     column_letter,
     is_blank,
-    trim,
 )
 
 from .base import Backend
-from .sync import private_reports, ruleset_of
+from .sync import _secret, private_reports, refuse_leak, ruleset_of, settled
 
 META_NAMES = {norm("Кампания"), norm("Campaign")}
-# engine-owned tabs compared by verify (players' order tabs and the GM's rules are inputs)
-OUTPUT_TABS = ("Государства", "States", "Провинции", "Provinces", "Население", "Population", "Армии", "Armies",
-               "Флоты", "Fleets", "Дипломатия", "Diplomacy", "Маршруты", "Trade routes", "Баланс", "Balance")
-LOG_TABS = ("Казна", "Ledger", "Журнал", "Chronicle")
 
 
 def list_turns(backend: Backend) -> list[dict[str, Any]]:
@@ -43,9 +40,14 @@ def list_turns(backend: Backend) -> list[dict[str, Any]]:
 
 
 def rollback(backend: Backend, to: int) -> int:
-    """Restore the campaign exactly as it was when turn `to` was open; later snapshots are dropped."""
-    tables = backend.read()
-    snapshot = history.entry(tables, to).tables()
+    """Restore the campaign exactly as it was when turn `to` was open; later snapshots are dropped.
+
+    The dice's secret stays off the sheet: an old campaign's secret (in its meta or its snapshots)
+    is moved to the GM's store first, and the restored meta keeps today's campaign id."""
+    real = backend.read()
+    sec = _secret(backend, real, need=False)
+    tables = sec.tables
+    snapshot = settled(history.entry(tables, to).tables(), sec.campaign_id)
     changes = Changeset()
     meta_tab = next((n for n in snapshot if norm(n) in META_NAMES), None)
     for name, grid in snapshot.items():
@@ -61,10 +63,12 @@ def rollback(backend: Backend, to: int) -> int:
     if meta_tab is not None:
         width = max((len(r) for r in tables.get(meta_tab, [])), default=2)
         old_rows = len(tables.get(meta_tab, []))
-        grid = [list(r) + [None] * (width - len(r)) for r in snapshot[meta_tab]]
+        restored = meta.settle(snapshot[meta_tab], sec.campaign_id) if sec.campaign_id else snapshot[meta_tab]
+        grid = [list(r) + [None] * (width - len(r)) for r in restored]
         grid += [[None] * width for _ in range(max(0, old_rows - len(grid)))]
         changes.marker.append(WriteBlock(meta_tab, 1, 1, grid))
     changes.replace += private_reports(backend, tables, changes)  # players' reports follow the campaign back
+    refuse_leak(real, changes, sec.value)
     backend.write(changes)
     return to
 
@@ -95,33 +99,57 @@ def _commitment(tables: Tables) -> str | None:
     return None
 
 
-def _first_difference(expected: Tables, got: Tables, turn: int) -> str | None:
-    for name in OUTPUT_TABS:
-        if name not in expected and name not in got:
-            continue
-        a, b = expected.get(name, []), got.get(name, [])
+def _cell(grid: Grid, r: int, c: int) -> Cell:
+    return grid[r][c] if r < len(grid) and c < len(grid[r]) else None
+
+
+def _differ(a: Cell, b: Cell) -> bool:
+    return not (is_blank(a) and is_blank(b)) and a != b
+
+
+def _first_difference(published: Tables, again: Tables, changes: Changeset, rules: Any) -> str | None:
+    """The first cell the turn wrote that the published campaign holds differently, in words.
+
+    Which tabs and cells a turn wrote is read off the re-run's own changeset, so verify needs no
+    list of a game's tabs: a replaced tab is compared whole, an appended block cell by cell. The
+    history tab is the input of the re-run and is not compared. Rows of an order tab that players
+    have rewritten since (the ruleset's ``later_inputs``) are their next orders, not the turn's."""
+    inputs: dict[str, list[int]] = rules.later_inputs(again) if hasattr(rules, "later_inputs") else {}
+    # the next turn's commitment needs the secret, which a re-run has not: that turn's verify checks it
+    skip = {(m, r) for m in [meta.meta_tab(again)] if m
+            for r, row in enumerate(again[m]) if r and meta.value_in([[], row], meta.COMMITMENT) is not None}
+    whole = [r.tab for r in changes.replace if r.tab != history.HISTORY_TAB]
+    for tab in dict.fromkeys(whole):
+        a, b = published.get(tab, []), again.get(tab, [])
+        cols = inputs.get(tab, [])
         for r in range(max(len(a), len(b))):
-            ra, rb = (a[r] if r < len(a) else []), (b[r] if r < len(b) else [])
-            for c in range(max(len(ra), len(rb))):
-                va = ra[c] if c < len(ra) else None
-                vb = rb[c] if c < len(rb) else None
-                if not (is_blank(va) and is_blank(vb)) and va != vb:
-                    return f"{name}!{column_letter(c + 1)}{r + 1}: опубликовано {va!r}, пересчёт даёт {vb!r}"
-    for name in LOG_TABS:
-        rows_a = trim([r for r in expected.get(name, [])[1:] if r and r[0] == turn])
-        rows_b = trim([r for r in got.get(name, [])[1:] if r and r[0] == turn])
-        for i in range(max(len(rows_a), len(rows_b))):
-            ra = rows_a[i] if i < len(rows_a) else None
-            rb = rows_b[i] if i < len(rows_b) else None
-            if ra != rb:
-                return f"{name}, запись {i + 1} хода {turn}: опубликовано {ra!r}, пересчёт даёт {rb!r}"
+            if (tab, r) in skip or (cols and any(_differ(_cell(a, r, c), _cell(b, r, c)) for c in cols)):
+                continue  # a row rewritten after the turn: the player's next order
+            for c in range(max(len(a[r]) if r < len(a) else 0, len(b[r]) if r < len(b) else 0)):
+                if _differ(_cell(a, r, c), _cell(b, r, c)):
+                    return _where(tab, r, c, _cell(a, r, c), _cell(b, r, c))
+    for block in changes.all_blocks():
+        if block.tab == history.HISTORY_TAB or block.tab in whole:
+            continue
+        a, b = published.get(block.tab, []), again.get(block.tab, [])
+        for dr, line in enumerate(block.values):
+            for dc in range(len(line)):
+                r, c = block.row - 1 + dr, block.col - 1 + dc
+                if (block.tab, r) not in skip and _differ(_cell(a, r, c), _cell(b, r, c)):
+                    return _where(block.tab, r, c, _cell(a, r, c), _cell(b, r, c))
     return None
+
+
+def _where(tab: str, r: int, c: int, published: Cell, again: Cell) -> str:
+    return (f"лист «{tab}», ячейка {column_letter(c + 1)}{r + 1}: опубликовано {published!r}, "
+            f"пересчёт даёт {again!r}")
 
 
 def verify(backend: Backend, turn: int) -> Verdict:
     """Re-run turn `turn` from its snapshot with the revealed seed and compare with what was published."""
     tables = backend.read()
-    before = history.entry(tables, turn).tables()
+    cid = meta.text(tables, meta.CAMPAIGN_ID)  # an old campaign's secret row reads as this id: never shown
+    before = settled(history.entry(tables, turn).tables(), cid)
     seed = _seed_of(tables, turn)
     if seed is None:
         raise CampaignError(f"в журнале нет раскрытого зерна хода {turn} — ход ещё не разрешён?")
@@ -129,11 +157,12 @@ def verify(backend: Backend, turn: int) -> Verdict:
     if published != hashlib.sha256(seed.encode()).hexdigest():
         return Verdict(False, f"зерно хода {turn} подменено: sha256({seed[:12]}…) ≠ опубликованному до хода "
                               f"{(published or '—')[:12]}…")
-    result = ruleset_of(before).resolve(before, expect_turn=turn, seed=seed)
+    rules = ruleset_of(before)
+    result = rules.resolve(before, expect_turn=turn, seed=seed)
     again = apply_changes(before, result.changes)
     later = [e for e in history.entries(tables) if e.turn == turn + 1]
-    after = later[0].tables() if later else tables
-    diff = _first_difference(after, again, turn)
+    after = settled(later[0].tables() if later else tables, cid)
+    diff = _first_difference(after, again, result.changes, rules)
     if diff:
         return Verdict(False, f"ход {turn} не совпадает с пересчётом: {diff}")
     return Verdict(True, f"ход {turn} подтверждён: зерно совпадает с опубликованным хэшем, пересчёт даёт те же таблицы")

@@ -17,7 +17,14 @@ def campaign(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def _secret_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One GM's secret store per test process, in a temporary folder: campaigns a module prepares
+    once and clones for each test (same campaign id) find their secret in every test."""
+    return tmp_path_factory.mktemp("secrets") / "secrets.json"
+
+
 @pytest.fixture(autouse=True)
-def _secrets_in_tmp(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The GM's secret store of Google campaigns goes to a temporary folder in tests."""
-    monkeypatch.setenv("STRATEGOS_SECRETS", str(tmp_path_factory.mktemp("secrets") / "secrets.json"))
+def _secrets_in_tmp(_secret_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The GM's secret store goes to a temporary folder in tests: never the real ~/.config."""
+    monkeypatch.setenv("STRATEGOS_SECRETS", str(_secret_store))

@@ -9,7 +9,7 @@ from engine.core.money import amount
 from engine.core.tables import apply_changes
 from engine.rulesets.ancient import codec, ruleset
 from engine.rulesets.ancient.demo import sample_orders
-from engine.rulesets.ancient.scenario import build_tables, put_orders
+from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables, put_orders
 
 
 def test_demo_resolves_ten_turns_and_the_ledger_explains_every_treasury() -> None:
@@ -22,7 +22,7 @@ def test_demo_resolves_ten_turns_and_the_ledger_explains_every_treasury() -> Non
         if turn <= 3:  # players act in the first turns, then some fall silent
             put_orders(tables, sample_orders(d.campaign, d.rules))
         before = {name: s.treasury for name, s in d.campaign.states.items()}
-        result = ruleset.resolve(tables, expect_turn=turn)
+        result = ruleset.resolve(tables, expect_turn=turn, secret=FIXED_SECRET)
         tables = apply_changes(tables, result.changes)
         after = codec.decode(tables).campaign
         assert after.turn == turn + 1

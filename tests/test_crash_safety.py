@@ -15,11 +15,18 @@ import signal
 import time
 from pathlib import Path
 
+from engine.core.tables import WorkbookSpec
 from engine.rulesets.ancient import ruleset
-from sheets_bridge import sync, xlsx
+from sheets_bridge import secrets, sync, xlsx
 from sheets_bridge.xlsx import XlsxBackend, create_xlsx
 
 TRIES = 200
+
+
+def _kept(spec: WorkbookSpec) -> WorkbookSpec:
+    """The spec with its secret in the GM's (temporary) store, as `strategos new` leaves it."""
+    secrets.keep(spec)
+    return spec
 
 
 def _resolve_in_child(path: Path) -> int:
@@ -34,7 +41,7 @@ def _resolve_in_child(path: Path) -> int:
 
 def test_sigkill_during_resolve_never_leaves_a_partial_workbook(tmp_path: Path) -> None:
     pre = tmp_path / "pre.xlsx"
-    create_xlsx(ruleset.new_workbook(scenario="generated:3", secret="kill-test"), pre)
+    create_xlsx(_kept(ruleset.new_workbook(scenario="generated:3", secret="kill-test")), pre)
     backend = XlsxBackend(pre)
     backend.write(ruleset.demo_changes(backend.read()))
     pre_tables = XlsxBackend(pre).read()
@@ -77,7 +84,7 @@ def test_sigkill_during_resolve_never_leaves_a_partial_workbook(tmp_path: Path) 
 def test_the_save_steps_are_the_only_places_a_crash_can_land(tmp_path: Path, monkeypatch) -> None:
     """Between the save's steps the workbook is always whole (the deterministic complement)."""
     path = tmp_path / "c.xlsx"
-    create_xlsx(ruleset.new_workbook(scenario="generated:3", secret="kill-test"), path)
+    create_xlsx(_kept(ruleset.new_workbook(scenario="generated:3", secret="kill-test")), path)
     before = XlsxBackend(path).read()
     seen: list[str] = []
 

@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 import yaml
 
+from engine.core import meta
 from engine.core.tables import TabSpec, WorkbookSpec
 from engine.rulesets.ancient import scenario
+from sheets_bridge import secrets
 from sheets_bridge.cli import main
 from sheets_bridge.xlsx import XlsxBackend, create_xlsx
 
@@ -39,6 +41,7 @@ def test_worked_example_through_the_cli(name: str, tmp_path: Path, capsys) -> No
     scenario.put_orders(tables, turn.get("orders") or {})
     book = tmp_path / "golden.xlsx"
     create_xlsx(WorkbookSpec("golden", [TabSpec(n, g) for n, g in tables.items()]), book)
+    secrets.save(meta.text(tables, meta.CAMPAIGN_ID), (data.get("setup") or {}).get("secret", scenario.FIXED_SECRET))
     assert main(["resolve", str(book), "--turn", "1"]) == 0, capsys.readouterr().err
     after = XlsxBackend(book).read()
     outcome = scenario.Outcome()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import pytest
 import test_google_support as support
-from test_google_support import GoogleEnv, meta, normal
+from test_google_support import SECRET, GoogleEnv, meta, normal
 
 from engine.core.errors import TurnMismatch
 from engine.core.tables import Tables, apply_changes
@@ -40,7 +40,7 @@ def _attempt(google: GoogleEnv, faults: list[str], **fault_options: object) -> A
     sid = google.campaign("small")
     backend = google.backend(sid)
     tables = backend.read()
-    result = ruleset.resolve(tables, expect_turn=1)
+    result = ruleset.resolve(tables, expect_turn=1, secret=SECRET)
     google.reset()
     google.emu.set_faults(faults, **fault_options)  # type: ignore[arg-type]
     error: Exception | None = None
@@ -97,7 +97,7 @@ def test_a_quota_window_is_waited_out_with_retry_after(google: GoogleEnv) -> Non
     sid = google.campaign("small", orders=False)
     backend = google.backend(sid)
     tables = backend.read()
-    result = ruleset.resolve(tables, expect_turn=1)
+    result = ruleset.resolve(tables, expect_turn=1, secret=SECRET)
     google.reset()
     google.emu.set_faults(quota_per_minute=1)
     google.backend(sid).read()  # fills the window
@@ -154,7 +154,7 @@ def test_a_fault_on_the_final_batch_of_a_staged_write(google: GoogleEnv, fault: 
     sid = google.campaign("small")
     backend = google.backend(sid, max_write_bytes=60_000)
     tables = backend.read()
-    result = ruleset.resolve(tables, expect_turn=1)
+    result = ruleset.resolve(tables, expect_turn=1, secret=SECRET)
     plan_size = len(backend._plan(sid, result.changes, tables).batches)
     assert plan_size >= 2
     backend = google.backend(sid, max_write_bytes=60_000)

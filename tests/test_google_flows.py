@@ -21,9 +21,10 @@ from test_golden_workbooks import GOLDEN, ROOT
 from test_google_support import GoogleEnv, demo_spec, meta, normal, small_spec
 
 from engine.core import history
+from engine.core import meta as campaign_meta
 from engine.core.tables import Changeset, Tables, TabSpec, WorkbookSpec, WriteBlock
 from engine.rulesets.ancient import ruleset, scenario
-from sheets_bridge import sync
+from sheets_bridge import secrets, sync
 from sheets_bridge.cli import main
 from sheets_bridge.xlsx import XlsxBackend, create_xlsx
 
@@ -209,6 +210,8 @@ def test_worked_example_on_google(name: str, google: GoogleEnv, capsys: pytest.C
     turn = data["turns"][0]
     scenario.put_orders(tables, turn.get("orders") or {})
     created = google.create(WorkbookSpec("golden", [TabSpec(n, g) for n, g in tables.items()]), players={})
+    secret = (data.get("setup") or {}).get("secret", scenario.FIXED_SECRET)
+    secrets.save(campaign_meta.text(tables, campaign_meta.CAMPAIGN_ID), secret)
     code = main(["resolve", created.url, "--turn", "1", "--credentials", str(google.sa_key)])
     assert code == 0, capsys.readouterr().err
     after = google.backend(created.spreadsheet_id).read()

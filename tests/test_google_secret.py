@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core import meta
 from sheets_bridge import gsheets, secrets, sync
 from sheets_bridge.emulator.testing import running_emulator
 
@@ -18,7 +19,7 @@ def test_a_google_campaign_keeps_its_secret_off_the_sheet(tmp_path: Path, monkey
         sid = created.spreadsheet_id
         tables = gsheets.GoogleBackend.open(sid, credentials=str(creds)).read()
         assert not any("s3cr3t" in str(v) for grid in tables.values() for row in grid for v in row)
-        assert secrets.load(sid) == "s3cr3t"
+        assert secrets.load(meta.text(tables, meta.CAMPAIGN_ID)) == "s3cr3t"  # keyed by the campaign id
         result = sync.resolve(gsheets.GoogleBackend.open(sid, credentials=str(creds)), turn=1)
         assert result.turn == 1
         seed_line = next(x for x in result.report.chronicle if x.startswith("Зерно хода 1:"))

@@ -17,7 +17,7 @@ import pytest
 
 from engine.core.tables import Cell, Formula, Tables, WorkbookSpec
 from engine.rulesets.ancient import ruleset
-from sheets_bridge import google_http, gsheets
+from sheets_bridge import google_http, gsheets, secrets
 from sheets_bridge.emulator.testing import Emulator, running_emulator
 from sheets_bridge.google_http import RetryPolicy, StrategosClient
 
@@ -177,14 +177,21 @@ def google(emulator_server: Shared, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     return env
 
 
+def kept(spec: WorkbookSpec) -> WorkbookSpec:
+    """A spec whose secret is in the GM's (temporary) store, as `strategos new` leaves it."""
+    secrets.keep(spec)
+    return spec
+
+
 def small_spec() -> WorkbookSpec:
-    """A small generated world (5 states, 4 played): what the demo proves, at a third of the cost."""
-    return ruleset.new_workbook(scenario="generated:5", secret=SECRET)
+    """A small generated world (5 states, 4 played): what the demo proves, at a third of the cost.
+    A fixed campaign id, so that the .xlsx and the Google copies of it are alike cell for cell."""
+    return kept(ruleset.new_workbook(scenario="generated:5", secret=SECRET, campaign_id="test-small"))
 
 
 def demo_spec(lang: str = "ru") -> WorkbookSpec:
-    """The demo campaign with the tests' fixed secret."""
-    return ruleset.new_workbook(scenario="demo", lang=lang, secret=SECRET)
+    """The demo campaign with the tests' fixed secret (and a fixed campaign id)."""
+    return kept(ruleset.new_workbook(scenario="demo", lang=lang, secret=SECRET, campaign_id=f"test-demo-{lang}"))
 
 
 def normal(tables: Tables) -> dict[str, list[list[Cell]]]:

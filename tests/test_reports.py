@@ -14,7 +14,7 @@ from engine.core.tables import apply_changes
 from engine.rulesets.ancient import codec, ruleset
 from engine.rulesets.ancient.demo import sample_orders
 from engine.rulesets.ancient.report import chart_png, forum_post, private_grid, private_report, split
-from engine.rulesets.ancient.scenario import build_tables, put_orders
+from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables, put_orders
 
 TAG = re.compile(r"\[(/?)(\w+)(?:=[^\]]*)?\]")
 PAIRED = {"b", "spoiler", "list", "size", "code", "table", "tr", "td", "i", "u"}
@@ -42,7 +42,7 @@ def three_turns() -> dict:
     for _turn in range(3):
         d = codec.decode(tables)
         put_orders(tables, sample_orders(d.campaign, d.rules))
-        tables = apply_changes(tables, ruleset.resolve(tables).changes)
+        tables = apply_changes(tables, ruleset.resolve(tables, secret=FIXED_SECRET).changes)
     return tables
 
 

@@ -2,6 +2,12 @@
 
 Each roll draws from its own stream, keyed by purpose and subject, so adding a roll for one
 purpose never shifts the rolls of another. Every roll is logged with its purpose.
+
+`Dice.blind()` are the dice of a check (docs/reliability.md, "What a check may show"): they know
+no seed and draw nothing, so what a check shows cannot depend on the campaign secret. A phase asks
+`dice.blind` and then does the neutral thing (no random event, no random birth), telling the dice
+what it did not draw (`withhold`) so that the forecast can say its outcome depends on the lot; a
+draw asked of blind dice is a programming error, never a silently invented outcome.
 """
 
 from __future__ import annotations
@@ -31,6 +37,10 @@ def commitment(seed: str) -> str:
     return hashlib.sha256(seed.encode()).hexdigest()
 
 
+class BlindDraw(RuntimeError):
+    """A phase asked blind dice (a check's) for an outcome: a bug in that phase, not bad input."""
+
+
 @dataclass(frozen=True)
 class Roll:
     """One logged roll: what for, about whom, and what came out."""
@@ -47,8 +57,23 @@ class Dice:
     seed: str
     log: list[Roll] = field(default_factory=list)
     _counters: dict[tuple[str, str], int] = field(default_factory=dict)
+    blind: bool = False  # a check's dice: no seed, no draw (see the module docstring)
+    reverse: bool = False  # blind only: a drawn order comes out reversed (a check's second look)
+    withheld: list[Roll] = field(default_factory=list)  # blind only: the draws a phase did not make
+
+    @classmethod
+    def blind_dice(cls, reverse: bool = False) -> Dice:
+        """Dice that know no seed: a shuffle keeps the given order (reversed if asked), other draws
+        are refused. The same for every campaign secret, by construction."""
+        return cls(seed="", blind=True, reverse=reverse)
+
+    def withhold(self, purpose: str, subject: str = "") -> None:
+        """Record a draw a phase did not make because the dice are blind."""
+        self.withheld.append(Roll(purpose, subject, "скрыто"))
 
     def _rng(self, purpose: str, subject: str) -> random.Random:
+        if self.blind:
+            raise BlindDraw(f"blind dice cannot draw «{purpose}» ({subject}): the phase must check dice.blind")
         n = self._counters.get((purpose, subject), 0)
         self._counters[(purpose, subject)] = n + 1
         digest = hashlib.sha256(f"{self.seed}|{purpose}|{subject}|{n}".encode()).digest()
@@ -61,8 +86,13 @@ class Dice:
         return value
 
     def shuffle(self, purpose: str, items: Sequence[T], subject: str = "") -> list[T]:
-        """A drawn order of items (the lot)."""
+        """A drawn order of items (the lot); blind dice keep the given order (reversed if asked)."""
         out = list(items)
+        if self.blind:
+            if self.reverse:
+                out.reverse()
+            self.withhold(purpose, subject)
+            return out
         self._rng(purpose, subject).shuffle(out)
         self.log.append(Roll(purpose, subject, ", ".join(map(str, out))))
         return out

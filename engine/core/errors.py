@@ -34,7 +34,7 @@ class Problem:
             where = f"{self.tab}, строка {self.row}"
         elif self.column:
             where = f"{self.tab}, столбец {self.column}"
-        return f"{where}: {self.message}"
+        return f"{where}: {self.message}" if where else self.message
 
 
 class CampaignError(StrategosError):

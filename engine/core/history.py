@@ -13,6 +13,8 @@ import base64
 import gzip
 import hashlib
 import json
+import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import CampaignError
@@ -45,12 +47,22 @@ def pack(tables: Tables) -> tuple[str, list[str]]:
     return digest, [text[i : i + CHUNK] for i in range(0, len(text), CHUNK)] or [""]
 
 
-def unpack(chunks: list[str], digest: str = "") -> Tables:
-    raw = gzip.decompress(base64.b64decode("".join(chunks)))
+def unpack(chunks: list[str], digest: str = "", where: str = "") -> Tables:
+    """A snapshot back as tables; a damaged one is a CampaignError in words, naming `where`
+    (e.g. «снимок хода 2: «_История», строка 3») -- never a zlib, base64 or JSON traceback."""
+    where = where or "снимок истории"
+    try:
+        raw = gzip.decompress(base64.b64decode("".join(chunks), validate=True))
+    except (ValueError, OSError, EOFError, zlib.error) as exc:  # binascii.Error is a ValueError
+        raise CampaignError(f"{where} повреждён: его текст не читается как сжатый снимок ({type(exc).__name__}). "
+                            "Ячейки снимка кто-то изменил; этот ход нельзя откатить или проверить.") from None
     if digest and hashlib.sha256(raw).hexdigest() != digest:
-        raise CampaignError(f"снимок истории повреждён: sha256 не совпадает ({digest[:12]}…)")
-    data = json.loads(raw)
-    return {name: [[_decode_cell(c) for c in row] for row in grid] for name, grid in data.items()}
+        raise CampaignError(f"{where} повреждён: sha256 не совпадает с записанным ({digest[:12]}…)")
+    try:
+        data = json.loads(raw)
+        return {str(name): [[_decode_cell(c) for c in row] for row in grid] for name, grid in data.items()}
+    except (ValueError, TypeError, AttributeError):
+        raise CampaignError(f"{where} повреждён: внутри не таблицы кампании") from None
 
 
 @dataclass(frozen=True)
@@ -66,8 +78,13 @@ class Entry:
     def size(self) -> int:
         return sum(len(c) for c in self.chunks)
 
+    @property
+    def where(self) -> str:
+        """Where this snapshot is, in words (for messages)."""
+        return f"снимок хода {self.turn} (лист «{HISTORY_TAB}», строка {self.row})"
+
     def tables(self) -> Tables:
-        return unpack(self.chunks, self.digest)
+        return unpack(self.chunks, self.digest, self.where)
 
 
 HEADER: list[Cell] = ["Ход", "sha256", "Частей", "Снимок"]
@@ -82,7 +99,9 @@ def entries(tables: Tables) -> list[Entry]:
         try:
             turn, n = int(row[0]), int(row[2])
         except (TypeError, ValueError):
-            raise CampaignError(f"{HISTORY_TAB}, строка {r}: повреждена запись истории") from None
+            raise CampaignError(f"лист «{HISTORY_TAB}», строка {r}: повреждена запись истории — в столбцах A "
+                                f"(ход) и C (частей) должны быть целые числа, а там {row[0]!r} и "
+                                f"{row[2] if len(row) > 2 else None!r}") from None
         out.append(Entry(turn, str(row[1]), [str(c or "") for c in row[3 : 3 + n]], r))
     return out
 
@@ -107,3 +126,15 @@ def history_grid(tables: Tables, keep_before: int | None = None) -> Grid:
         if r and not is_blank(r[0]) and (keep_before is None or int(r[0]) < keep_before):
             rows.append(list(r))
     return rows
+
+
+def rewritten(grid: Grid, change: Callable[[Tables], Tables]) -> Grid:
+    """The history tab with every snapshot passed through `change` and packed again (its sha256
+    follows the new content); rows that are not snapshots are kept as they are."""
+    out: Grid = [list(grid[0])] if grid else [list(HEADER)]
+    tables = {HISTORY_TAB: grid}
+    kept = {e.row: e for e in entries(tables)}
+    for r, row in enumerate(grid[1:], start=2):
+        e = kept.get(r)
+        out.append(row_for(e.turn, change(e.tables())) if e is not None else list(row))
+    return out

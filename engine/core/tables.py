@@ -152,6 +152,10 @@ class WorkbookSpec:
 
     title: str
     tabs: Sequence[TabSpec]
+    # the dice's secret travels beside the tabs, never in a cell: the bridge keeps it in the GM's
+    # secret store under `campaign_id`, which the meta tab names (sheets_bridge/secrets.py)
+    secret: str = field(default="", repr=False)
+    campaign_id: str = ""
 
     def tab(self, name: str) -> TabSpec:
         for t in self.tabs:

@@ -169,6 +169,7 @@ def decode(tables: Tables) -> Decoded:
         lang="en" if str(meta.get("lang")) == "en" else "ru",
         scenario=str(meta.get("scenario") or ""),
         secret=str(meta.get("secret") or ""),
+        campaign_id=str(meta.get("campaign_id") or "").strip(),
         last_resolved=int(meta.get("last_resolved") or 0) if str(meta.get("last_resolved") or "0").isdigit() else 0,
     )
     tabs: dict[str, str] = {}

@@ -145,7 +145,8 @@ class Campaign:
     turn: int
     lang: str = "ru"
     scenario: str = ""
-    secret: str = ""
+    secret: str = ""  # never written to a cell: the GM's secret store has it (sheets_bridge/secrets.py)
+    campaign_id: str = ""
     last_resolved: int = 0
     states: dict[str, State] = field(default_factory=dict)
     provinces: dict[str, Province] = field(default_factory=dict)

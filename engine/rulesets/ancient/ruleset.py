@@ -15,6 +15,7 @@ from engine.core import history
 from engine.core.dice import Dice, commitment, new_secret, turn_seed
 from engine.core.errors import CampaignError, InvalidOrder, TurnMismatch
 from engine.core.ledger import LedgerEntry
+from engine.core.meta import new_campaign_id
 from engine.core.money import amount, fmt
 from engine.core.orders import OrderResult, OrderRow, Status
 from engine.core.tables import (
@@ -166,7 +167,7 @@ def meta_grid(c: Campaign, lang: str, status: str) -> Grid:
         "status": status,
         "last_resolved": c.last_resolved,
         "commitment": commitment(turn_seed(c.secret, c.turn)),
-        "secret": c.secret,
+        "campaign_id": c.campaign_id,  # the secret itself is in no cell (issue 15, point 7)
     }
     return [META.header(lang)] + [[META_KEYS[k][i], v] for k, v in values.items()]
 
@@ -185,15 +186,18 @@ def new_workbook(
     title: str | None = None,
     secret: str | None = None,
     data: dict[str, Any] | None = None,
+    campaign_id: str | None = None,
 ) -> WorkbookSpec:
     """Every tab of a new campaign, open for orders for turn 1 (`data`: a scenario given directly,
-    e.g. a generated one; otherwise the template named `scenario`)."""
+    e.g. a generated one; otherwise the template named `scenario`). The secret is in no tab: the
+    spec carries it beside them for the GM's store, under `campaign_id` (a new uuid by default)."""
     if data is None and scenario.startswith("generated:"):
         from .generate import generate
 
         data = generate(int(scenario.split(":", 1)[1]))
     data = data if data is not None else load_scenario(scenario)
     c = campaign_from_scenario(data, title or str(data.get("name", scenario)), lang, secret or new_secret())
+    c.campaign_id = campaign_id or new_campaign_id()
     problems: list = []
     rules_tabs = {key: rules_grid(key, lang) for key in RULES_FILES}
     tables: Tables = {layout.tab_name(lang): rules_tabs[key] for key, (_f, layout) in RULES_FILES.items()}
@@ -260,7 +264,7 @@ def new_workbook(
         TabSpec(layout.tab_name(lang), rules_tabs[key], layout.widths(), kind="rules")
         for key, (_f, layout) in RULES_FILES.items()
     ]
-    return WorkbookSpec(c.title, tabs)
+    return WorkbookSpec(c.title, tabs, secret=c.secret, campaign_id=c.campaign_id)
 
 
 def first_entry(c: Campaign, lang: str) -> str:
@@ -329,10 +333,15 @@ def _read_orders(d: codec.Decoded, vocab: order_mod.Vocabulary, report: TurnRepo
 
 
 def run_turn(
-    d: codec.Decoded, stop_after: str | None = None, seed: str | None = None, after_each: Any = None
+    d: codec.Decoded,
+    stop_after: str | None = None,
+    seed: str | None = None,
+    after_each: Any = None,
+    dice: Dice | None = None,
 ) -> tuple[Campaign, TurnReport, TurnOrders]:
     """Resolve the open turn in memory: the new world and the report. Touches no sheet.
-    `seed` replaces the seed derived from the secret (verification of a published turn)."""
+    `seed` replaces the seed derived from the secret (verification of a published turn); `dice`
+    replaces the dice altogether (a check's blind dice)."""
     c = d.campaign
     report = TurnReport(turn=c.turn, lang=c.lang)
     vocab = order_mod.Vocabulary(c, d.rules)
@@ -345,7 +354,7 @@ def run_turn(
     report.notes["start_stability"] = {n: s.stability for n, s in c.states.items()}
     report.notes["start_government"] = {n: s.government for n, s in c.states.items()}
     report.notes["opening"] = {n: s.treasury for n, s in c.states.items()}
-    dice = Dice(seed or turn_seed(c.secret, c.turn))
+    dice = dice or Dice(seed or turn_seed(c.secret, c.turn))
     world = run_phases(world, PHASES, orders, dice, d.rules, report, stop_after=stop_after, after_each=after_each)
     report.notes["dice"] = dice.log
     for state in orders.rows:
@@ -385,23 +394,54 @@ def _phase_hook(on_phase: Callable[[str], None] | None) -> Callable[[str, Any, T
     return lambda name, _world, _report: on_phase(name)
 
 
+DICE_NOTE = {"ru": "исход зависит от жребия хода", "en": "the outcome depends on the turn's dice"}
+LOT_NOTE = {"ru": "очерёдность государств", "en": "the order of the states"}
+
+
 def check(tables: Tables, secret: str | None = None, on_phase: Callable[[str], None] | None = None) -> SyncResult:
     """Judge every order as resolve would, and write only the status, reason and echo columns.
-    ``on_phase`` hears the name of each phase as it ends."""
+
+    A check shows nothing of the turn's dice (issue 15, point 6; docs/reliability.md): the turn is
+    run with blind dice (engine/core/dice.py) -- no random event, no random birth, the lot in the
+    states' name order -- and once more with the lot reversed. An order whose result differs
+    between the two depends on the lot and says only that; a result of a state that an undrawn
+    event or birth may reach keeps its dice-free forecast and says that the dice may change it.
+    ``secret`` is ignored (kept for callers): a check is the same whatever the secret.
+    ``on_phase`` hears the name of each phase of the first run as it ends."""
+    del secret  # a check must not depend on it
     d = codec.decode(tables)
-    if secret:
-        d.campaign.secret = secret
-    world, report, _orders = run_turn(d, after_each=_phase_hook(on_phase))
+    world, report, orders = run_turn(d, after_each=_phase_hook(on_phase), dice=Dice.blind_dice())
+    probe_world, probe, _ = run_turn(codec.decode(tables), dice=Dice.blind_dice(reverse=True))
     lang = d.campaign.lang
-    for ref, res in list(report.results.items()):
-        if res.status is Status.DONE:
-            report.results[ref] = OrderResult(
-                Status.ACCEPTED, res.reason and f"при разрешении: {res.reason}", res.understood
-            )
+    reach: dict[str, set[str]] = report.notes.get("dice_reach", {})
+    note, lot_note = DICE_NOTE.get(lang, DICE_NOTE["ru"]), LOT_NOTE.get(lang, LOT_NOTE["ru"])
+    for state in orders.rows:
+        for row, parsed in orders.of(state):
+            res = report.results[row.ref]
+            if isinstance(parsed, str):  # refused as written: no dice can change that
+                continue
+            other = probe.results.get(row.ref)
+            if other is None or (other.status, other.reason) != (res.status, res.reason):
+                reach.setdefault(state, set()).add(lot_note)
+                report.results[row.ref] = OrderResult(Status.ACCEPTED, f"{note} ({lot_note})", res.understood)
+                continue
+            reason = res.reason
+            if res.status is Status.DONE:
+                status, reason = Status.ACCEPTED, (reason and f"при разрешении: {reason}")
+            else:
+                status = res.status
+            if reach.get(state):
+                reason = f"{reason} — {note}" if reason else note
+            report.results[row.ref] = OrderResult(status, reason, res.understood)
     changes = Changeset()
     for ot in d.order_tabs.values():
         changes.blocks += _status_strips(ot, report, lang)
     s = summary("check", d.campaign, world, report)
+    lot_moves = summary("check", d.campaign, probe_world, probe)["states"]
+    for st, other_st in zip(s["states"], lot_moves):
+        if st != other_st:
+            reach.setdefault(st["name"], set()).add(lot_note)
+        st["dice"] = sorted(reach.get(st["name"], ()))  # what the forecast of this state leaves out
     return SyncResult("check", d.campaign.turn, changes, report, world, s)
 
 
@@ -488,18 +528,32 @@ def resolve(
         tables, CHRONICLE, lang, [[c.turn, line] for line in [_turn_title(c.turn, lang), *report.chronicle]]
     )
     archive_rows: Grid = []
-    for ot in d.order_tabs.values():
+    rank = {name: i for i, name in enumerate(c.states)}  # the states tab's order, not the tabs': a re-run
+    for ot in sorted(d.order_tabs.values(), key=lambda ot: rank.get(ot.state, len(rank))):  # from history agrees
         grid, arch = _resolved_order_grid(ot, report, c.turn, lang)
         changes.replace.append(ReplaceTab(ot.tab, grid))
         archive_rows += arch
     changes.blocks += _append(tables, ARCHIVE, lang, archive_rows)
     changes.blocks += _history_blocks(tables, c.turn)
     meta = meta_grid(world, lang, open_status(world.turn, lang))
-    if not d.meta.get("secret"):
-        meta = [r for r in meta if r[0] not in (META_KEYS["secret"][0], META_KEYS["secret"][1])]
+    height = len(tables.get(d.meta_tab, []))  # rows below ours (an old campaign's secret row) are blanked
+    meta += [[None] * len(META.columns) for _ in range(max(0, height - len(meta)))]
     changes.marker.append(WriteBlock(d.meta_tab, 1, 1, meta))
     s = summary("resolve", c, world, report)
     return SyncResult("resolve", c.turn, changes, report, world, s)
+
+
+def later_inputs(tables: Tables) -> dict[str, list[int]]:
+    """The columns (0-based) of each order tab that players write after a turn (their next
+    orders): verify skips a row whose input cells differ from the turn's -- the row is a new
+    order; the turn's own record of it stays in «Архив приказов», which verify compares in full."""
+    out: dict[str, list[int]] = {}
+    for name, grid in tables.items():
+        if codec.order_state(name) is None or not grid:
+            continue
+        cols = ORDERS.locate(name, grid[0], [])
+        out[name] = [cols[k] for k in codec.ORDER_INPUT_FIELDS if k in cols]
+    return out
 
 
 PRIVATE_TAB = {"ru": "Отчёт — {}", "en": "Report — {}"}

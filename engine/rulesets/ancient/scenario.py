@@ -205,7 +205,11 @@ def run(data: dict[str, Any]) -> Outcome:
         mode = turn.get("mode", "resolve")
         expect = turn.get("expect") or {}
         try:
-            result = ruleset.check(tables) if mode == "check" else ruleset.resolve(tables, turn.get("turn"))
+            secret = (data.get("setup") or {}).get("secret", FIXED_SECRET)  # the GM's store, in memory
+            if mode == "check":
+                result = ruleset.check(tables)
+            else:
+                result = ruleset.resolve(tables, turn.get("turn"), secret=secret)
         except StrategosError as exc:
             want = expect.get("error")
             out.expect(bool(want) and str(want) in str(exc), f"ход {n}: ошибка {exc}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core import meta as core_meta
 from engine.core.layout import Column, Layout
 
 C = Column
@@ -21,12 +22,14 @@ META_KEYS: dict[str, tuple[str, str]] = {
     "ruleset": ("Правила", "Ruleset"),
     "scenario": ("Сценарий", "Scenario"),
     "lang": ("Язык", "Language"),
-    "turn": ("Открытый ход", "Open turn"),
+    "turn": core_meta.OPEN_TURN,
     "stage": ("Этап", "Stage"),
     "status": ("Состояние", "Status"),
     "last_resolved": ("Последний разрешённый ход", "Last resolved turn"),
-    "commitment": ("Хэш зерна хода (sha256)", "Turn seed hash (sha256)"),
-    "secret": ("Секрет ведущего", "GM secret"),
+    # the rows the bridge reads itself (engine/core/meta.py): one spelling for both
+    "commitment": core_meta.COMMITMENT,
+    "campaign_id": core_meta.CAMPAIGN_ID,  # the key of the GM's secret store
+    "secret": core_meta.LEGACY_SECRET,  # read only: campaigns before issue 15 kept it here
 }
 
 STATES = Layout(

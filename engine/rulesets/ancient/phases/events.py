@@ -18,6 +18,7 @@ from ..economy import describe_people, lose_people, majority_stratum, shift_stab
 from ..model import Campaign, Province, State
 from ..rules import EventCard, Rules
 from ..turnorders import TurnOrders
+from .lot import reach_all
 
 PHASE = "события"
 
@@ -45,7 +46,13 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
     count = int(rules.param("events_per_turn"))
     by_owner = world.by_owner()
     states = [s for s in world.states.values() if by_owner.get(s.name)]
-    if cards and states:
+    if cards and states and count > 0 and dice.blind:  # a check: no event drawn, every state it may hit marked
+        for i in range(count):
+            dice.withhold("событие", subject=str(i + 1))
+        reach_all(report, [s.name for s in states if any(_condition(c, s) for c in cards)], "события")
+        if any(c.target == "sea" for c in cards):  # pirates on a sea zone reach every trading state
+            reach_all(report, [s.name for s in states], "события")
+    elif cards and states:
         for i in range(count):
             card = dice.choice("событие", cards, [float(c.weight) for c in cards], subject=str(i + 1))
             if card.target == "sea":

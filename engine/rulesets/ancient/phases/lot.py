@@ -10,10 +10,19 @@ from ..rules import Rules
 from ..turnorders import TurnOrders
 
 
+def reach_all(report: TurnReport, states: list[str], draw: str) -> None:
+    """Note that the undrawn `draw` may change what happens to each of `states` (a check's marks)."""
+    reach = report.notes.setdefault("dice_reach", {})
+    for name in states:
+        reach.setdefault(name, set()).add(draw)
+
+
 def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
     """Draw a permutation of all states; orders run state by state in this order."""
     report.lot = dice.shuffle("жребий", sorted(world.states))
     players = [s for s in report.lot if not world.states[s].ai]
+    if dice.blind:  # a check: the lot is not drawn; the check tries this order and its reverse
+        return world
     if players:
         report.tell(
             (

@@ -16,6 +16,7 @@ from ..economy import civilians, describe_people, lose_people, majority_stratum
 from ..model import Campaign, Province
 from ..rules import Rules
 from ..turnorders import TurnOrders
+from .lot import reach_all
 
 NEEDS = ((5, "Акведук"), (8, "Канализация"), (10, "Термы"))
 
@@ -48,7 +49,13 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
                 if need:
                     stalled.setdefault(need, []).append(p.name)
                     continue
-                born = 1 if dice.roll("прирост", 100, subject=p.name) <= chance else 0
+                if dice.blind:  # a check: the birth is not drawn; the forecast says growth may change it
+                    born = 0
+                    if chance > 0:
+                        dice.withhold("прирост", subject=p.name)
+                        reach_all(report, [name], "прирост населения")
+                else:
+                    born = 1 if dice.roll("прирост", 100, subject=p.name) <= chance else 0
                 born += sum(int(rules.buildings[b].effect("growth")) for b in p.buildings if b in rules.buildings)
                 if born:
                     s = majority_stratum(p)
