@@ -49,6 +49,7 @@ from gspread.utils import a1_range_to_grid_range, a1_to_rowcol
 
 from engine.core.errors import BackendError, UsageError
 from engine.core.tables import (
+    AUDIENCE_GM,
     Cell,
     Changeset,
     Chart,
@@ -64,9 +65,10 @@ from engine.core.tables import (
     is_blank,
 )
 
-from . import google_http
+from . import google_http, gsheets_lock
 from .google_http import (
     GoogleAmbiguousWriteError,
+    GoogleBadRequestError,
     GoogleCredentialsError,
     GoogleError,
     GoogleNotFoundError,
@@ -77,12 +79,19 @@ from .google_http import (
     GoogleWriteAlreadyApplied,
     StrategosClient,
 )
+from .gsheets_lock import GoogleConcurrentWrite, Lock
 from .xlsx import HEADER_FILL
+
+__all__ = ["GoogleConcurrentWrite"]  # re-exported: callers catch it from here
 
 #: Google recommends request payloads of at most 2 MB; bigger writes are staged.
 MAX_WRITE_BYTES = 2 * 1024 * 1024
 #: The hidden tab where the backend keeps its own bookkeeping (private-orders mode).
 BACKEND_TAB = "_strategos"
+#: A row of ``_strategos`` naming where tabs of an audience live: ``["@gm", <spreadsheet id>]``.
+AUDIENCE_ROW = "@"
+#: Title suffix of the GM-only spreadsheet of a private-orders campaign.
+GM_BOOK_SUFFIX = " — ведущий"
 #: Prefix of hidden staging tabs used by oversized writes (deleted by the same write).
 STAGE_PREFIX = "_strategos_stage_"
 #: What a read asks for: entered values (formulas as formulas) and each tab's id and size;
@@ -92,7 +101,7 @@ READ_FIELDS = (
     "data(rowData(values(userEnteredValue))),protectedRanges(range,editors(users)))"
 )
 #: What the write guard reads to find tabs / protected ranges a batch added.
-PROBE_FIELDS = "sheets(properties(sheetId),protectedRanges(protectedRangeId))"
+PROBE_FIELDS = "sheets(properties(sheetId,title),protectedRanges(protectedRangeId))"
 MARKER_FIELDS = "sheets(data(rowData(values(userEnteredValue))))"
 #: Longest inline dropdown list we create (Google's data-validation list limit is about 500 items).
 MAX_LIST_OPTIONS = 500
@@ -334,6 +343,8 @@ class BookState:
     editors: list[str] = field(default_factory=list)  # editors of whole-tab protections
     stale_stages: list[int] = field(default_factory=list)  # staging tabs a failed write left behind
     locale: str = ""
+    lock: Lock | None = None  # the write counter tab the read saw (gsheets_lock)
+    backend_rows: int = 0  # rows of the ``_strategos`` tab
 
     @property
     def decimal_point(self) -> bool:
@@ -351,10 +362,13 @@ class Evidence:
     added_sheets: set[int] = field(default_factory=set)
     deleted_sheets: set[int] = field(default_factory=set)
     added_protections: set[int] = field(default_factory=set)
+    lock_from: Lock | None = None  # the lock the read saw (the batch deletes it) ...
+    lock_to: Lock | None = None  # ... and the one the batch adds: the strongest evidence
 
     def any(self) -> bool:
         """Whether the batch holds anything a retry could apply twice or fail on."""
-        return bool(self.marker_cells or self.added_sheets or self.deleted_sheets or self.added_protections)
+        return bool(self.marker_cells or self.added_sheets or self.deleted_sheets or self.added_protections
+                    or self.lock_to)
 
 
 @dataclass
@@ -413,12 +427,22 @@ def send_batch(client: StrategosClient, spreadsheet_id: str, batch: Batch) -> No
             http.request("post", url, data=batch.body(), headers=dict(JSON_HEADERS))
     except GoogleWriteAlreadyApplied:
         return
+    except GoogleBadRequestError:
+        ev = batch.evidence
+        if ev.lock_to is not None:  # refused as a whole: was it because another run wrote?
+            now = gsheets_lock.found(get_spreadsheet(client, spreadsheet_id, PROBE_FIELDS).get("sheets", []))
+            if now != ev.lock_from:
+                raise gsheets_lock.conflict(spreadsheet_id) from None
+        raise
 
 
 def landed(client: StrategosClient, spreadsheet_id: str, ev: Evidence) -> bool:
     """Whether a batch with this evidence is visible in the spreadsheet now."""
     if not ev.any():
         return False  # absolute writes only: sending them again is harmless
+    if ev.lock_to is not None:  # the batch swapped the lock: its id says whose write is there
+        now = gsheets_lock.found(get_spreadsheet(client, spreadsheet_id, PROBE_FIELDS).get("sheets", []))
+        return gsheets_lock.verdict(now, ev.lock_from, ev.lock_to, spreadsheet_id)
     if ev.marker_cells:
         r0, c0, n_rows, n_cols = ev.marker_range
         a1 = f"{quote_title(ev.marker_tab)}!{_a1_column(c0)}{r0 + 1}:{_a1_column(c0 + n_cols - 1)}{r0 + n_rows}"
@@ -467,8 +491,10 @@ class GoogleBackend:
         self.rng = rng or random.Random()
         self.books: dict[str, BookState] = {}
         self.tab_home: dict[str, str] = {}  # engine tab -> spreadsheet id, for tabs outside the campaign
+        self.audience_home: dict[str, str] = {}  # audience ("gm") -> spreadsheet id for its new tabs
         self.tables: Tables | None = None
         self.batches_sent = 0
+        self.backend_rows = 0  # rows of ``_strategos`` the read saw
 
     @classmethod
     def open(
@@ -495,22 +521,28 @@ class GoogleBackend:
         with google_errors("чтение таблицы Google"):
             answer = get_spreadsheet(self.client, self.spreadsheet_id, READ_FIELDS)
             tables, book, home = _absorb(self.spreadsheet_id, answer)
+            self.backend_rows = book.backend_rows
             books = {self.spreadsheet_id: book}
             private: dict[str, Tables] = {}
             tab_home: dict[str, str] = {}
+            audience_home: dict[str, str] = {}
             for tab, sid in home.items():
                 if sid == self.spreadsheet_id:
                     continue
                 if sid not in private:
                     private[sid], books[sid], _ = _absorb(sid, get_spreadsheet(self.client, sid, READ_FIELDS))
+                if tab.startswith(AUDIENCE_ROW):  # where new tabs of that audience go
+                    audience_home[tab[len(AUDIENCE_ROW):]] = sid
+                    continue
                 if tab not in private[sid]:
                     raise GoogleBackendError(
-                        f"В таблице приказов {spreadsheet_url(sid)} нет листа «{tab}», хотя служебный лист "
+                        f"В таблице {spreadsheet_url(sid)} нет листа «{tab}», хотя служебный лист "
                         f"«{BACKEND_TAB}» кампании указывает на неё."
                     )
                 tables[tab] = private[sid][tab]
                 tab_home[tab] = sid
         self.books, self.tab_home, self.tables = books, tab_home, tables
+        self.audience_home = audience_home
         return {name: [list(r) for r in grid] for name, grid in tables.items()}
 
     # ----------------------------------------------------------------- write
@@ -530,6 +562,9 @@ class GoogleBackend:
         for rep in changes.replace:
             if rep.beside and rep.beside not in self.tab_home:
                 continue  # a private tab whose order tab is not in a book of its own: never into the public sheet
+            home = self.audience_home.get(rep.readers)
+            if home and rep.tab not in self.tab_home and not rep.beside:
+                part(BACKEND_TAB).blocks.append(self._register(rep.tab, home))  # a new GM-only tab: into its book
             part(rep.beside or rep.tab).replace.append(rep)
         for block in changes.blocks:
             part(block.tab).blocks.append(block)
@@ -557,8 +592,16 @@ class GoogleBackend:
 
     @property
     def private_order_tabs(self) -> frozenset[str]:
-        """The tabs the last read found in spreadsheets of their own (private order books)."""
-        return frozenset(self.tab_home)
+        """The tabs the last read found in spreadsheets of their own (private order books; the
+        GM-only spreadsheet's tabs are not order tabs)."""
+        gm_books = set(self.audience_home.values())
+        return frozenset(tab for tab, sid in self.tab_home.items() if sid not in gm_books)
+
+    def _register(self, tab: str, home: str) -> WriteBlock:
+        """Route a tab the read did not see to ``home``; the row that records it in ``_strategos``."""
+        self.tab_home[tab] = home
+        self.backend_rows += 1
+        return WriteBlock(BACKEND_TAB, self.backend_rows, 1, [[tab, home]])
 
     def _reread(self) -> Tables:
         """A write without a read first: read now (the plan needs tab ids, sizes and contents)."""
@@ -572,6 +615,8 @@ class GoogleBackend:
         ``before`` is what the read saw, so a ReplaceTab sends only what differs."""
         book = self.books[spreadsheet_id]
         used_ids = {s.sheet_id for s in book.sheets.values()} | set(book.stale_stages)
+        if book.lock is not None:
+            used_ids.add(book.lock.sheet_id)
         structural: list[dict[str, Any]] = []
         evidence = Evidence()
         need: dict[str, list[int]] = {}  # tab -> [rows, cols] the changes reach
@@ -646,17 +691,25 @@ class GoogleBackend:
         if changes.marker:
             _marker_evidence(evidence, changes.marker, before)
 
+        if not (structural or any(per_tab.values()) or note_requests or marker_requests):
+            return Plan([], lambda: None)
+        # the compare-and-swap opens the batch that changes the campaign (gsheets_lock)
+        lock, swap = gsheets_lock.swap(book.lock, _rid(self.rng, used_ids))
+        if book.editors:
+            swap.append(_protect_sheet(lock.sheet_id, _rid(self.rng, used_ids), book.editors, ()))
+        structural = swap + structural
+        evidence.lock_from, evidence.lock_to = book.lock, lock
+
         def commit() -> None:
             book.sheets.update(infos)
             book.stale_stages = []
+            book.lock = lock
 
         content_size = {tab: sum(p.size for p in pieces) for tab, pieces in per_tab.items()}
         fixed = len(_dumps({"requests": structural + note_requests + marker_requests})) + 2
         if fixed + sum(content_size.values()) <= self.max_write_bytes:
             content = [r for pieces in per_tab.values() for p in pieces for r in p.requests]
             requests = structural + content + note_requests + marker_requests
-            if not requests:
-                return Plan([], commit)
             return Plan([Batch(requests, evidence)], commit)
         late: list[dict[str, Any]] = []
         if fixed > self.max_write_bytes // 2:
@@ -752,6 +805,8 @@ class GoogleBackend:
             marker_range=evidence.marker_range,
             marker_cells=evidence.marker_cells,
             deleted_sheets=stage_ids | evidence.deleted_sheets,
+            lock_from=evidence.lock_from,
+            lock_to=evidence.lock_to,
         )
         batches.append(Batch(final, final_evidence))
         return batches
@@ -886,9 +941,13 @@ def _absorb(spreadsheet_id: str, answer: Mapping[str, Any]) -> tuple[Tables, Boo
         if title.startswith(STAGE_PREFIX):
             book.stale_stages.append(info.sheet_id)
             continue
+        if title.startswith(gsheets_lock.LOCK_PREFIX):
+            book.lock = gsheets_lock.found([sheet]) or book.lock
+            continue
         book.sheets[title] = info
         grid = _grid_of((sheet.get("data") or [{}])[0])
         if title == BACKEND_TAB:
+            book.backend_rows = len(grid)
             for line in grid[1:]:
                 if len(line) > 1 and not is_blank(line[0]) and not is_blank(line[1]):
                     home[str(line[0])] = str(line[1]).strip()
@@ -1517,6 +1576,7 @@ class CreatedCampaign:
 
     spreadsheet_id: str
     order_books: dict[str, str] = field(default_factory=dict)  # order tab -> spreadsheet id
+    gm_book: str = ""  # private mode: the spreadsheet of the GM-only tabs (shared with the GM alone)
     requests: int = 0  # API requests creation took (token requests excluded)
 
     @property
@@ -1662,7 +1722,10 @@ def create_campaign(
     used: set[int] = set()
     with google_errors("создание таблицы Google"):
         order_tabs = [t for t in spec.tabs if t.kind == "orders"] if private_orders else []
-        book_tabs = [t for t in spec.tabs if t not in order_tabs]
+        # what only the GM may read goes into a spreadsheet only the GM can open (players can read
+        # hidden tabs of a spreadsheet they can open through the API)
+        gm_tabs = [t for t in spec.tabs if t.audience == AUDIENCE_GM] if private_orders else []
+        book_tabs = [t for t in spec.tabs if t not in order_tabs and t not in gm_tabs]
         if private_orders:
             book_tabs.append(
                 TabSpec(BACKEND_TAB, [["Лист", "Таблица"]], {1: 30, 2: 50}, hidden=True, kind="meta")
@@ -1677,18 +1740,27 @@ def create_campaign(
             content = _format_requests(tab, sheet_id, lists=lists)
             maker.fill(book_id, content, _protections(tab, sheet_id, editors, players, maker.rng, used))
             created.order_books[tab.name] = book_id
+        if gm_tabs:
+            gm_ids = [(t, _rid(maker.rng, used)) for t in gm_tabs]
+            created.gm_book = maker.create_book(f"{spec.title}{GM_BOOK_SUFFIX}", gm_ids, locale)
+            gm_content = [r for t, sid in gm_ids for r in _format_requests(t, sid)]
+            gm_protection = [r for t, sid in gm_ids for r in _protections(t, sid, editors, {}, maker.rng, used)]
+            maker.fill(created.gm_book, gm_content, gm_protection)
         content: list[dict[str, Any]] = []
         protection: list[dict[str, Any]] = []
         for tab, sheet_id in ids:
             if tab.name == BACKEND_TAB:
-                tab = TabSpec(BACKEND_TAB, [["Лист", "Таблица"], *[[n, s] for n, s in created.order_books.items()]],
+                homes = [*created.order_books.items(), *((t.name, created.gm_book) for t in gm_tabs)]
+                if created.gm_book:
+                    homes.append((AUDIENCE_ROW + AUDIENCE_GM, created.gm_book))
+                tab = TabSpec(BACKEND_TAB, [["Лист", "Таблица"], *[[n, s] for n, s in homes]],
                               tab.widths, hidden=True, kind="meta")
             content += _format_requests(tab, sheet_id)
             protection += _protections(tab, sheet_id, editors, players, maker.rng, used)
         maker.fill(campaign_id, content, protection)
         if gm:
             maker.share(campaign_id, gm, "writer")
-            for book_id in created.order_books.values():
+            for book_id in [*created.order_books.values(), *([created.gm_book] if created.gm_book else [])]:
                 maker.share(book_id, gm, "writer")
         for state, email in players.items():
             maker.share(campaign_id, email, "reader" if private_orders else "writer")

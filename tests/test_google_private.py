@@ -7,6 +7,7 @@ resolve read every spreadsheet once and write each at most once.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -14,9 +15,9 @@ import test_google_support as support
 from test_google_support import GM, OUTSIDER, P1, P2, GoogleEnv, meta, normal, settled_stats, small_spec
 
 from engine.core import history
-from engine.core.tables import Changeset, ReplaceTab
+from engine.core.tables import Changeset, ReplaceTab, Tables
 from engine.rulesets.ancient import ruleset
-from sheets_bridge import gsheets, sync, timeline
+from sheets_bridge import google_http, gsheets, secrets, sync, timeline
 from sheets_bridge.google_http import GoogleNotFoundError, GooglePermissionError, make_client
 
 emulator_server = support.emulator_server
@@ -181,3 +182,72 @@ def test_a_private_tab_is_never_written_into_the_public_campaign(google: GoogleE
     titles = [s["properties"]["title"] for s in google.emu.dump(created.spreadsheet_id)["sheets"]]
     assert f"Отчёт — {FIRST}" not in titles
     assert sync.private_reports(backend, backend.read(), Changeset(), ruleset) == []
+
+
+def _readable(google: GoogleEnv, identity: str) -> dict[str, Tables]:
+    """Every cell (values, formulas and notes; hidden tabs too) of every spreadsheet ``identity``
+    can open, as the API gives it to them -- snapshots in a history tab unpacked as well."""
+    client = make_client(google.key(identity))
+    listed = client.http_client.request(
+        "get", f"{google_http.GOOGLE_DRIVE_URL}", params={"q": "trashed = false", "fields": "files(id)"}
+    ).json()["files"]
+    out: dict[str, Tables] = {}
+    for f in listed:
+        answer = gsheets.get_spreadsheet(
+            client, f["id"], "sheets(properties(title),data(rowData(values(userEnteredValue,formattedValue,note))))"
+        )
+        tables: Tables = {}
+        for sheet in answer.get("sheets", []):
+            rows = (sheet.get("data") or [{}])[0].get("rowData") or []
+            tables[sheet["properties"]["title"]] = [
+                [json.dumps(v, ensure_ascii=False) for v in (r.get("values") or [])] for r in rows
+            ]
+        out[f["id"]] = tables
+        values = gsheets._absorb(f["id"], gsheets.get_spreadsheet(client, f["id"], gsheets.READ_FIELDS))[0]
+        if history.HISTORY_TAB in values:
+            for e in history.entries(values):
+                out[f"{f['id']} snapshot {e.turn}"] = e.tables()
+    return out
+
+
+def _text(tables: Tables) -> str:
+    return "\n".join(f"{name}: {cell}" for name, grid in tables.items() for row in grid for cell in row)
+
+
+def test_i15_p10_no_player_can_open_another_players_orders_or_the_secret(google: GoogleEnv) -> None:
+    """In private-orders mode the snapshots of «_История», «Архив приказов» and the GM's events
+    (tabs the ruleset declares ``audience="gm"``) live in a spreadsheet only the GM can open: after
+    two resolves and a rollback, nothing a player can open holds another player's order text or
+    the dice secret; history, rollback and verify still work."""
+    spec = sync._without_secret(small_spec(), support.SECRET)
+    created = google.create(spec, players=PLAYERS, private_orders=True)
+    secrets.save(created.spreadsheet_id, support.SECRET)
+    assert created.gm_book
+    gm_book = google.emu.dump(created.gm_book)
+    assert {p.get("emailAddress") for p in gm_book["permissions"]} == {GM}
+    assert {s["properties"]["title"] for s in gm_book["sheets"]} >= {history.HISTORY_TAB, "Архив приказов",
+                                                                      "События ведущего"}
+    backend = google.backend(created.spreadsheet_id)
+    backend.write(ruleset.demo_changes(backend.read()))
+    rome = make_client(google.key(P2)).open_by_key(created.order_books[ROME]).worksheet(ROME)
+    rome.update([["Построить", "Храм", "П001-000", "", "", "тайный план XYZZY-1"],
+                 ["Построить", "Крепость-XYZZY-2", "П001-000", "", "", ""]], "A20:F21")
+    sync.check(google.backend(created.spreadsheet_id))
+    sync.resolve(google.backend(created.spreadsheet_id), turn=1)
+    rome.update([["Нет действий", "", "", "", "", "тайный план XYZZY-3"]], "A22:F22")
+    sync.resolve(google.backend(created.spreadsheet_id), turn=2)
+    gm_view = google.backend(created.spreadsheet_id)
+    assert "XYZZY-2" in _text(gm_view.read())  # the GM sees it all (the archive)
+    assert [t["turn"] for t in timeline.list_turns(gm_view)] == [1, 2]
+    assert timeline.verify(google.backend(created.spreadsheet_id), 1).ok
+    timeline.rollback(google.backend(created.spreadsheet_id), to=2)
+    assert meta(google.backend(created.spreadsheet_id).read())["Открытый ход"] == 2
+    assert timeline.verify(google.backend(created.spreadsheet_id), 1).ok
+
+    seen = _readable(google, P1)
+    assert created.spreadsheet_id in seen and created.order_books[EGYPT] in seen
+    assert created.gm_book not in seen and created.order_books[ROME] not in seen
+    for where, tables in seen.items():
+        text = _text(tables)
+        assert "XYZZY" not in text, where
+        assert support.SECRET not in text, where
