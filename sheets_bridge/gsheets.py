@@ -65,7 +65,7 @@ from engine.core.tables import (
     is_blank,
 )
 
-from . import google_http, gsheets_lock
+from . import google_http, gsheets_lock, gsheets_sharing
 from .google_http import (
     GoogleAmbiguousWriteError,
     GoogleBadRequestError,
@@ -345,6 +345,7 @@ class BookState:
     locale: str = ""
     lock: Lock | None = None  # the write counter tab the read saw (gsheets_lock)
     backend_rows: int = 0  # rows of the ``_strategos`` tab
+    record: gsheets_sharing.Record = field(default_factory=gsheets_sharing.Record)  # what `new` shared
 
     @property
     def decimal_point(self) -> bool:
@@ -596,6 +597,14 @@ class GoogleBackend:
         GM-only spreadsheet's tabs are not order tabs)."""
         gm_books = set(self.audience_home.values())
         return frozenset(tab for tab, sid in self.tab_home.items() if sid not in gm_books)
+
+    def audit(self) -> list[str]:
+        """Warnings about sharing and names that drifted from what ``new`` set (one Drive
+        ``files.list``; nothing for a campaign made before ``new`` recorded them)."""
+        book = self.books.get(self.spreadsheet_id)
+        if book is None or not book.record:
+            return []
+        return gsheets_sharing.audit(self.client, book.record, account_email(self.client))
 
     def _register(self, tab: str, home: str) -> WriteBlock:
         """Route a tab the read did not see to ``home``; the row that records it in ``_strategos``."""
@@ -949,6 +958,8 @@ def _absorb(spreadsheet_id: str, answer: Mapping[str, Any]) -> tuple[Tables, Boo
         if title == BACKEND_TAB:
             book.backend_rows = len(grid)
             for line in grid[1:]:
+                if book.record.add(line):
+                    continue
                 if len(line) > 1 and not is_blank(line[0]) and not is_blank(line[1]):
                     home[str(line[0])] = str(line[1]).strip()
             continue
@@ -1650,6 +1661,11 @@ class _Creator:
             self.requests += 1
             send_batch(self.client, spreadsheet_id, Batch(chunk, Evidence(added_protections=added)))
 
+    def restrict(self, spreadsheet_id: str) -> None:
+        """Drive's "writers can share" off: only the owner (the program) changes who has access."""
+        self.requests += 1
+        gsheets_sharing.restrict(self.client, spreadsheet_id)
+
     def share(self, spreadsheet_id: str, email: str, role: str) -> None:
         """One Drive permission (idempotent: retried safely)."""
         body = {"type": "user", "role": role, "emailAddress": email}
@@ -1726,16 +1742,17 @@ def create_campaign(
         # hidden tabs of a spreadsheet they can open through the API)
         gm_tabs = [t for t in spec.tabs if t.audience == AUDIENCE_GM] if private_orders else []
         book_tabs = [t for t in spec.tabs if t not in order_tabs and t not in gm_tabs]
-        if private_orders:
-            book_tabs.append(
-                TabSpec(BACKEND_TAB, [["Лист", "Таблица"]], {1: 30, 2: 50}, hidden=True, kind="meta")
-            )
+        # the backend's own bookkeeping: where tabs live, what was shared with whom (gsheets_sharing)
+        book_tabs.append(TabSpec(BACKEND_TAB, [["Лист", "Таблица"]], {1: 30, 2: 50}, hidden=True, kind="meta"))
         ids = [(t, _rid(maker.rng, used)) for t in book_tabs]
         campaign_id = maker.create_book(spec.title, ids, locale)
         created = CreatedCampaign(campaign_id)
+        record = gsheets_sharing.Record({campaign_id: spec.title})
         for tab in order_tabs:
             sheet_id = _rid(maker.rng, used)
-            book_id = maker.create_book(f"{spec.title} — {tab.name}", [(tab, sheet_id)], locale)
+            record_name = f"{spec.title} — {tab.name}"
+            book_id = maker.create_book(record_name, [(tab, sheet_id)], locale)
+            record.names[book_id] = record_name
             lists = {v.source: _source_values(spec, v.source) for v in tab.validations if v.source}
             content = _format_requests(tab, sheet_id, lists=lists)
             maker.fill(book_id, content, _protections(tab, sheet_id, editors, players, maker.rng, used))
@@ -1743,9 +1760,18 @@ def create_campaign(
         if gm_tabs:
             gm_ids = [(t, _rid(maker.rng, used)) for t in gm_tabs]
             created.gm_book = maker.create_book(f"{spec.title}{GM_BOOK_SUFFIX}", gm_ids, locale)
+            record.names[created.gm_book] = f"{spec.title}{GM_BOOK_SUFFIX}"
             gm_content = [r for t, sid in gm_ids for r in _format_requests(t, sid)]
             gm_protection = [r for t, sid in gm_ids for r in _protections(t, sid, editors, {}, maker.rng, used)]
             maker.fill(created.gm_book, gm_content, gm_protection)
+        shares: list[tuple[str, str, str]] = []  # (spreadsheet, e-mail, role), all planned before any is made
+        if gm:
+            shares += [(sid, gm, "writer") for sid in record.names]
+        for state, email in players.items():
+            shares.append((campaign_id, email, "reader" if private_orders else "writer"))
+            shares += [(created.order_books[t.name], email, "writer") for t in order_tabs if t.owner == state]
+        for sid, email, role in shares:
+            record.shares.setdefault(sid, {})[email.casefold()] = role
         content: list[dict[str, Any]] = []
         protection: list[dict[str, Any]] = []
         for tab, sheet_id in ids:
@@ -1753,20 +1779,15 @@ def create_campaign(
                 homes = [*created.order_books.items(), *((t.name, created.gm_book) for t in gm_tabs)]
                 if created.gm_book:
                     homes.append((AUDIENCE_ROW + AUDIENCE_GM, created.gm_book))
-                tab = TabSpec(BACKEND_TAB, [["Лист", "Таблица"], *[[n, s] for n, s in homes]],
+                tab = TabSpec(BACKEND_TAB, [["Лист", "Таблица"], *[[n, s] for n, s in homes], *record.rows()],
                               tab.widths, hidden=True, kind="meta")
             content += _format_requests(tab, sheet_id)
             protection += _protections(tab, sheet_id, editors, players, maker.rng, used)
         maker.fill(campaign_id, content, protection)
-        if gm:
-            maker.share(campaign_id, gm, "writer")
-            for book_id in [*created.order_books.values(), *([created.gm_book] if created.gm_book else [])]:
-                maker.share(book_id, gm, "writer")
-        for state, email in players.items():
-            maker.share(campaign_id, email, "reader" if private_orders else "writer")
-            for tab in order_tabs:
-                if tab.owner == state:
-                    maker.share(created.order_books[tab.name], email, "writer")
+        for sid in record.names:  # before anybody is given access: only the owner may share
+            maker.restrict(sid)
+        for sid, email, role in shares:
+            maker.share(sid, email, role)
     created.requests = maker.requests
     return created
 

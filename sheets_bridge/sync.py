@@ -95,6 +95,7 @@ def check(backend: Backend, progress: Progress | None = None) -> Any:
     result = rules.check(tables, secret=_secret(backend), on_phase=lambda name: p.advance("turn", name))
     p.finish("turn")
     _write(backend, result.changes, p)
+    _warn(result, _audit(backend))
     return result
 
 
@@ -112,7 +113,21 @@ def resolve(backend: Backend, turn: int | None = None, progress: Progress | None
     result.changes.replace += private_reports(backend, tables, result.changes, rules)
     p.finish("turn")
     _write(backend, result.changes, p)
+    _warn(result, _audit(backend))
     return result
+
+
+def _audit(backend: Backend) -> list[str]:
+    """What the backend finds wrong around the campaign (on Google: sharing and names that drifted
+    from what `new` set, issue 15 p9); nothing for a backend without such an audit."""
+    audit = getattr(backend, "audit", None)
+    return list(audit()) if callable(audit) else []
+
+
+def _warn(result: Any, warnings: list[str]) -> None:
+    """Add warnings to the result's summary (shown by the CLI, listed under "warnings" in --json)."""
+    if warnings and isinstance(getattr(result, "summary", None), dict):
+        result.summary.setdefault("warnings", []).extend(warnings)
 
 
 def private_reports(backend: Backend, tables: Tables, changes: Changeset, rules: Any = None) -> list[Any]:
