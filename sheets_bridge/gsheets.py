@@ -47,7 +47,7 @@ from typing import Any
 
 from gspread.utils import a1_range_to_grid_range, a1_to_rowcol
 
-from engine.core.errors import BackendError, UsageError
+from engine.core.errors import BackendError, CampaignError, Problem, UsageError
 from engine.core.tables import (
     AUDIENCE_GM,
     Cell,
@@ -98,7 +98,7 @@ STAGE_PREFIX = "_strategos_stage_"
 #: whole-sheet protections tell which editors a tab created later must get.
 READ_FIELDS = (
     "spreadsheetId,properties(locale),sheets(properties(sheetId,title,index,hidden,gridProperties(rowCount,columnCount)),"
-    "data(rowData(values(userEnteredValue))),protectedRanges(range,editors(users)))"
+    "data(rowData(values(userEnteredValue))),protectedRanges(range,editors(users)),merges)"
 )
 #: What the write guard reads to find tabs / protected ranges a batch added.
 PROBE_FIELDS = "sheets(properties(sheetId,title),protectedRanges(protectedRangeId))"
@@ -332,6 +332,7 @@ class SheetInfo:
     rows: int
     cols: int
     hidden: bool = False
+    merges: list[tuple[int, int, int, int]] = field(default_factory=list)  # r0, c0, r1, c1 (end-exclusive)
 
 
 @dataclass
@@ -578,10 +579,10 @@ class GoogleBackend:
         order = [sid for sid in parts if sid != self.spreadsheet_id]
         if self.spreadsheet_id in parts:
             order.append(self.spreadsheet_id)
+        plans = [self._plan(sid, parts[sid], before) for sid in order]  # all refusals before any write
         try:
             with google_errors("запись в таблицу Google"):
-                for sid in order:
-                    plan = self._plan(sid, parts[sid], before)
+                for sid, plan in zip(order, plans):
                     for batch in plan.batches:
                         self.batches_sent += 1
                         send_batch(self.client, sid, batch)
@@ -672,7 +673,7 @@ class GoogleBackend:
                         )
                 info = SheetInfo(
                     spreadsheet_id, info.sheet_id, tab, max(info.rows, rows_needed), max(info.cols, cols_needed),
-                    info.hidden,
+                    info.hidden, info.merges,
                 )
             infos[tab] = info
         per_tab: dict[str, list[Piece]] = {}
@@ -697,6 +698,7 @@ class GoogleBackend:
         ]
         note_requests += [r for tab, ns in notes.items() for r in _note_requests(infos[tab].sheet_id, ns)]
         marker_requests = [_block_request(infos[b.tab].sheet_id, b) for b in changes.marker]
+        _refuse_merges(infos, per_tab, changes.marker)
         if changes.marker:
             _marker_evidence(evidence, changes.marker, before)
 
@@ -821,6 +823,27 @@ class GoogleBackend:
         return batches
 
 
+def _refuse_merges(infos: Mapping[str, SheetInfo], per_tab: Mapping[str, list[Piece]],
+                   marker: Sequence[WriteBlock]) -> None:
+    """Refuse (before anything is sent) a write over merged cells: Google shows only a merge's
+    first cell, so a status or a ledger line written under a merge would be hidden from the
+    players or lost.  The message names the tab and the merged range, as the .xlsx backend does."""
+    problems: list[Problem] = []
+    rects: dict[str, list[tuple[int, int, int, int]]] = {t: [p.rect for p in ps] for t, ps in per_tab.items()}
+    for b in marker:
+        rects.setdefault(b.tab, []).append(_block_rect(b))
+    for tab, written in rects.items():
+        info = infos.get(tab)
+        for m in info.merges if info else []:
+            if any(r0 < m[2] and m[0] < r1 and c0 < m[3] and m[1] < c1 for r0, c0, r1, c1 in written):
+                a1 = f"{_a1_column(m[1])}{m[0] + 1}:{_a1_column(m[3] - 1)}{m[2]}"
+                problems.append(Problem(tab, 0, "", (
+                    f"объединённые ячейки {a1} там, куда программа записывает итоги; разъедините их "
+                    "(Формат → Объединить ячейки → Отменить объединение) и повторите — ничего не записано")))
+    if problems:
+        raise CampaignError(problems)
+
+
 def _filled(piece: Piece, after: Callable[[], Tables], tab: str) -> dict[str, Any]:
     """A piece as its staged copy writes it.  The copy pastes the piece's whole rectangle, so where
     an anchored row stops short, the rest of the rectangle carries what ``tab`` holds after the
@@ -941,6 +964,9 @@ def _absorb(spreadsheet_id: str, answer: Mapping[str, Any]) -> tuple[Tables, Boo
             int(grid_props.get("columnCount", 0)),
             bool(props.get("hidden", False)),
         )
+        for m in sheet.get("merges", []):
+            info.merges.append((int(m.get("startRowIndex", 0)), int(m.get("startColumnIndex", 0)),
+                                int(m.get("endRowIndex", info.rows)), int(m.get("endColumnIndex", info.cols))))
         for pr in sheet.get("protectedRanges", []):
             rng = pr.get("range") or {}
             users = (pr.get("editors") or {}).get("users") or []
