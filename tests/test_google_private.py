@@ -17,7 +17,7 @@ from test_google_support import GM, OUTSIDER, P1, P2, GoogleEnv, meta, normal, s
 from engine.core import history
 from engine.core.tables import Changeset, ReplaceTab, Tables
 from engine.rulesets.ancient import ruleset
-from sheets_bridge import google_http, gsheets, secrets, sync, timeline
+from sheets_bridge import gsheets, secrets, sync, timeline
 from sheets_bridge.google_http import GoogleNotFoundError, GooglePermissionError, make_client
 
 emulator_server = support.emulator_server
@@ -80,14 +80,15 @@ def test_check_and_resolve_read_each_spreadsheet_once_write_each_at_most_once_an
     google.reset()
     created = google.create(small_spec(), players=PLAYERS, private_orders=True)
     books = len(created.order_books)
-    # campaign: create + batch; each order book: create + batch; permissions: the GM on every
-    # spreadsheet, each player on the campaign and on their own book
-    assert google.counts() == {"sheets.create": 1 + books, "sheets.batchUpdate": 1 + books,
-                               "drive.permissions.create": (1 + books) + 2 * 2}
-    assert created.requests == 2 * (1 + books) + (1 + books) + 4
+    # campaign, GM-only book (issue 15 p10), each order book: create + batch + "writers can share"
+    # off (p9); permissions: the GM on every spreadsheet, each player on the campaign and their book
+    sheets = 2 + books
+    assert google.counts() == {"sheets.create": sheets, "sheets.batchUpdate": sheets, "drive.files.update": sheets,
+                               "drive.permissions.create": sheets + 2 * 2}
+    assert created.requests == 3 * sheets + sheets + 4
     backend = google.backend(created.spreadsheet_id)
     backend.write(ruleset.demo_changes(backend.read()))
-    every = {created.spreadsheet_id, *created.order_books.values()}
+    every = {created.spreadsheet_id, created.gm_book, *created.order_books.values()}
     for command in ("check", "resolve"):
         google.reset()
         backend = google.backend(created.spreadsheet_id)
@@ -184,13 +185,18 @@ def test_a_private_tab_is_never_written_into_the_public_campaign(google: GoogleE
     assert sync.private_reports(backend, backend.read(), Changeset(), ruleset) == []
 
 
-def _readable(google: GoogleEnv, identity: str) -> dict[str, Tables]:
-    """Every cell (values, formulas and notes; hidden tabs too) of every spreadsheet ``identity``
-    can open, as the API gives it to them -- snapshots in a history tab unpacked as well."""
+def _readable(google: GoogleEnv, identity: str, created: gsheets.CreatedCampaign) -> dict[str, Tables]:
+    """Every cell (values, formulas and notes; hidden tabs too) of every spreadsheet of the campaign
+    that ``identity`` can open, as the API gives it to them -- snapshots in a history tab unpacked."""
     client = make_client(google.key(identity))
-    listed = client.http_client.request(
-        "get", f"{google_http.GOOGLE_DRIVE_URL}", params={"q": "trashed = false", "fields": "files(id)"}
-    ).json()["files"]
+    every = [created.spreadsheet_id, *created.order_books.values(), created.gm_book]
+    listed = []
+    for sid in every:
+        try:
+            gsheets.get_spreadsheet(client, sid, "spreadsheetId")
+        except (GoogleNotFoundError, GooglePermissionError):
+            continue
+        listed.append({"id": sid})
     out: dict[str, Tables] = {}
     for f in listed:
         answer = gsheets.get_spreadsheet(
@@ -244,7 +250,7 @@ def test_i15_p10_no_player_can_open_another_players_orders_or_the_secret(google:
     assert meta(google.backend(created.spreadsheet_id).read())["Открытый ход"] == 2
     assert timeline.verify(google.backend(created.spreadsheet_id), 1).ok
 
-    seen = _readable(google, P1)
+    seen = _readable(google, P1, created)
     assert created.spreadsheet_id in seen and created.order_books[EGYPT] in seen
     assert created.gm_book not in seen and created.order_books[ROME] not in seen
     for where, tables in seen.items():
