@@ -15,7 +15,7 @@ import test_google_support as support
 from test_google_support import GM, OUTSIDER, P1, P2, GoogleEnv, meta, normal, settled_stats, small_spec
 
 from engine.core import history
-from engine.core.tables import Changeset, ReplaceTab, Tables
+from engine.core.tables import AUDIENCE_GM, Changeset, ReplaceTab, Tables
 from engine.rulesets.ancient import ruleset
 from sheets_bridge import gsheets, secrets, sync, timeline
 from sheets_bridge.google_http import GoogleNotFoundError, GooglePermissionError, make_client
@@ -257,3 +257,22 @@ def test_i15_p10_no_player_can_open_another_players_orders_or_the_secret(google:
         text = _text(tables)
         assert "XYZZY" not in text, where
         assert support.SECRET not in text, where
+
+
+def test_i15_p10_a_gm_only_tab_created_later_goes_to_the_gm_book(google: GoogleEnv) -> None:
+    """The audience is the ruleset's declaration, not a list of names in the bridge: a new tab
+    with ``audience="gm"`` is created in the GM-only spreadsheet and recorded in ``_strategos``."""
+    created = google.create(small_spec(), players=PLAYERS, private_orders=True)
+    backend = google.backend(created.spreadsheet_id)
+    backend.read()
+    notes = ReplaceTab("Заметки ведущего", [["Заметка"], ["засада у Канн"]], audience=AUDIENCE_GM)
+    backend.write(Changeset(replace=[notes]))
+    def titles(sid: str) -> list[str]:
+        return [s["properties"]["title"] for s in google.emu.dump(sid)["sheets"]]
+
+    assert "Заметки ведущего" in titles(created.gm_book)
+    assert "Заметки ведущего" not in titles(created.spreadsheet_id)
+    again = google.backend(created.spreadsheet_id)
+    assert again.read()["Заметки ведущего"] == [["Заметка"], ["засада у Канн"]]
+    assert again.tab_home["Заметки ведущего"] == created.gm_book
+    assert "Заметки ведущего" not in again.private_order_tabs
