@@ -28,7 +28,12 @@ Why it looks the way it does
 * **Private orders.**  A campaign may keep each player's order tab in a spreadsheet of its
   own; the hidden tab ``_strategos`` of the campaign lists ``[tab name, spreadsheet id]``.
   The engine still sees one ``Tables`` dict; the backend routes every change to the
-  spreadsheet that holds the tab and writes the campaign (with the marker) last.
+  spreadsheet that holds the tab and writes the campaign (with the marker) last.  Tabs the
+  ruleset declares ``audience="gm"`` (snapshots, every state's orders) live in a spreadsheet
+  only the GM can open.
+* **Two runs never revert each other.**  Every write opens with a compare-and-swap on a hidden
+  lock tab (:mod:`sheets_bridge.gsheets_lock`); a run that read before another one wrote is
+  refused as a whole.  A write over merged cells is refused before anything is sent.
 """
 
 from __future__ import annotations
@@ -86,7 +91,8 @@ __all__ = ["GoogleConcurrentWrite"]  # re-exported: callers catch it from here
 
 #: Google recommends request payloads of at most 2 MB; bigger writes are staged.
 MAX_WRITE_BYTES = 2 * 1024 * 1024
-#: The hidden tab where the backend keeps its own bookkeeping (private-orders mode).
+#: The hidden tab where the backend keeps its own bookkeeping: where tabs of other spreadsheets
+#: live (private orders, the GM-only book) and what ``new`` shared (gsheets_sharing).
 BACKEND_TAB = "_strategos"
 #: A row of ``_strategos`` naming where tabs of an audience live: ``["@gm", <spreadsheet id>]``.
 AUDIENCE_ROW = "@"
