@@ -276,3 +276,35 @@ def test_i15_p10_a_gm_only_tab_created_later_goes_to_the_gm_book(google: GoogleE
     assert again.read()["Заметки ведущего"] == [["Заметка"], ["засада у Канн"]]
     assert again.tab_home["Заметки ведущего"] == created.gm_book
     assert "Заметки ведущего" not in again.private_order_tabs
+
+
+def test_i15_p10_a_resolve_that_fails_after_the_gm_book_leaves_no_double_rows(
+    google: GoogleEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The GM-only book is written before the campaign (whose turn marker comes last). If the
+    campaign's write fails, the re-run writes the snapshot and the archive rows of the open turn
+    over those the failed attempt left: one snapshot per turn, no order archived twice."""
+    created = google.create(small_spec(), players=PLAYERS, private_orders=True)
+    sid = created.spreadsheet_id
+    backend = google.backend(sid)
+    backend.write(ruleset.demo_changes(backend.read()))
+    real = gsheets.send_batch
+
+    def campaign_fails(client: object, spreadsheet_id: str, batch: gsheets.Batch) -> None:
+        if spreadsheet_id == sid:
+            raise gsheets.GoogleBackendError("сбой записи кампании (тест)")
+        real(client, spreadsheet_id, batch)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gsheets, "send_batch", campaign_fails)
+    with pytest.raises(gsheets.GoogleBackendError):
+        sync.resolve(google.backend(sid), turn=1)
+    monkeypatch.setattr(gsheets, "send_batch", real)
+    half = google.backend(sid).read()
+    assert meta(half)["Открытый ход"] == 1
+    archived = [r for r in half["Архив приказов"][1:] if r and r[0] == 1]
+    assert archived and [e.turn for e in history.entries(half)] == [1]  # what the failed attempt left
+    sync.resolve(google.backend(sid), turn=1)
+    done = google.backend(sid).read()
+    assert meta(done)["Открытый ход"] == 2
+    assert [e.turn for e in history.entries(done)] == [1]
+    assert [r for r in done["Архив приказов"][1:] if r and r[0] == 1] == archived
