@@ -139,6 +139,8 @@ def _print_summary(result: Any, out: IO[str]) -> None:
     for notice in s.get("notices") or ():  # e.g. the secret moved to the GM's store
         console.print(escape(str(notice)))
     console.print(f"Приказы — {_counts(s['orders']) or 'приказов нет'}")
+    for warning in s.get("warnings", []):
+        console.print(f"[yellow]Предупреждение:[/yellow] {escape(str(warning))}")
     rows = [st for st in s["states"] if not st["ai"]]
     if not rows:
         return

@@ -28,7 +28,12 @@ Why it looks the way it does
 * **Private orders.**  A campaign may keep each player's order tab in a spreadsheet of its
   own; the hidden tab ``_strategos`` of the campaign lists ``[tab name, spreadsheet id]``.
   The engine still sees one ``Tables`` dict; the backend routes every change to the
-  spreadsheet that holds the tab and writes the campaign (with the marker) last.
+  spreadsheet that holds the tab and writes the campaign (with the marker) last.  Tabs the
+  ruleset declares ``audience="gm"`` (snapshots, every state's orders) live in a spreadsheet
+  only the GM can open.
+* **Two runs never revert each other.**  Every write opens with a compare-and-swap on a hidden
+  lock tab (:mod:`sheets_bridge.gsheets_lock`); a run that read before another one wrote is
+  refused as a whole.  A write over merged cells is refused before anything is sent.
 """
 
 from __future__ import annotations
@@ -47,8 +52,9 @@ from typing import Any
 
 from gspread.utils import a1_range_to_grid_range, a1_to_rowcol
 
-from engine.core.errors import BackendError, UsageError
+from engine.core.errors import BackendError, CampaignError, Problem, UsageError
 from engine.core.tables import (
+    AUDIENCE_GM,
     Cell,
     Changeset,
     Chart,
@@ -64,9 +70,10 @@ from engine.core.tables import (
     is_blank,
 )
 
-from . import google_http
+from . import google_http, gsheets_lock, gsheets_sharing
 from .google_http import (
     GoogleAmbiguousWriteError,
+    GoogleBadRequestError,
     GoogleCredentialsError,
     GoogleError,
     GoogleNotFoundError,
@@ -77,22 +84,30 @@ from .google_http import (
     GoogleWriteAlreadyApplied,
     StrategosClient,
 )
+from .gsheets_lock import GoogleConcurrentWrite, Lock
 from .xlsx import HEADER_FILL
+
+__all__ = ["GoogleConcurrentWrite"]  # re-exported: callers catch it from here
 
 #: Google recommends request payloads of at most 2 MB; bigger writes are staged.
 MAX_WRITE_BYTES = 2 * 1024 * 1024
-#: The hidden tab where the backend keeps its own bookkeeping (private-orders mode).
+#: The hidden tab where the backend keeps its own bookkeeping: where tabs of other spreadsheets
+#: live (private orders, the GM-only book) and what ``new`` shared (gsheets_sharing).
 BACKEND_TAB = "_strategos"
+#: A row of ``_strategos`` naming where tabs of an audience live: ``["@gm", <spreadsheet id>]``.
+AUDIENCE_ROW = "@"
+#: Title suffix of the GM-only spreadsheet of a private-orders campaign.
+GM_BOOK_SUFFIX = " — ведущий"
 #: Prefix of hidden staging tabs used by oversized writes (deleted by the same write).
 STAGE_PREFIX = "_strategos_stage_"
 #: What a read asks for: entered values (formulas as formulas) and each tab's id and size;
 #: whole-sheet protections tell which editors a tab created later must get.
 READ_FIELDS = (
     "spreadsheetId,properties(locale),sheets(properties(sheetId,title,index,hidden,gridProperties(rowCount,columnCount)),"
-    "data(rowData(values(userEnteredValue))),protectedRanges(range,editors(users)))"
+    "data(rowData(values(userEnteredValue))),protectedRanges(range,editors(users)),merges)"
 )
 #: What the write guard reads to find tabs / protected ranges a batch added.
-PROBE_FIELDS = "sheets(properties(sheetId),protectedRanges(protectedRangeId))"
+PROBE_FIELDS = "sheets(properties(sheetId,title),protectedRanges(protectedRangeId))"
 MARKER_FIELDS = "sheets(data(rowData(values(userEnteredValue))))"
 #: Longest inline dropdown list we create (Google's data-validation list limit is about 500 items).
 MAX_LIST_OPTIONS = 500
@@ -323,6 +338,7 @@ class SheetInfo:
     rows: int
     cols: int
     hidden: bool = False
+    merges: list[tuple[int, int, int, int]] = field(default_factory=list)  # r0, c0, r1, c1 (end-exclusive)
 
 
 @dataclass
@@ -334,6 +350,9 @@ class BookState:
     editors: list[str] = field(default_factory=list)  # editors of whole-tab protections
     stale_stages: list[int] = field(default_factory=list)  # staging tabs a failed write left behind
     locale: str = ""
+    lock: Lock | None = None  # the write counter tab the read saw (gsheets_lock)
+    backend_rows: int = 0  # rows of the ``_strategos`` tab
+    record: gsheets_sharing.Record = field(default_factory=gsheets_sharing.Record)  # what `new` shared
 
     @property
     def decimal_point(self) -> bool:
@@ -351,10 +370,13 @@ class Evidence:
     added_sheets: set[int] = field(default_factory=set)
     deleted_sheets: set[int] = field(default_factory=set)
     added_protections: set[int] = field(default_factory=set)
+    lock_from: Lock | None = None  # the lock the read saw (the batch deletes it) ...
+    lock_to: Lock | None = None  # ... and the one the batch adds: the strongest evidence
 
     def any(self) -> bool:
         """Whether the batch holds anything a retry could apply twice or fail on."""
-        return bool(self.marker_cells or self.added_sheets or self.deleted_sheets or self.added_protections)
+        return bool(self.marker_cells or self.added_sheets or self.deleted_sheets or self.added_protections
+                    or self.lock_to)
 
 
 @dataclass
@@ -413,12 +435,22 @@ def send_batch(client: StrategosClient, spreadsheet_id: str, batch: Batch) -> No
             http.request("post", url, data=batch.body(), headers=dict(JSON_HEADERS))
     except GoogleWriteAlreadyApplied:
         return
+    except GoogleBadRequestError:
+        ev = batch.evidence
+        if ev.lock_to is not None:  # refused as a whole: was it because another run wrote?
+            now = gsheets_lock.found(get_spreadsheet(client, spreadsheet_id, PROBE_FIELDS).get("sheets", []))
+            if now != ev.lock_from:
+                raise gsheets_lock.conflict(spreadsheet_id) from None
+        raise
 
 
 def landed(client: StrategosClient, spreadsheet_id: str, ev: Evidence) -> bool:
     """Whether a batch with this evidence is visible in the spreadsheet now."""
     if not ev.any():
         return False  # absolute writes only: sending them again is harmless
+    if ev.lock_to is not None:  # the batch swapped the lock: its id says whose write is there
+        now = gsheets_lock.found(get_spreadsheet(client, spreadsheet_id, PROBE_FIELDS).get("sheets", []))
+        return gsheets_lock.verdict(now, ev.lock_from, ev.lock_to, spreadsheet_id)
     if ev.marker_cells:
         r0, c0, n_rows, n_cols = ev.marker_range
         a1 = f"{quote_title(ev.marker_tab)}!{_a1_column(c0)}{r0 + 1}:{_a1_column(c0 + n_cols - 1)}{r0 + n_rows}"
@@ -467,8 +499,10 @@ class GoogleBackend:
         self.rng = rng or random.Random()
         self.books: dict[str, BookState] = {}
         self.tab_home: dict[str, str] = {}  # engine tab -> spreadsheet id, for tabs outside the campaign
+        self.audience_home: dict[str, str] = {}  # audience ("gm") -> spreadsheet id for its new tabs
         self.tables: Tables | None = None
         self.batches_sent = 0
+        self.backend_rows = 0  # rows of ``_strategos`` the read saw
 
     @classmethod
     def open(
@@ -495,22 +529,28 @@ class GoogleBackend:
         with google_errors("чтение таблицы Google"):
             answer = get_spreadsheet(self.client, self.spreadsheet_id, READ_FIELDS)
             tables, book, home = _absorb(self.spreadsheet_id, answer)
+            self.backend_rows = book.backend_rows
             books = {self.spreadsheet_id: book}
             private: dict[str, Tables] = {}
             tab_home: dict[str, str] = {}
+            audience_home: dict[str, str] = {}
             for tab, sid in home.items():
                 if sid == self.spreadsheet_id:
                     continue
                 if sid not in private:
                     private[sid], books[sid], _ = _absorb(sid, get_spreadsheet(self.client, sid, READ_FIELDS))
+                if tab.startswith(AUDIENCE_ROW):  # where new tabs of that audience go
+                    audience_home[tab[len(AUDIENCE_ROW):]] = sid
+                    continue
                 if tab not in private[sid]:
                     raise GoogleBackendError(
-                        f"В таблице приказов {spreadsheet_url(sid)} нет листа «{tab}», хотя служебный лист "
+                        f"В таблице {spreadsheet_url(sid)} нет листа «{tab}», хотя служебный лист "
                         f"«{BACKEND_TAB}» кампании указывает на неё."
                     )
                 tables[tab] = private[sid][tab]
                 tab_home[tab] = sid
         self.books, self.tab_home, self.tables = books, tab_home, tables
+        self.audience_home = audience_home
         return {name: [list(r) for r in grid] for name, grid in tables.items()}
 
     # ----------------------------------------------------------------- write
@@ -531,6 +571,9 @@ class GoogleBackend:
         for rep in changes.replace:
             if rep.beside and rep.beside not in self.tab_home:
                 continue  # a private tab whose order tab is not in a book of its own: never into the public sheet
+            home = self.audience_home.get(rep.readers)
+            if home and rep.tab not in self.tab_home and not rep.beside:
+                part(BACKEND_TAB).blocks.append(self._register(rep.tab, home))  # a new GM-only tab: into its book
             part(rep.beside or rep.tab).replace.append(rep)
         for block in changes.blocks:
             part(block.tab).blocks.append(block)
@@ -543,10 +586,10 @@ class GoogleBackend:
         order = [sid for sid in parts if sid != self.spreadsheet_id]
         if self.spreadsheet_id in parts:
             order.append(self.spreadsheet_id)
+        plans = [self._plan(sid, parts[sid], before) for sid in order]  # all refusals before any write
         try:
             with google_errors("запись в таблицу Google"):
-                for sid in order:
-                    plan = self._plan(sid, parts[sid], before)
+                for sid, plan in zip(order, plans):
                     for batch in plan.batches:
                         self.batches_sent += 1
                         send_batch(self.client, sid, batch)
@@ -558,8 +601,24 @@ class GoogleBackend:
 
     @property
     def private_order_tabs(self) -> frozenset[str]:
-        """The tabs the last read found in spreadsheets of their own (private order books)."""
-        return frozenset(self.tab_home)
+        """The tabs the last read found in spreadsheets of their own (private order books; the
+        GM-only spreadsheet's tabs are not order tabs)."""
+        gm_books = set(self.audience_home.values())
+        return frozenset(tab for tab, sid in self.tab_home.items() if sid not in gm_books)
+
+    def audit(self) -> list[str]:
+        """Warnings about sharing and names that drifted from what ``new`` set (one Drive
+        ``files.list``; nothing for a campaign made before ``new`` recorded them)."""
+        book = self.books.get(self.spreadsheet_id)
+        if book is None or not book.record:
+            return []
+        return gsheets_sharing.audit(self.client, book.record, account_email(self.client))
+
+    def _register(self, tab: str, home: str) -> WriteBlock:
+        """Route a tab the read did not see to ``home``; the row that records it in ``_strategos``."""
+        self.tab_home[tab] = home
+        self.backend_rows += 1
+        return WriteBlock(BACKEND_TAB, self.backend_rows, 1, [[tab, home]])
 
     def _reread(self) -> Tables:
         """A write without a read first: read now (the plan needs tab ids, sizes and contents)."""
@@ -573,6 +632,8 @@ class GoogleBackend:
         ``before`` is what the read saw, so a ReplaceTab sends only what differs."""
         book = self.books[spreadsheet_id]
         used_ids = {s.sheet_id for s in book.sheets.values()} | set(book.stale_stages)
+        if book.lock is not None:
+            used_ids.add(book.lock.sheet_id)
         structural: list[dict[str, Any]] = []
         evidence = Evidence()
         need: dict[str, list[int]] = {}  # tab -> [rows, cols] the changes reach
@@ -619,7 +680,7 @@ class GoogleBackend:
                         )
                 info = SheetInfo(
                     spreadsheet_id, info.sheet_id, tab, max(info.rows, rows_needed), max(info.cols, cols_needed),
-                    info.hidden,
+                    info.hidden, info.merges,
                 )
             infos[tab] = info
         per_tab: dict[str, list[Piece]] = {}
@@ -644,20 +705,29 @@ class GoogleBackend:
         ]
         note_requests += [r for tab, ns in notes.items() for r in _note_requests(infos[tab].sheet_id, ns)]
         marker_requests = [_block_request(infos[b.tab].sheet_id, b) for b in changes.marker]
+        _refuse_merges(infos, per_tab, changes.marker)
         if changes.marker:
             _marker_evidence(evidence, changes.marker, before)
+
+        if not (structural or any(per_tab.values()) or note_requests or marker_requests):
+            return Plan([], lambda: None)
+        # the compare-and-swap opens the batch that changes the campaign (gsheets_lock)
+        lock, swap = gsheets_lock.swap(book.lock, _rid(self.rng, used_ids))
+        if book.editors:
+            swap.append(_protect_sheet(lock.sheet_id, _rid(self.rng, used_ids), book.editors, ()))
+        structural = swap + structural
+        evidence.lock_from, evidence.lock_to = book.lock, lock
 
         def commit() -> None:
             book.sheets.update(infos)
             book.stale_stages = []
+            book.lock = lock
 
         content_size = {tab: sum(p.size for p in pieces) for tab, pieces in per_tab.items()}
         fixed = len(_dumps({"requests": structural + note_requests + marker_requests})) + 2
         if fixed + sum(content_size.values()) <= self.max_write_bytes:
             content = [r for pieces in per_tab.values() for p in pieces for r in p.requests]
             requests = structural + content + note_requests + marker_requests
-            if not requests:
-                return Plan([], commit)
             return Plan([Batch(requests, evidence)], commit)
         late: list[dict[str, Any]] = []
         if fixed > self.max_write_bytes // 2:
@@ -753,9 +823,32 @@ class GoogleBackend:
             marker_range=evidence.marker_range,
             marker_cells=evidence.marker_cells,
             deleted_sheets=stage_ids | evidence.deleted_sheets,
+            lock_from=evidence.lock_from,
+            lock_to=evidence.lock_to,
         )
         batches.append(Batch(final, final_evidence))
         return batches
+
+
+def _refuse_merges(infos: Mapping[str, SheetInfo], per_tab: Mapping[str, list[Piece]],
+                   marker: Sequence[WriteBlock]) -> None:
+    """Refuse (before anything is sent) a write over merged cells: Google shows only a merge's
+    first cell, so a status or a ledger line written under a merge would be hidden from the
+    players or lost.  The message names the tab and the merged range, as the .xlsx backend does."""
+    problems: list[Problem] = []
+    rects: dict[str, list[tuple[int, int, int, int]]] = {t: [p.rect for p in ps] for t, ps in per_tab.items()}
+    for b in marker:
+        rects.setdefault(b.tab, []).append(_block_rect(b))
+    for tab, written in rects.items():
+        info = infos.get(tab)
+        for m in info.merges if info else []:
+            if any(r0 < m[2] and m[0] < r1 and c0 < m[3] and m[1] < c1 for r0, c0, r1, c1 in written):
+                a1 = f"{_a1_column(m[1])}{m[0] + 1}:{_a1_column(m[3] - 1)}{m[2]}"
+                problems.append(Problem(tab, 0, "", (
+                    f"объединённые ячейки {a1} там, куда программа записывает итоги; разъедините их "
+                    "(Формат → Объединить ячейки → Отменить объединение) и повторите — ничего не записано")))
+    if problems:
+        raise CampaignError(problems)
 
 
 def _filled(piece: Piece, after: Callable[[], Tables], tab: str) -> dict[str, Any]:
@@ -878,6 +971,9 @@ def _absorb(spreadsheet_id: str, answer: Mapping[str, Any]) -> tuple[Tables, Boo
             int(grid_props.get("columnCount", 0)),
             bool(props.get("hidden", False)),
         )
+        for m in sheet.get("merges", []):
+            info.merges.append((int(m.get("startRowIndex", 0)), int(m.get("startColumnIndex", 0)),
+                                int(m.get("endRowIndex", info.rows)), int(m.get("endColumnIndex", info.cols))))
         for pr in sheet.get("protectedRanges", []):
             rng = pr.get("range") or {}
             users = (pr.get("editors") or {}).get("users") or []
@@ -887,10 +983,16 @@ def _absorb(spreadsheet_id: str, answer: Mapping[str, Any]) -> tuple[Tables, Boo
         if title.startswith(STAGE_PREFIX):
             book.stale_stages.append(info.sheet_id)
             continue
+        if title.startswith(gsheets_lock.LOCK_PREFIX):
+            book.lock = gsheets_lock.found([sheet]) or book.lock
+            continue
         book.sheets[title] = info
         grid = _grid_of((sheet.get("data") or [{}])[0])
         if title == BACKEND_TAB:
+            book.backend_rows = len(grid)
             for line in grid[1:]:
+                if book.record.add(line):
+                    continue
                 if len(line) > 1 and not is_blank(line[0]) and not is_blank(line[1]):
                     home[str(line[0])] = str(line[1]).strip()
             continue
@@ -1518,6 +1620,7 @@ class CreatedCampaign:
 
     spreadsheet_id: str
     order_books: dict[str, str] = field(default_factory=dict)  # order tab -> spreadsheet id
+    gm_book: str = ""  # private mode: the spreadsheet of the GM-only tabs (shared with the GM alone)
     requests: int = 0  # API requests creation took (token requests excluded)
 
     @property
@@ -1591,6 +1694,11 @@ class _Creator:
             self.requests += 1
             send_batch(self.client, spreadsheet_id, Batch(chunk, Evidence(added_protections=added)))
 
+    def restrict(self, spreadsheet_id: str) -> None:
+        """Drive's "writers can share" off: only the owner (the program) changes who has access."""
+        self.requests += 1
+        gsheets_sharing.restrict(self.client, spreadsheet_id)
+
     def share(self, spreadsheet_id: str, email: str, role: str) -> None:
         """One Drive permission (idempotent: retried safely)."""
         body = {"type": "user", "role": role, "emailAddress": email}
@@ -1663,39 +1771,56 @@ def create_campaign(
     used: set[int] = set()
     with google_errors("создание таблицы Google"):
         order_tabs = [t for t in spec.tabs if t.kind == "orders"] if private_orders else []
-        book_tabs = [t for t in spec.tabs if t not in order_tabs]
-        if private_orders:
-            book_tabs.append(
-                TabSpec(BACKEND_TAB, [["Лист", "Таблица"]], {1: 30, 2: 50}, hidden=True, kind="meta")
-            )
+        # what only the GM may read goes into a spreadsheet only the GM can open (players can read
+        # hidden tabs of a spreadsheet they can open through the API)
+        gm_tabs = [t for t in spec.tabs if t.audience == AUDIENCE_GM] if private_orders else []
+        book_tabs = [t for t in spec.tabs if t not in order_tabs and t not in gm_tabs]
+        # the backend's own bookkeeping: where tabs live, what was shared with whom (gsheets_sharing)
+        book_tabs.append(TabSpec(BACKEND_TAB, [["Лист", "Таблица"]], {1: 30, 2: 50}, hidden=True, kind="meta"))
         ids = [(t, _rid(maker.rng, used)) for t in book_tabs]
         campaign_id = maker.create_book(spec.title, ids, locale)
         created = CreatedCampaign(campaign_id)
+        record = gsheets_sharing.Record({campaign_id: spec.title})
         for tab in order_tabs:
             sheet_id = _rid(maker.rng, used)
-            book_id = maker.create_book(f"{spec.title} — {tab.name}", [(tab, sheet_id)], locale)
+            record_name = f"{spec.title} — {tab.name}"
+            book_id = maker.create_book(record_name, [(tab, sheet_id)], locale)
+            record.names[book_id] = record_name
             lists = {v.source: _source_values(spec, v.source) for v in tab.validations if v.source}
             content = _format_requests(tab, sheet_id, lists=lists)
             maker.fill(book_id, content, _protections(tab, sheet_id, editors, players, maker.rng, used))
             created.order_books[tab.name] = book_id
+        if gm_tabs:
+            gm_ids = [(t, _rid(maker.rng, used)) for t in gm_tabs]
+            created.gm_book = maker.create_book(f"{spec.title}{GM_BOOK_SUFFIX}", gm_ids, locale)
+            record.names[created.gm_book] = f"{spec.title}{GM_BOOK_SUFFIX}"
+            gm_content = [r for t, sid in gm_ids for r in _format_requests(t, sid)]
+            gm_protection = [r for t, sid in gm_ids for r in _protections(t, sid, editors, {}, maker.rng, used)]
+            maker.fill(created.gm_book, gm_content, gm_protection)
+        shares: list[tuple[str, str, str]] = []  # (spreadsheet, e-mail, role), all planned before any is made
+        if gm:
+            shares += [(sid, gm, "writer") for sid in record.names]
+        for state, email in players.items():
+            shares.append((campaign_id, email, "reader" if private_orders else "writer"))
+            shares += [(created.order_books[t.name], email, "writer") for t in order_tabs if t.owner == state]
+        for sid, email, role in shares:
+            record.shares.setdefault(sid, {})[email.casefold()] = role
         content: list[dict[str, Any]] = []
         protection: list[dict[str, Any]] = []
         for tab, sheet_id in ids:
             if tab.name == BACKEND_TAB:
-                tab = TabSpec(BACKEND_TAB, [["Лист", "Таблица"], *[[n, s] for n, s in created.order_books.items()]],
+                homes = [*created.order_books.items(), *((t.name, created.gm_book) for t in gm_tabs)]
+                if created.gm_book:
+                    homes.append((AUDIENCE_ROW + AUDIENCE_GM, created.gm_book))
+                tab = TabSpec(BACKEND_TAB, [["Лист", "Таблица"], *[[n, s] for n, s in homes], *record.rows()],
                               tab.widths, hidden=True, kind="meta")
             content += _format_requests(tab, sheet_id)
             protection += _protections(tab, sheet_id, editors, players, maker.rng, used)
         maker.fill(campaign_id, content, protection)
-        if gm:
-            maker.share(campaign_id, gm, "writer")
-            for book_id in created.order_books.values():
-                maker.share(book_id, gm, "writer")
-        for state, email in players.items():
-            maker.share(campaign_id, email, "reader" if private_orders else "writer")
-            for tab in order_tabs:
-                if tab.owner == state:
-                    maker.share(created.order_books[tab.name], email, "writer")
+        for sid in record.names:  # before anybody is given access: only the owner may share
+            maker.restrict(sid)
+        for sid, email, role in shares:
+            maker.share(sid, email, role)
     created.requests = maker.requests
     return created
 

@@ -199,6 +199,7 @@ def check(backend: Backend, progress: Progress | None = None) -> Any:
     if not _secret(backend, tables, need=False, settle=False).value:
         result.summary.setdefault("notices", []).append(str(secrets.missing(meta.text(tables, meta.CAMPAIGN_ID))))
     _write(backend, result.changes, p)
+    _warn(result, _audit(backend))
     return result
 
 
@@ -223,7 +224,21 @@ def resolve(backend: Backend, turn: int | None = None, progress: Progress | None
         result.summary.setdefault("notices", []).append(sec.notice)
     p.finish("turn")
     _write(backend, result.changes, p)
+    _warn(result, _audit(backend))
     return result
+
+
+def _audit(backend: Backend) -> list[str]:
+    """What the backend finds wrong around the campaign (on Google: sharing and names that drifted
+    from what `new` set, issue 15 p9); nothing for a backend without such an audit."""
+    audit = getattr(backend, "audit", None)
+    return list(audit()) if callable(audit) else []
+
+
+def _warn(result: Any, warnings: list[str]) -> None:
+    """Add warnings to the result's summary (shown by the CLI, listed under "warnings" in --json)."""
+    if warnings and isinstance(getattr(result, "summary", None), dict):
+        result.summary.setdefault("warnings", []).extend(warnings)
 
 
 def private_reports(backend: Backend, tables: Tables, changes: Changeset, rules: Any = None) -> list[Any]:

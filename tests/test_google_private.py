@@ -7,6 +7,7 @@ resolve read every spreadsheet once and write each at most once.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -14,9 +15,9 @@ import test_google_support as support
 from test_google_support import GM, OUTSIDER, P1, P2, GoogleEnv, meta, normal, settled_stats, small_spec
 
 from engine.core import history
-from engine.core.tables import Changeset, ReplaceTab
+from engine.core.tables import AUDIENCE_GM, Changeset, ReplaceTab, Tables
 from engine.rulesets.ancient import ruleset
-from sheets_bridge import gsheets, sync, timeline
+from sheets_bridge import gsheets, secrets, sync, timeline
 from sheets_bridge.google_http import GoogleNotFoundError, GooglePermissionError, make_client
 
 emulator_server = support.emulator_server
@@ -79,14 +80,15 @@ def test_check_and_resolve_read_each_spreadsheet_once_write_each_at_most_once_an
     google.reset()
     created = google.create(small_spec(), players=PLAYERS, private_orders=True)
     books = len(created.order_books)
-    # campaign: create + batch; each order book: create + batch; permissions: the GM on every
-    # spreadsheet, each player on the campaign and on their own book
-    assert google.counts() == {"sheets.create": 1 + books, "sheets.batchUpdate": 1 + books,
-                               "drive.permissions.create": (1 + books) + 2 * 2}
-    assert created.requests == 2 * (1 + books) + (1 + books) + 4
+    # campaign, GM-only book (issue 15 p10), each order book: create + batch + "writers can share"
+    # off (p9); permissions: the GM on every spreadsheet, each player on the campaign and their book
+    sheets = 2 + books
+    assert google.counts() == {"sheets.create": sheets, "sheets.batchUpdate": sheets, "drive.files.update": sheets,
+                               "drive.permissions.create": sheets + 2 * 2}
+    assert created.requests == 3 * sheets + sheets + 4
     backend = google.backend(created.spreadsheet_id)
     backend.write(ruleset.demo_changes(backend.read()))
-    every = {created.spreadsheet_id, *created.order_books.values()}
+    every = {created.spreadsheet_id, created.gm_book, *created.order_books.values()}
     for command in ("check", "resolve"):
         google.reset()
         backend = google.backend(created.spreadsheet_id)
@@ -181,3 +183,128 @@ def test_a_private_tab_is_never_written_into_the_public_campaign(google: GoogleE
     titles = [s["properties"]["title"] for s in google.emu.dump(created.spreadsheet_id)["sheets"]]
     assert f"Отчёт — {FIRST}" not in titles
     assert sync.private_reports(backend, backend.read(), Changeset(), ruleset) == []
+
+
+def _readable(google: GoogleEnv, identity: str, created: gsheets.CreatedCampaign) -> dict[str, Tables]:
+    """Every cell (values, formulas and notes; hidden tabs too) of every spreadsheet of the campaign
+    that ``identity`` can open, as the API gives it to them -- snapshots in a history tab unpacked."""
+    client = make_client(google.key(identity))
+    every = [created.spreadsheet_id, *created.order_books.values(), created.gm_book]
+    listed = []
+    for sid in every:
+        try:
+            gsheets.get_spreadsheet(client, sid, "spreadsheetId")
+        except (GoogleNotFoundError, GooglePermissionError):
+            continue
+        listed.append({"id": sid})
+    out: dict[str, Tables] = {}
+    for f in listed:
+        answer = gsheets.get_spreadsheet(
+            client, f["id"], "sheets(properties(title),data(rowData(values(userEnteredValue,formattedValue,note))))"
+        )
+        tables: Tables = {}
+        for sheet in answer.get("sheets", []):
+            rows = (sheet.get("data") or [{}])[0].get("rowData") or []
+            tables[sheet["properties"]["title"]] = [
+                [json.dumps(v, ensure_ascii=False) for v in (r.get("values") or [])] for r in rows
+            ]
+        out[f["id"]] = tables
+        values = gsheets._absorb(f["id"], gsheets.get_spreadsheet(client, f["id"], gsheets.READ_FIELDS))[0]
+        if history.HISTORY_TAB in values:
+            for e in history.entries(values):
+                out[f"{f['id']} snapshot {e.turn}"] = e.tables()
+    return out
+
+
+def _text(tables: Tables) -> str:
+    return "\n".join(f"{name}: {cell}" for name, grid in tables.items() for row in grid for cell in row)
+
+
+def test_i15_p10_no_player_can_open_another_players_orders_or_the_secret(google: GoogleEnv) -> None:
+    """In private-orders mode the snapshots of «_История», «Архив приказов» and the GM's events
+    (tabs the ruleset declares ``audience="gm"``) live in a spreadsheet only the GM can open: after
+    two resolves and a rollback, nothing a player can open holds another player's order text or
+    the dice secret; history, rollback and verify still work."""
+    spec = sync._without_secret(small_spec(), support.SECRET)
+    created = google.create(spec, players=PLAYERS, private_orders=True)
+    secrets.save(created.spreadsheet_id, support.SECRET)
+    assert created.gm_book
+    gm_book = google.emu.dump(created.gm_book)
+    assert {p.get("emailAddress") for p in gm_book["permissions"]} == {GM}
+    assert {s["properties"]["title"] for s in gm_book["sheets"]} >= {history.HISTORY_TAB, "Архив приказов",
+                                                                      "События ведущего"}
+    backend = google.backend(created.spreadsheet_id)
+    backend.write(ruleset.demo_changes(backend.read()))
+    rome = make_client(google.key(P2)).open_by_key(created.order_books[ROME]).worksheet(ROME)
+    rome.update([["Построить", "Храм", "П001-000", "", "", "тайный план XYZZY-1"],
+                 ["Построить", "Крепость-XYZZY-2", "П001-000", "", "", ""]], "A20:F21")
+    sync.check(google.backend(created.spreadsheet_id))
+    sync.resolve(google.backend(created.spreadsheet_id), turn=1)
+    rome.update([["Нет действий", "", "", "", "", "тайный план XYZZY-3"]], "A22:F22")
+    sync.resolve(google.backend(created.spreadsheet_id), turn=2)
+    gm_view = google.backend(created.spreadsheet_id)
+    assert "XYZZY-2" in _text(gm_view.read())  # the GM sees it all (the archive)
+    assert [t["turn"] for t in timeline.list_turns(gm_view)] == [1, 2]
+    assert timeline.verify(google.backend(created.spreadsheet_id), 1).ok
+    timeline.rollback(google.backend(created.spreadsheet_id), to=2)
+    assert meta(google.backend(created.spreadsheet_id).read())["Открытый ход"] == 2
+    assert timeline.verify(google.backend(created.spreadsheet_id), 1).ok
+
+    seen = _readable(google, P1, created)
+    assert created.spreadsheet_id in seen and created.order_books[EGYPT] in seen
+    assert created.gm_book not in seen and created.order_books[ROME] not in seen
+    for where, tables in seen.items():
+        text = _text(tables)
+        assert "XYZZY" not in text, where
+        assert support.SECRET not in text, where
+
+
+def test_i15_p10_a_gm_only_tab_created_later_goes_to_the_gm_book(google: GoogleEnv) -> None:
+    """The audience is the ruleset's declaration, not a list of names in the bridge: a new tab
+    with ``audience="gm"`` is created in the GM-only spreadsheet and recorded in ``_strategos``."""
+    created = google.create(small_spec(), players=PLAYERS, private_orders=True)
+    backend = google.backend(created.spreadsheet_id)
+    backend.read()
+    notes = ReplaceTab("Заметки ведущего", [["Заметка"], ["засада у Канн"]], audience=AUDIENCE_GM)
+    backend.write(Changeset(replace=[notes]))
+    def titles(sid: str) -> list[str]:
+        return [s["properties"]["title"] for s in google.emu.dump(sid)["sheets"]]
+
+    assert "Заметки ведущего" in titles(created.gm_book)
+    assert "Заметки ведущего" not in titles(created.spreadsheet_id)
+    again = google.backend(created.spreadsheet_id)
+    assert again.read()["Заметки ведущего"] == [["Заметка"], ["засада у Канн"]]
+    assert again.tab_home["Заметки ведущего"] == created.gm_book
+    assert "Заметки ведущего" not in again.private_order_tabs
+
+
+def test_i15_p10_a_resolve_that_fails_after_the_gm_book_leaves_no_double_rows(
+    google: GoogleEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The GM-only book is written before the campaign (whose turn marker comes last). If the
+    campaign's write fails, the re-run writes the snapshot and the archive rows of the open turn
+    over those the failed attempt left: one snapshot per turn, no order archived twice."""
+    created = google.create(small_spec(), players=PLAYERS, private_orders=True)
+    sid = created.spreadsheet_id
+    backend = google.backend(sid)
+    backend.write(ruleset.demo_changes(backend.read()))
+    real = gsheets.send_batch
+
+    def campaign_fails(client: object, spreadsheet_id: str, batch: gsheets.Batch) -> None:
+        if spreadsheet_id == sid:
+            raise gsheets.GoogleBackendError("сбой записи кампании (тест)")
+        real(client, spreadsheet_id, batch)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gsheets, "send_batch", campaign_fails)
+    with pytest.raises(gsheets.GoogleBackendError):
+        sync.resolve(google.backend(sid), turn=1)
+    monkeypatch.setattr(gsheets, "send_batch", real)
+    half = google.backend(sid).read()
+    assert meta(half)["Открытый ход"] == 1
+    archived = [r for r in half["Архив приказов"][1:] if r and r[0] == 1]
+    assert archived and [e.turn for e in history.entries(half)] == [1]  # what the failed attempt left
+    sync.resolve(google.backend(sid), turn=1)
+    done = google.backend(sid).read()
+    assert meta(done)["Открытый ход"] == 2
+    assert [e.turn for e in history.entries(done)] == [1]
+    assert [r for r in done["Архив приказов"][1:] if r and r[0] == 1] == archived

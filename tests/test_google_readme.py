@@ -43,7 +43,7 @@ def test_readme_flow_new_share_player_edits_check_resolve(
     url = created["created"]
     sid = created["spreadsheet_id"]
     assert url == f"https://docs.google.com/spreadsheets/d/{sid}/edit"
-    assert created["requests"] == 5  # create, one batchUpdate, three permissions
+    assert created["requests"] == 6  # create, one batchUpdate, "writers can share" off, three permissions
 
     dump = google.emu.dump(sid)
     roles = {p.get("emailAddress"): p["role"] for p in dump["permissions"]}

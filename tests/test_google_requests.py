@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 from pathlib import Path
 from typing import Any
 
@@ -56,18 +57,20 @@ def test_check_and_resolve_cost_one_read_and_one_write_on_the_demo(google: Googl
     google.reset()
     result = sync.check(google.backend(sid))
     assert sum(result.summary["orders"].values()) >= 15
-    assert google.counts() == {"sheets.get": 1, "sheets.batchUpdate": 1}
+    # + the sharing audit (issue 15 p9): one Drive files.list
+    assert google.counts() == {"sheets.get": 1, "sheets.batchUpdate": 1, "drive.files.list": 1}
     google.reset()
     sync.resolve(google.backend(sid), turn=1)
-    assert google.counts() == {"sheets.get": 1, "sheets.batchUpdate": 1}
+    assert google.counts() == {"sheets.get": 1, "sheets.batchUpdate": 1, "drive.files.list": 1}
 
 
 def test_creation_request_count(google: GoogleEnv) -> None:
     google.reset()
     created = google.create(demo_spec())
     counts = google.counts()
-    assert counts == {"sheets.create": 1, "sheets.batchUpdate": 1, "drive.permissions.create": 3}
-    assert created.requests == 5
+    assert counts == {"sheets.create": 1, "sheets.batchUpdate": 1, "drive.files.update": 1,
+                      "drive.permissions.create": 3}
+    assert created.requests == 6
 
 
 def test_player_text_is_written_as_text_and_only_formulas_as_formulas(google: GoogleEnv) -> None:
@@ -353,6 +356,10 @@ def test_creation_in_chunks_builds_the_same_campaign(google: GoogleEnv) -> None:
     a, b = google.emu.dump(one.spreadsheet_id), google.emu.dump(many.spreadsheet_id)
     for sa, sb in zip(a["sheets"], b["sheets"]):
         assert sa["properties"]["title"] == sb["properties"]["title"]
+        if sa["properties"]["title"] == gsheets.BACKEND_TAB:  # records its own spreadsheet's id
+            text = json.dumps(sb["data"], ensure_ascii=False).replace(many.spreadsheet_id, one.spreadsheet_id)
+            assert sa["data"] == json.loads(text)
+            continue
         assert sa["data"] == sb["data"]
         assert len(sa.get("protectedRanges", [])) == len(sb.get("protectedRanges", []))
 
@@ -448,12 +455,12 @@ def test_a_thousand_states_still_cost_one_read_and_one_write(
         env.reset()
         checked = sync.check(env.backend(sid, timeout=(10.0, 120.0)))
         assert checked.summary["orders"]
-        assert env.counts() == {"sheets.get": 1, "sheets.batchUpdate": 1}
+        assert env.counts() == {"sheets.get": 1, "sheets.batchUpdate": 1, "drive.files.list": 1}
 
         sent = _spy_batches(monkeypatch)
         env.reset()
         sync.resolve(env.backend(sid, timeout=(10.0, 120.0)), turn=1)
-        assert env.counts() == {"sheets.get": 1, "sheets.batchUpdate": 1}
+        assert env.counts() == {"sheets.get": 1, "sheets.batchUpdate": 1, "drive.files.list": 1}
         assert len(sent) == 1 and len(sent[0].body()) <= gsheets.MAX_WRITE_BYTES
         pasted = [r["pasteData"]["data"] for r in sent[0].requests if "pasteData" in r]
         assert any("." in data for data in pasted)  # en_US: fractions are pasted too

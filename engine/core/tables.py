@@ -144,6 +144,10 @@ class TabSpec:
     highlights: Sequence[Highlight] = ()
     charts: Sequence[Chart] = ()
     format_rows: int = 0  # how many rows number formats cover (0 = the content)
+    # who may read the tab: AUDIENCE_PUBLIC (everyone the campaign is shared with), AUDIENCE_GM (the
+    # GM only: a backend that can keep tabs apart, e.g. Google with private orders, keeps it in a
+    # GM-only spreadsheet), or a state's name (that state's player and the GM)
+    audience: str = "public"
 
 
 @dataclass(frozen=True)
@@ -164,6 +168,11 @@ class WorkbookSpec:
         raise KeyError(name)
 
 
+#: Audiences of a tab (TabSpec.audience): everyone who can open the campaign, or the GM alone.
+AUDIENCE_PUBLIC = "public"
+AUDIENCE_GM = "gm"
+
+
 @dataclass(frozen=True)
 class ReplaceTab:
     """Replace a tab's whole content (formats of the tab are kept); creates the tab if missing."""
@@ -172,6 +181,12 @@ class ReplaceTab:
     rows: Grid
     spec: TabSpec | None = None  # used only when the tab must be created
     beside: str = ""  # keep the tab in the same spreadsheet as this one (a private order book)
+    audience: str = ""  # who may read it (see TabSpec.audience); "" = the spec's, else public
+
+    @property
+    def readers(self) -> str:
+        """The tab's audience: its own, else its spec's, else public."""
+        return self.audience or (self.spec.audience if self.spec is not None else "") or AUDIENCE_PUBLIC
 
 
 @dataclass(frozen=True)

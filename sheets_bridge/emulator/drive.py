@@ -113,7 +113,7 @@ def file_resource(store: Store, file: DriveFile, identity: str | None) -> dict[s
         "ownedByMe": file.owner.casefold() == me,
         "capabilities": {
             "canEdit": level >= ROLE_LEVELS["writer"],
-            "canShare": level >= ROLE_LEVELS["writer"],
+            "canShare": level >= ROLE_LEVELS["owner"] or (file.writers_can_share and level >= ROLE_LEVELS["writer"]),
             "canCopy": True,
             "canComment": level >= ROLE_LEVELS["commenter"],
             "canDelete": level >= ROLE_LEVELS["owner"],
@@ -124,7 +124,7 @@ def file_resource(store: Store, file: DriveFile, identity: str | None) -> dict[s
         },
         "viewersCanCopyContent": True,
         "copyRequiresWriterPermission": False,
-        "writersCanShare": True,
+        "writersCanShare": file.writers_can_share,
         "permissionIds": [p["id"] for p in _all_permissions(file)],
         "quotaBytesUsed": "0",
         "isAppAuthorized": False,
@@ -296,7 +296,8 @@ class _Query:
                 target = root_folder_id(identity) if value == "root" else value
                 return target in file.parents
             if field_name == "owners":
-                return file.owner.casefold() == str(value).casefold()
+                who = identity if str(value) == "me" else str(value)
+                return file.owner.casefold() == who.casefold()
             if field_name in ("writers", "readers"):
                 need = ROLE_LEVELS["writer"] if field_name == "writers" else ROLE_LEVELS["reader"]
                 return store.role_level(file, str(value)) >= need
@@ -475,6 +476,10 @@ def _update(store: Store, req: ApiRequest, identity: str, file_id: str) -> ApiRe
         file.description = body["description"] or None
     if "starred" in body:
         file.starred = bool(body["starred"])
+    if "writersCanShare" in body:  # Drive lets only the owner decide who may share
+        if store.role_level(file, identity) < ROLE_LEVELS["owner"]:
+            raise drive_forbidden(file_id)
+        file.writers_can_share = bool(body["writersCanShare"])
     if "trashed" in body:
         if store.role_level(file, identity) < ROLE_LEVELS["owner"]:
             raise drive_forbidden(file_id)
@@ -577,7 +582,7 @@ def _permissions(store: Store, req: ApiRequest, identity: str, file_id: str, per
         raise drive_error(404, f"Permission not found: {perm_id}.", "notFound", location="permissionId")
     if method == "GET":
         return ApiResponse(200, _project(_permission_out(current), req.param("fields"), PERMISSION_DEFAULT))
-    if store.role_level(file, identity) < ROLE_LEVELS["writer"]:
+    if not _may_share(store, file, identity):
         raise drive_forbidden(file_id)
     if current["role"] == "owner":
         raise drive_error(403, "The owner of a file cannot be removed.", "cannotRemoveOwner")
@@ -595,9 +600,16 @@ def _permissions(store: Store, req: ApiRequest, identity: str, file_id: str, per
     raise drive_error(405, "Method not allowed", "methodNotAllowed")
 
 
+def _may_share(store: Store, file: DriveFile, identity: str) -> bool:
+    """Whether ``identity`` may add, change or remove permissions: a writer only while the file's
+    ``writersCanShare`` is on (Drive's default), the owner always."""
+    level = store.role_level(file, identity)
+    return level >= ROLE_LEVELS["owner"] or (file.writers_can_share and level >= ROLE_LEVELS["writer"])
+
+
 def _share(store: Store, req: ApiRequest, identity: str, file: DriveFile) -> ApiResponse:
     """``permissions.create`` (update when the grantee already has a role)."""
-    if store.role_level(file, identity) < ROLE_LEVELS["writer"]:
+    if not _may_share(store, file, identity):
         raise drive_forbidden(file.id)
     body = req.json()
     kind = body.get("type")

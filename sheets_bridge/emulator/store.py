@@ -80,6 +80,7 @@ class DriveFile:
     trashed: bool = False
     content: bytes | None = None
     comments: list[dict[str, Any]] = field(default_factory=list)
+    writers_can_share: bool = True  # Drive's writersCanShare: False = only the owner changes sharing
 
     def to_json(self) -> dict[str, Any]:
         """Serialise for persistence."""

@@ -19,6 +19,7 @@ from engine.core.meta import new_campaign_id
 from engine.core.money import amount, fmt
 from engine.core.orders import OrderResult, OrderRow, Status
 from engine.core.tables import (
+    AUDIENCE_GM,
     Cell,
     Changeset,
     Grid,
@@ -256,9 +257,13 @@ def new_workbook(
             kind="report",
         ),
         TabSpec(LEDGER.tab_name(lang), [LEDGER.header(lang)], LEDGER.widths(), kind="report"),
-        TabSpec(GM_EVENTS.tab_name(lang), [GM_EVENTS.header(lang)], GM_EVENTS.widths()),
-        TabSpec(ARCHIVE.tab_name(lang), [ARCHIVE.header(lang)], ARCHIVE.widths(), kind="report"),
-        TabSpec(history.HISTORY_TAB, [list(history.HEADER)], {1: 6, 2: 20, 3: 7, 4: 40}, hidden=True, kind="meta"),
+        # GM-only (issue 15 p10): the GM's planned events, every state's orders, the snapshots (which
+        # hold every order tab); with private orders they live in a spreadsheet only the GM can open
+        TabSpec(GM_EVENTS.tab_name(lang), [GM_EVENTS.header(lang)], GM_EVENTS.widths(), audience=AUDIENCE_GM),
+        TabSpec(ARCHIVE.tab_name(lang), [ARCHIVE.header(lang)], ARCHIVE.widths(), kind="report",
+                audience=AUDIENCE_GM),
+        TabSpec(history.HISTORY_TAB, [list(history.HEADER)], {1: 6, 2: 20, 3: 7, 4: 40}, hidden=True, kind="meta",
+                audience=AUDIENCE_GM),
     ]
     tabs += [
         TabSpec(layout.tab_name(lang), rules_tabs[key], layout.widths(), kind="rules")
@@ -592,7 +597,14 @@ def _append_rows(tables: Tables, tab: str, header: Grid, rows: Grid) -> list[Wri
     last = len(grid)
     while last > 0 and all(is_blank(v) for v in grid[last - 1]):
         last -= 1
-    return [WriteBlock(tab, last + 1, 1, rows)]
+    # rows of this very turn already at the end were left by an attempt whose turn marker never
+    # landed (a GM-only spreadsheet is written before the campaign): written over, not twice
+    end, turn = last, (rows[0][0] if rows[0] else None)
+    while turn is not None and last > 1 and grid[last - 1] and grid[last - 1][0] == turn:
+        last -= 1
+    width = max(len(r) for r in [*rows, *grid[last:end]])
+    blanks = [[None] * width for _ in range(end - last - len(rows))]  # stale rows beyond the new ones
+    return [WriteBlock(tab, last + 1, 1, [*rows, *blanks])]
 
 
 def _history_blocks(tables: Tables, turn: int) -> list[WriteBlock]:

@@ -1,0 +1,143 @@
+"""Who may open a Google campaign: what ``new`` set, and the audit that reports any drift.
+
+``new --google`` turns Drive's "writers can share" off on every spreadsheet (so a player with
+edit rights cannot add evil@example.com, remove the GM or demote another player: only the
+program's account, the owner, changes sharing) and records in the hidden, protected tab
+``_strategos`` what it shared: rows ``["#share", spreadsheet id, e-mail, role]`` and
+``["#name", spreadsheet id, title]``.  What Google cannot forbid an editor -- renaming the file --
+and any drift of the permissions from that record are found by :func:`audit` with one Drive
+``files.list`` (every spreadsheet the program owns, with its name, ``writersCanShare`` and
+permissions) and reported by ``check`` / ``resolve`` as warnings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import google_http
+from .google_http import GoogleError, StrategosClient
+
+SHARE_ROW = "#share"
+NAME_ROW = "#name"
+SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
+LIST_FIELDS = "nextPageToken,files(id,name,writersCanShare,permissions(type,role,emailAddress,domain))"
+ROLE_WORDS = {"owner": "владелец", "writer": "редактор", "commenter": "комментатор", "reader": "читатель"}
+
+
+@dataclass
+class Record:
+    """What ``new`` set: per spreadsheet, its title and who has which role (the owner aside)."""
+
+    names: dict[str, str] = field(default_factory=dict)
+    shares: dict[str, dict[str, str]] = field(default_factory=dict)  # spreadsheet -> e-mail -> role
+
+    def rows(self) -> list[list[str]]:
+        """The rows of ``_strategos`` that keep it."""
+        out = [[NAME_ROW, sid, name] for sid, name in self.names.items()]
+        out += [[SHARE_ROW, sid, email, role] for sid, people in self.shares.items() for email, role in people.items()]
+        return out
+
+    def add(self, line: Sequence[Any]) -> bool:
+        """Take one row of ``_strategos`` if it is a record row (True), else leave it (False)."""
+        cells = [str(v).strip() if v is not None else "" for v in line]
+        if len(cells) >= 3 and cells[0] == NAME_ROW:
+            self.names[cells[1]] = cells[2]
+            return True
+        if len(cells) >= 4 and cells[0] == SHARE_ROW:
+            self.shares.setdefault(cells[1], {})[cells[2].casefold()] = cells[3]
+            return True
+        return bool(cells) and cells[0].startswith("#")  # a record row of a later version: not a tab
+
+    def __bool__(self) -> bool:
+        return bool(self.names or self.shares)
+
+
+def restrict(client: StrategosClient, spreadsheet_id: str) -> None:
+    """Turn Drive's "writers can share" off (one idempotent ``files.update``)."""
+    client.http_client.request(
+        "patch", f"{google_http.GOOGLE_DRIVE_URL}/{spreadsheet_id}",
+        params={"supportsAllDrives": "true", "fields": "id"}, json={"writersCanShare": False},
+    )
+
+
+def owned_files(client: StrategosClient, wanted: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The spreadsheets the program's account owns, by id: one ``files.list`` (more only past
+    1,000 files, and only until every wanted id is found)."""
+    wanted = set(wanted)
+    found: dict[str, dict[str, Any]] = {}
+    token = ""
+    while True:
+        params = {"q": f"'me' in owners and trashed = false and mimeType = '{SPREADSHEET_MIME}'",
+                  "fields": LIST_FIELDS, "pageSize": "1000", "supportsAllDrives": "true"}
+        if token:
+            params["pageToken"] = token
+        answer = client.http_client.request("get", google_http.GOOGLE_DRIVE_URL, params=params).json()
+        for f in answer.get("files", []):
+            found[str(f.get("id"))] = f
+        token = str(answer.get("nextPageToken") or "")
+        if not token or wanted <= set(found):
+            return found
+
+
+def audit(client: StrategosClient, record: Record, owner: str | None) -> list[str]:
+    """Warnings (Russian) about every way the campaign's spreadsheets differ from what ``new`` set."""
+    if not record:
+        return []
+    ids = list(dict.fromkeys([*record.names, *record.shares]))
+    try:
+        files = owned_files(client, ids)
+    except GoogleError as exc:
+        return [f"Не удалось проверить права доступа к таблицам кампании через Google Drive: {exc}"]
+    out: list[str] = []
+    for sid in ids:
+        out += drift(sid, files.get(sid), record, owner)
+    return out
+
+
+def drift(sid: str, file: Mapping[str, Any] | None, record: Record, owner: str | None) -> list[str]:
+    """What is wrong with one spreadsheet (its Drive file as listed, None if not listed)."""
+    name = record.names.get(sid, sid)
+    where = f"Таблица «{name}» ({google_http_url(sid)})"
+    if file is None:
+        return [f"{where} не найдена среди таблиц, которыми владеет {owner or 'аккаунт программы'}: её удалили, "
+                "переместили в корзину или передали владение другому — проверьте в Google Drive."]
+    out: list[str] = []
+    if sid in record.names and str(file.get("name", "")) != record.names[sid]:
+        out.append(f"{where} переименована в «{file.get('name', '')}». Верните прежнее название, если это "
+                   "сделал не ведущий.")
+    if file.get("writersCanShare", True) is not False:
+        out.append(f"{where}: редакторам разрешено менять доступ (writersCanShare). Игрок с правом правки может "
+                   "открыть таблицу кому угодно; запретите это в настройках доступа (значок шестерёнки).")
+    want = record.shares.get(sid, {})
+    have: dict[str, str] = {}
+    for perm in file.get("permissions", []):
+        kind, role = str(perm.get("type", "")), str(perm.get("role", ""))
+        if role == "owner":
+            continue
+        if kind in ("user", "group"):
+            have[str(perm.get("emailAddress", "")).casefold()] = role
+        elif kind == "domain":
+            out.append(f"{where}: доступ всему домену {perm.get('domain', '')} ({_role(role)}) — его не давала "
+                       "команда new.")
+        else:
+            out.append(f"{where}: доступ по ссылке для всех ({_role(role)}) — его не давала команда new.")
+    for email, role in sorted(have.items()):
+        if email not in want:
+            out.append(f"{where}: доступ у {email} ({_role(role)}) — его не давала команда new.")
+        elif role != want[email]:
+            out.append(f"{where}: у {email} роль «{_role(role)}» вместо «{_role(want[email])}».")
+    for email, role in sorted(want.items()):
+        if email not in have:
+            out.append(f"{where}: у {email} больше нет доступа (был «{_role(role)}»).")
+    return out
+
+
+def _role(role: str) -> str:
+    return ROLE_WORDS.get(role, role)
+
+
+def google_http_url(sid: str) -> str:
+    """The spreadsheet's address, for messages."""
+    return f"https://docs.google.com/spreadsheets/d/{sid}/edit"
