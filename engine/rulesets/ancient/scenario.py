@@ -298,12 +298,14 @@ def _check_orders(out: Outcome, n: int, want: dict[str, list[Any]], tables: Tabl
             continue
         grid = tables[tab]
         cols = {c.key: i for i, c in enumerate(ORDERS.columns)}
-        rows = [
-            r
-            for r in grid[1:]
-            if any(r[cols[k]] not in (None, "") for k in ("action", "object", "where") if cols[k] < len(r))
-        ]
-        rows = [r for r in rows if (r[cols["turn"]] if cols["turn"] < len(r) else None) in (None, result.turn)]
+        def stamp(r: list[Cell]) -> Cell:
+            return r[cols["turn"]] if cols["turn"] < len(r) else None
+
+        def typed(r: list[Cell]) -> bool:
+            return any(r[cols[k]] not in (None, "") for k in ("action", "object", "where") if cols[k] < len(r))
+
+        # resolve stamps the rows it executed and clears their input; check leaves the input unstamped
+        rows = [r for r in grid[1:] if stamp(r) == result.turn or (stamp(r) in (None, "") and typed(r))]
         out.expect(
             len(rows) == len(expected), f"ход {n}: у {state} строк приказов {len(rows)}, ожидалось {len(expected)}"
         )
