@@ -137,6 +137,8 @@ def _print_summary(result: Any, out: IO[str]) -> None:
     console = Console(file=out, width=max(100, Console(file=out).width), highlight=False)
     console.print(f"{word} ход {s['turn']}.")
     console.print(f"Приказы — {_counts(s['orders']) or 'приказов нет'}")
+    for text in s.get("warnings") or ():
+        console.print(f"[yellow]Предупреждение:[/yellow] {escape(text)}")
     rows = [st for st in s["states"] if not st["ai"]]
     if not rows:
         return

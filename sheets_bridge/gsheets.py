@@ -556,6 +556,18 @@ class GoogleBackend:
         self.tables = apply_changes(before, changes)
 
     @property
+    def tab_ids(self) -> dict[str, str]:
+        """Each tab of the last read -> a stable id ("spreadsheetId/sheetId") that survives a
+        rename, so the engine can follow the tabs it created (engine/core/tabs.py)."""
+        out: dict[str, str] = {}
+        for title in self.tables or {}:
+            sid = self.tab_home.get(title, self.spreadsheet_id)
+            info = self.books.get(sid, BookState(sid)).sheets.get(title)
+            if info is not None:
+                out[title] = f"{sid}/{info.sheet_id}"
+        return out
+
+    @property
     def private_order_tabs(self) -> frozenset[str]:
         """The tabs the last read found in spreadsheets of their own (private order books)."""
         return frozenset(self.tab_home)

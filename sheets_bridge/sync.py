@@ -92,7 +92,8 @@ def check(backend: Backend, progress: Progress | None = None) -> Any:
     tables = _read(backend, p)
     rules = ruleset_of(tables)
     p.start("turn", "Проверка приказов", len(getattr(rules, "PHASES", ())) or 1)
-    result = rules.check(tables, secret=_secret(backend), on_phase=lambda name: p.advance("turn", name))
+    result = rules.check(tables, secret=_secret(backend), on_phase=lambda name: p.advance("turn", name),
+                         **_tab_ids(backend))
     p.finish("turn")
     _write(backend, result.changes, p)
     return result
@@ -108,7 +109,7 @@ def resolve(backend: Backend, turn: int | None = None, progress: Progress | None
     rules = ruleset_of(tables)
     p.start("turn", "Разрешение хода", len(getattr(rules, "PHASES", ())) or 1)
     result = rules.resolve(tables, expect_turn=turn, secret=_secret(backend),
-                           on_phase=lambda name: p.advance("turn", name))
+                           on_phase=lambda name: p.advance("turn", name), **_tab_ids(backend))
     result.changes.replace += private_reports(backend, tables, result.changes, rules)
     p.finish("turn")
     _write(backend, result.changes, p)
@@ -127,6 +128,13 @@ def private_reports(backend: Backend, tables: Tables, changes: Changeset, rules:
     if not hasattr(rules, "private_tabs"):
         return []
     return list(rules.private_tabs(after, order_tabs=books))
+
+
+def _tab_ids(backend: Backend) -> dict[str, Any]:
+    """``tab_ids=`` for the ruleset when the backend knows stable tab ids (Google's sheetIds): a
+    renamed tab is then followed exactly.  Nothing for .xlsx, whose tabs have no such id."""
+    ids = getattr(backend, "tab_ids", None)
+    return {"tab_ids": dict(ids)} if ids else {}
 
 
 def _read(backend: Backend, p: Progress) -> Tables:

@@ -375,9 +375,7 @@ def _order_tab_problems(d: codec.Decoded) -> dict[str, str]:
     if found is None:
         return {}
     lang = d.campaign.lang
-    out = {
-        state: tabset.order_tab_problem(state, title, None, lang) for state, title in found.missing_orders.items()
-    }
+    out = {state: tabset.order_tab_problem(state, title, None, lang) for state, title in found.missing_orders.items()}
     for state, tabs in found.ambiguous_orders.items():
         out[state] = tabset.order_tab_problem(state, "", tabs, lang)
     return out
@@ -455,8 +453,10 @@ def _status_strips(ot: codec.OrderTab, report: TurnReport, lang: str) -> list[Wr
     }
     orders = set(by_row)
     for r in range(2, len(ot.grid) + 1):
-        if r not in by_row and is_blank(ot.cell(r, "turn")) and any(
-            not is_blank(ot.cell(r, k)) for k in ("status", "reason", "understood")
+        if (
+            r not in by_row
+            and is_blank(ot.cell(r, "turn"))
+            and any(not is_blank(ot.cell(r, k)) for k in ("status", "reason", "understood"))
         ):
             by_row[r] = (None, None, None, None)
     if not by_row:
@@ -554,17 +554,13 @@ def resolve(
     if tab_ids and d.found is not None:
         registry = tabs_core.registry_grid(d.found.match, tab_ids)
         if tables.get(tabs_core.REGISTRY_TAB) != registry:
-            changes.replace.append(
-                ReplaceTab(tabs_core.REGISTRY_TAB, registry, tabs_core.registry_spec(registry))
-            )
+            changes.replace.append(ReplaceTab(tabs_core.REGISTRY_TAB, registry, tabs_core.registry_spec(registry)))
     meta = meta_grid(world, lang, open_status(world.turn, lang))
     if not d.meta.get("secret"):
         meta = [r for r in meta if r[0] not in (META_KEYS["secret"][0], META_KEYS["secret"][1])]
     changes.marker.append(WriteBlock(d.meta_tab, 1, 1, meta))
     s = summary("resolve", c, world, report)
     return SyncResult("resolve", c.turn, changes, report, world, s)
-
-
 
 
 def private_tabs(tables: Tables, order_tabs: Collection[str] | None = None) -> list[ReplaceTab]:
