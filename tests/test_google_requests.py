@@ -89,17 +89,20 @@ def test_player_text_is_written_as_text_and_only_formulas_as_formulas(google: Go
 
 
 def test_demo_orders_formula_survives_resolve_as_a_formula(google: GoogleEnv) -> None:
-    """The demo has a formula in an order row: it is refused, and stays a formula in the sheet."""
+    """The demo has a formula in an order row: it is refused, and kept: resolve moves an executed
+    row's input to «Архив приказов» (issue 15, point 1), where the formula's text is."""
     sid = google.campaign("small")
     before = google.backend(sid).read()
-    hits = [(t, r, c) for t, g in before.items() if t.startswith("Приказы — ")
+    hits = [(t, r, c, v) for t, g in before.items() if t.startswith("Приказы — ")
             for r, line in enumerate(g) for c, v in enumerate(line) if isinstance(v, Formula)]
     assert hits
     sync.resolve(google.backend(sid), turn=1)
     after = google.backend(sid).read()
-    for tab, r, c in hits:
-        assert isinstance(after[tab][r][c], Formula)
+    for tab, r, c, formula in hits:
         assert "формул" in str(after[tab][r][8]).lower()
+        archived = [line for line in after["Архив приказов"][1:]
+                    if line[:3] == [1, tab.removeprefix("Приказы — "), r + 1]]
+        assert len(archived) == 1 and str(formula).lstrip("=") in str(archived[0][3 + c])
 
 
 def _spy_batches(monkeypatch: pytest.MonkeyPatch) -> list[gsheets.Batch]:

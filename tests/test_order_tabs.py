@@ -215,7 +215,7 @@ def test_i15_p2_deleted_order_tab_is_a_warning_in_check_and_an_error_in_resolve(
     assert _sha(campaign) == sha  # no turn resolved with Egypt silently sending nothing
 
 
-@pytest.mark.parametrize("log", ["Казна", "Архив приказов", "Журнал"])
+@pytest.mark.parametrize("log", ["Казна", "Архив приказов", "Журнал"], ids=["ledger", "archive", "chronicle"])
 def test_i15_p2_deleted_log_tab_is_recreated_with_a_warning(campaign: Path, log: str, capsys) -> None:
     _delete(campaign, log)
     _put(campaign, EGYPT, 2, PORT)
