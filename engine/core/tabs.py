@@ -89,11 +89,13 @@ def match_tabs(
         if exact is not None:
             out.found[w.role] = exact
             taken.add(exact)
-    keys = {t: tab_key(t) for t in titles}
+    by_key: dict[str, list[str]] = {}
+    for t in titles:
+        by_key.setdefault(tab_key(t), []).append(t)
     for w in wanted:  # 3. a unique look-alike
         if w.role in out.found:
             continue
-        fits = [t for t in titles if t not in taken and keys[t] in w.keyset()]
+        fits = [t for k in sorted(w.keyset()) for t in by_key.get(k, ()) if t not in taken]
         if len(fits) == 1:
             out.found[w.role] = fits[0]
             taken.add(fits[0])

@@ -497,10 +497,8 @@ def resolve(
         raise CampaignError("нет секрета кампании: без него ход не разрешить (см. docs/reliability.md)")
     missing = _order_tab_problems(d)
     if missing:
-        tail = " Nothing was changed." if c.lang == "en" else " Ничего не изменено."
-        raise CampaignError(
-            [Problem(d.found.orders.get(st, "") if d.found else "", 0, "", m + tail) for st, m in missing.items()]
-        )
+        tail = ". Nothing was changed." if c.lang == "en" else ". Ничего не изменено."
+        raise CampaignError([Problem(d.tabs["states"], c.states[st].row, "", m + tail) for st, m in missing.items()])
     world, report, _orders = run_turn(d, seed=seed, after_each=_phase_hook(on_phase))
     lang = c.lang
     seed = seed or turn_seed(c.secret, c.turn)

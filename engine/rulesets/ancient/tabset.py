@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from engine.core import history
 from engine.core.layout import Layout
-from engine.core.tables import Tables
+from engine.core.tables import Grid, Tables, is_blank
 from engine.core.tabs import REGISTRY_TAB, TabMatch, WantedTab, match_tabs, read_registry
 
 from . import public, vocab
@@ -86,7 +86,7 @@ def locate(tables: Tables, c: Campaign, ids: dict[str, str] | None = None) -> Ca
         role = order_role(st.name)
         if st.ai:
             tab = m.found.get(_ai_order_role(st.name))
-            if tab is not None:
+            if tab is not None and _has_input(tables[tab]):
                 out.warnings.append(
                     f"tab «{tab}»: {st.name} is under AI control — orders on this tab are not read"
                     if en
@@ -121,6 +121,11 @@ def locate(tables: Tables, c: Campaign, ids: dict[str, str] | None = None) -> Ca
             else f"лист «{tab}» создан не программой: пропущен (приказы с него не читаются)"
         )
     return out
+
+
+def _has_input(grid: Grid) -> bool:
+    """Whether anything is typed in a tab's order columns (the first five) below its header."""
+    return any(not is_blank(v) for line in grid[1:] for v in line[:5])
 
 
 def order_tab_problem(state: str, title: str, ambiguous: list[str] | None, lang: str) -> str:
