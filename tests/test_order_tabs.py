@@ -272,3 +272,15 @@ def test_i15_p2_two_look_alikes_and_no_exact_title_is_an_error_that_names_both(c
     with pytest.raises(CampaignError) as err:
         sync.resolve(XlsxBackend(campaign), turn=1)
     assert "«Приказы - Египет»" in str(err.value) and "«Приказы — Египет »" in str(err.value)
+
+
+def test_i15_p3_warnings_of_an_english_campaign_are_in_english(tmp_path: Path) -> None:
+    path = tmp_path / "en.xlsx"
+    sync.create(str(path), scenario="demo", lang="en", secret="test-secret")
+    _add(path, "Orders — Rome ", [["Action"], ["Stability"]])
+    _delete(path, "Chronicle")
+    result = sync.check(XlsxBackend(path))
+    text = "\n".join(result.summary["warnings"])
+    assert "tab «Orders — Rome » was not created by Strategos" in text
+    assert "no tab «Chronicle»" in text
+    assert not any("а" <= ch <= "я" for ch in text)

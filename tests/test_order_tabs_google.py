@@ -12,6 +12,7 @@ from engine.core.tabs import REGISTRY_TAB
 from engine.rulesets.ancient import codec
 from sheets_bridge import gsheets
 from sheets_bridge.cli import main
+from sheets_bridge.google_http import GooglePermissionError
 
 emulator_server = support.emulator_server
 google = support.google
@@ -68,6 +69,10 @@ def test_i15_p2_p3_renamed_order_tab_is_followed_by_its_sheet_id_past_a_look_ali
     tables = backend.read()
     assert tables[REGISTRY_TAB][0] == ["Роль", "Лист", "Id"]
     rome_id = int(backend.tab_ids[ROME])
+    registry_id = int(backend.tab_ids[REGISTRY_TAB])
+    forge = gsheets._block_request(registry_id, WriteBlock(REGISTRY_TAB, 2, 3, [[str(777_000_111)]]))
+    with pytest.raises(GooglePermissionError):  # the registry is the GM's: a player cannot point it elsewhere
+        gsheets.send_batch(google.client(P1), sid, gsheets.Batch([forge]))
     renamed = "Приказы - Рим"
     rename = {"updateSheetProperties": {"properties": {"sheetId": rome_id, "title": renamed}, "fields": "title"}}
     gsheets.send_batch(google.client(support.GM), sid, gsheets.Batch([rename]))
