@@ -122,7 +122,7 @@ def registry_grid(match: TabMatch, ids: Mapping[str, str]) -> Grid:
     """The registry of the tabs found now, with their stable ids (tabs without one are left out)."""
     rows: Grid = [list(REGISTRY_HEADER)]
     for role, title in sorted(match.found.items()):
-        if title in ids:
+        if title in ids and title != REGISTRY_TAB:  # the registry itself is found by its title
             rows.append([role, title, ids[title]])
     return rows
 
