@@ -600,6 +600,19 @@ class GoogleBackend:
         self.tables = apply_changes(before, changes)
 
     @property
+    def tab_ids(self) -> dict[str, str]:
+        """Each tab of the last read -> a stable id that survives a rename, so the engine can
+        follow the tabs it created (engine/core/tabs.py): the sheetId, prefixed with its
+        spreadsheet's id for a tab in a private order book (a copy of the campaign keeps both)."""
+        out: dict[str, str] = {}
+        for title in self.tables or {}:
+            sid = self.tab_home.get(title, self.spreadsheet_id)
+            info = self.books.get(sid, BookState(sid)).sheets.get(title)
+            if info is not None:
+                out[title] = str(info.sheet_id) if sid == self.spreadsheet_id else f"{sid}/{info.sheet_id}"
+        return out
+
+    @property
     def private_order_tabs(self) -> frozenset[str]:
         """The tabs the last read found in spreadsheets of their own (private order books; the
         GM-only spreadsheet's tabs are not order tabs)."""

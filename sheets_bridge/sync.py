@@ -194,7 +194,7 @@ def check(backend: Backend, progress: Progress | None = None) -> Any:
     tables = _read(backend, p)
     rules = ruleset_of(tables)
     p.start("turn", "Проверка приказов", len(getattr(rules, "PHASES", ())) or 1)
-    result = rules.check(tables, on_phase=lambda name: p.advance("turn", name))
+    result = rules.check(tables, on_phase=lambda name: p.advance("turn", name), **_tab_ids(backend))
     p.finish("turn")
     if not _secret(backend, tables, need=False, settle=False).value:
         result.summary.setdefault("notices", []).append(str(secrets.missing(meta.text(tables, meta.CAMPAIGN_ID))))
@@ -215,7 +215,7 @@ def resolve(backend: Backend, turn: int | None = None, progress: Progress | None
     sec = _secret(backend, tables)
     p.start("turn", "Разрешение хода", len(getattr(rules, "PHASES", ())) or 1)
     result = rules.resolve(sec.tables, expect_turn=turn, secret=sec.value,
-                           on_phase=lambda name: p.advance("turn", name))
+                           on_phase=lambda name: p.advance("turn", name), **_tab_ids(backend))
     if sec.history is not None:  # an old campaign's snapshots, now without the secret
         result.changes.replace.insert(0, ReplaceTab(history.HISTORY_TAB, sec.history))
     result.changes.replace += private_reports(backend, sec.tables, result.changes, rules)
@@ -253,6 +253,13 @@ def private_reports(backend: Backend, tables: Tables, changes: Changeset, rules:
     if not hasattr(rules, "private_tabs"):
         return []
     return list(rules.private_tabs(after, order_tabs=books))
+
+
+def _tab_ids(backend: Backend) -> dict[str, Any]:
+    """``tab_ids=`` for the ruleset when the backend knows stable tab ids (Google's sheetIds): a
+    renamed tab is then followed exactly.  Nothing for .xlsx, whose tabs have no such id."""
+    ids = getattr(backend, "tab_ids", None)
+    return {"tab_ids": dict(ids)} if ids else {}
 
 
 def _read(backend: Backend, p: Progress) -> Tables:

@@ -91,9 +91,9 @@ def test_player_text_is_written_as_text_and_only_formulas_as_formulas(google: Go
     assert isinstance(back[1], Formula) and not isinstance(back[0], Formula)
 
 
-def test_demo_orders_formula_is_refused_and_written_back_as_text(google: GoogleEnv) -> None:
-    """The demo has a formula in an order row: it is refused, and resolve writes it back as its
-    text (issue 15, point 11: a player's formula never stays live in a cell the program writes)."""
+def test_demo_orders_formula_is_refused_and_archived_as_text(google: GoogleEnv) -> None:
+    """The demo has a formula in an order row: it is refused, and resolve moves the row's input to
+    «Архив приказов» (issue 15, point 1) as its text, never a live formula (point 11)."""
     sid = google.campaign("small")
     before = google.backend(sid).read()
     hits = [(t, r, c, str(v)) for t, g in before.items() if t.startswith("Приказы — ")
@@ -103,9 +103,13 @@ def test_demo_orders_formula_is_refused_and_written_back_as_text(google: GoogleE
     after = google.backend(sid).read()
     dump = google.emu.dump(sid)
     for tab, r, c, text in hits:
-        assert after[tab][r][c] == text and not isinstance(after[tab][r][c], Formula)
-        assert _cell(dump, tab, r, c) == {"stringValue": text}
         assert "формул" in str(after[tab][r][8]).lower()
+        archived = [line for line in after["Архив приказов"][1:]
+                    if line[:3] == [1, tab.removeprefix("Приказы — "), r + 1]]
+        assert len(archived) == 1 and archived[0][3 + c] == text
+        assert not isinstance(archived[0][3 + c], Formula)
+        at = after["Архив приказов"].index(archived[0])
+        assert _cell(dump, "Архив приказов", at, 3 + c) == {"stringValue": text}
 
 
 def _spy_batches(monkeypatch: pytest.MonkeyPatch) -> list[gsheets.Batch]:

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from .errors import Problem
 from .tables import Cell, Grid, column_letter, is_blank
+from .tabs import tab_key
 
 _JUNK = re.compile(r"[\s\.,:;\-—–_()«»\"'/%№#]+")
 
@@ -108,10 +109,16 @@ class Layout:
 
 
 def find_tab(tables: Iterable[str], layout: Layout) -> str | None:
-    """The name of the read tab that matches a layout's names, if any."""
+    """The name of the read tab that matches a layout's names, if any: an exact title first,
+    then one that differs only in what a person does not see (see engine.core.tabs.tab_key)."""
+    titles = list(tables)
+    for name in (layout.ru, layout.en, *layout.aliases):
+        if name in titles:
+            return name
     names = layout.tab_names()
-    for name in tables:
-        if norm(name) in names:
+    keys = {tab_key(n) for n in (layout.ru, layout.en, *layout.aliases)}
+    for name in titles:
+        if norm(name) in names or tab_key(name) in keys:
             return name
     return None
 

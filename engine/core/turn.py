@@ -25,6 +25,11 @@ class TurnReport:
     results: dict[str, OrderResult] = field(default_factory=dict)  # order ref -> result
     lot: list[str] = field(default_factory=list)
     notes: dict[str, Any] = field(default_factory=dict)  # phase -> free-form facts for reports
+    warnings: list[str] = field(default_factory=list)  # for the GM: the turn ran, but look at this
+
+    def warn(self, text: str) -> None:
+        if text not in self.warnings:
+            self.warnings.append(text)
 
     def money(
         self, state: str, phase: str, category: str, amount: Fraction, reason: str, order_ref: str = ""

@@ -18,11 +18,13 @@ from engine.core.money import to_cell
 from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
 from engine.core.tables import Cell, Formula, Grid, Tables, as_text, column_letter, is_blank, shorten
 
+from . import tabset
 from .bounds import BOUNDS
 from .model import BARBARIANS, Army, Border, Campaign, Fleet, GMEvent, Province, Relation, Route, SeaZone, State
 from .rules import Rules, load_rules
 from .vocab import (
     ADJACENCY,
+    ARCHIVE,
     ARMIES,
     BORDER_KINDS,
     BORDER_TEXT,
@@ -97,6 +99,12 @@ class Decoded:
     tabs: dict[str, str]  # layout key -> actual tab name
     order_tabs: dict[str, OrderTab]
     meta: dict[str, Cell]
+    found: tabset.CampaignTabs | None = None  # which read tab is which (engine.core.tabs), warnings for the GM
+    archived: dict[tuple[int, str, int], tuple[str, ...]] = field(default_factory=dict)  # see archived_inputs
+
+    @property
+    def warnings(self) -> list[str]:
+        return list(self.found.warnings) if self.found else []
 
 
 LAYOUTS: dict[str, Layout] = {
@@ -150,8 +158,9 @@ def _bounds(layout: Layout) -> dict[str, Bound]:
     return BOUNDS.get(layout, {})
 
 
-def decode(tables: Tables) -> Decoded:
-    """Read and check the whole campaign; raise CampaignError listing every problem."""
+def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
+    """Read and check the whole campaign; raise CampaignError listing every problem.
+    ``tab_ids`` (read title -> stable id, on Google) lets renamed tabs be followed exactly."""
     problems: list[Problem] = []
     meta_tab, meta = _meta(tables, problems)
     rules = load_rules(tables, problems)
@@ -332,10 +341,12 @@ def decode(tables: Tables) -> Decoded:
                 )
             )
     _read_forces(tables, campaign, rules, problems)
-    order_tabs = _order_tabs(tables, campaign, problems)
+    found = tabset.locate(tables, campaign, tab_ids)
+    order_tabs = _order_tabs(tables, found, problems)
+    archived = archived_inputs(tables, found)
     if problems:
         raise CampaignError(problems)
-    return Decoded(campaign, rules, meta_tab, tabs, order_tabs, meta)
+    return Decoded(campaign, rules, meta_tab, tabs, order_tabs, meta, found, archived)
 
 
 def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Problem]) -> None:
@@ -515,20 +526,12 @@ def order_state(tab: str) -> str | None:
     return None
 
 
-def _order_tabs(tables: Tables, campaign: Campaign, problems: list[Problem]) -> dict[str, OrderTab]:
+def _order_tabs(tables: Tables, found: tabset.CampaignTabs, problems: list[Problem]) -> dict[str, OrderTab]:
+    """The order tab of every played state, found by what the program created (tabset.locate):
+    never a tab someone added, never the tab of a state under AI."""
     out: dict[str, OrderTab] = {}
-    for tab, grid in tables.items():
-        state = order_state(tab)
-        if state is None:
-            continue
-        if state not in campaign.states:
-            problems.append(Problem(tab, 0, "", f"лист приказов для неизвестного государства «{state}»"))
-            continue
-        if state in out:
-            problems.append(
-                Problem(tab, 0, "", f"у государства «{state}» два листа приказов: «{out[state].tab}» и «{tab}»")
-            )
-            continue
+    for state, tab in found.orders.items():
+        grid = tables[tab]
         if not grid:
             problems.append(Problem(tab, 1, "", "лист приказов пуст: нет строки заголовков"))
             continue
@@ -538,6 +541,34 @@ def _order_tabs(tables: Tables, campaign: Campaign, problems: list[Problem]) -> 
 
 
 ECHO_PART = 100  # characters of each input quoted in the echo of a row that could not be read
+ARCHIVED_INPUTS: tuple[str, ...] = ("action", "object", "where", "to", "qty")
+
+
+def _input_key(values: list[Cell]) -> tuple[str, ...]:
+    return tuple("" if is_blank(v) else str(v).strip() for v in values)
+
+
+def archived_inputs(tables: Tables, found: tabset.CampaignTabs) -> dict[tuple[int, str, int], tuple[str, ...]]:
+    """(turn, state, row) -> the inputs «Архив приказов» keeps for that order row.  Written only by
+    resolve (and GM-only on Google), it tells an untouched row of an older campaign from a rewritten one."""
+    tab = found.log(ARCHIVE)
+    grid = tables.get(tab or "") or []
+    if not grid:
+        return {}
+    cols = ARCHIVE.locate(tab or "", grid[0], [])
+    if any(k not in cols for k in ("turn", "state", "row", *ARCHIVED_INPUTS)):
+        return {}
+    out: dict[tuple[int, str, int], tuple[str, ...]] = {}
+    for _r, rec in records(grid, cols):
+        turn, row = rec.get("turn"), rec.get("row")
+        if isinstance(turn, (int, float)) and isinstance(row, (int, float)) and not isinstance(turn, bool):
+            out[(int(turn), str(rec.get("state") or ""), int(row))] = _input_key([rec.get(k) for k in ARCHIVED_INPUTS])
+    return out
+
+
+def row_inputs(row: OrderRow) -> tuple[str, ...]:
+    """A row's inputs as «Архив приказов» keeps them (for archived_inputs)."""
+    return _input_key([row.cells.get(k) for k in ARCHIVED_INPUTS])
 
 
 def raw_echo(row: OrderRow) -> str:

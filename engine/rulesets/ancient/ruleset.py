@@ -12,8 +12,9 @@ from fractions import Fraction
 from typing import Any
 
 from engine.core import history
+from engine.core import tabs as tabs_core
 from engine.core.dice import Dice, commitment, new_secret, turn_seed
-from engine.core.errors import CampaignError, InvalidOrder, TurnMismatch
+from engine.core.errors import CampaignError, InvalidOrder, Problem, TurnMismatch
 from engine.core.ledger import LedgerEntry
 from engine.core.meta import new_campaign_id
 from engine.core.money import amount, fmt
@@ -34,11 +35,12 @@ from engine.core.tables import (
 )
 from engine.core.turn import Phase, TurnReport, run_phases
 
-from . import codec, public
+from . import codec, public, tabset
 from . import orders as order_mod
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
 from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, trade, war
 from .rules import load_rules
+from .tabset import PRIVATE_TAB
 from .templates import RULES_FILES, load_scenario, rules_grid
 from .turnorders import TurnOrders
 from .vocab import (
@@ -311,21 +313,28 @@ def order_tab_spec(state: str, lang: str, n_buildings: int, n_provinces: int) ->
 
 
 def _read_orders(d: codec.Decoded, vocab: order_mod.Vocabulary, report: TurnReport) -> TurnOrders:
-    """Parse this turn's rows; rows of earlier turns that nobody edited are history."""
+    """Parse this turn's rows.  Every row with input is an order of the open turn: resolve clears
+    the input cells of the rows it executes (see docs/orders.md, «Which turn a row belongs to»).
+    Only a campaign resolved before that rule has rows of earlier turns with input left; such a
+    row is history while it still holds exactly what «Архив приказов» keeps for it."""
     out = TurnOrders()
     lang = d.campaign.lang
     for state, ot in d.order_tabs.items():
         rows: list[OrderRow] = []
         for row, stamp in codec.candidate_rows(ot):
+            if (
+                stamp is not None
+                and stamp < d.campaign.turn
+                and d.archived.get((stamp, state, row.row)) == codec.row_inputs(row)
+            ):
+                ot.history.append(row.row)
+                continue
             try:
                 parsed: order_mod.Order | str = order_mod.parse(row, vocab)
                 echo = parsed.describe(lang)
             except InvalidOrder as exc:
                 parsed = str(exc).replace(f"{row.tab}!", "", 1)  # the row's own tab goes without saying
                 echo = codec.raw_echo(row)
-            if stamp is not None and stamp < d.campaign.turn and str(ot.cell(row.row, "understood") or "") == echo:
-                ot.history.append(row.row)
-                continue
             rows.append(row)
             out.parsed[row.ref] = parsed
             if isinstance(parsed, str):
@@ -349,6 +358,10 @@ def run_turn(
     replaces the dice altogether (a check's blind dice)."""
     c = d.campaign
     report = TurnReport(turn=c.turn, lang=c.lang)
+    for text in d.warnings:
+        report.warn(text)
+    for problem in _order_tab_problems(d).values():
+        report.warn(f"{problem} — {'its orders are not read' if c.lang == 'en' else 'его приказы не прочитаны'}")
     vocab = order_mod.Vocabulary(c, d.rules)
     orders = _read_orders(d, vocab, report)
     ai_stability = int(d.rules.params.get("ai_stability", 0))
@@ -370,6 +383,18 @@ def run_turn(
     return world, report, orders
 
 
+def _order_tab_problems(d: codec.Decoded) -> dict[str, str]:
+    """Played state -> why its order tab cannot be read (missing, or several look-alikes)."""
+    found = d.found
+    if found is None:
+        return {}
+    lang = d.campaign.lang
+    out = {state: tabset.order_tab_problem(state, title, None, lang) for state, title in found.missing_orders.items()}
+    for state, tabs in found.ambiguous_orders.items():
+        out[state] = tabset.order_tab_problem(state, "", tabs, lang)
+    return out
+
+
 def summary(mode: str, before: Campaign, after: Campaign, report: TurnReport) -> dict[str, Any]:
     states = []
     by_state: dict[str, list[LedgerEntry]] = {}
@@ -389,7 +414,14 @@ def summary(mode: str, before: Campaign, after: Campaign, report: TurnReport) ->
                 "ai": st.ai,
             }
         )
-    return {"mode": mode, "ruleset": NAME, "turn": report.turn, "states": states, "orders": report.counts()}
+    return {
+        "mode": mode,
+        "ruleset": NAME,
+        "turn": report.turn,
+        "states": states,
+        "orders": report.counts(),
+        "warnings": list(report.warnings),
+    }
 
 
 def _phase_hook(on_phase: Callable[[str], None] | None) -> Callable[[str, Any, TurnReport], None] | None:
@@ -403,7 +435,12 @@ DICE_NOTE = {"ru": "исход зависит от жребия хода", "en":
 LOT_NOTE = {"ru": "очерёдность государств", "en": "the order of the states"}
 
 
-def check(tables: Tables, secret: str | None = None, on_phase: Callable[[str], None] | None = None) -> SyncResult:
+def check(
+    tables: Tables,
+    secret: str | None = None,
+    on_phase: Callable[[str], None] | None = None,
+    tab_ids: dict[str, str] | None = None,
+) -> SyncResult:
     """Judge every order as resolve would, and write only the status, reason and echo columns.
 
     A check shows nothing of the turn's dice (issue 15, point 6; docs/reliability.md): the turn is
@@ -412,11 +449,14 @@ def check(tables: Tables, secret: str | None = None, on_phase: Callable[[str], N
     between the two depends on the lot and says only that; a result of a state that an undrawn
     event or birth may reach keeps its dice-free forecast and says that the dice may change it.
     ``secret`` is ignored (kept for callers): a check is the same whatever the secret.
-    ``on_phase`` hears the name of each phase of the first run as it ends."""
+    ``on_phase`` hears the name of each phase of the first run as it ends; ``tab_ids`` (title ->
+    stable id, on Google) follows renamed tabs exactly.  A missing order tab is a warning here
+    (players can still check theirs) and an error in resolve; a check also blanks a stale turn
+    stamp of a rewritten row."""
     del secret  # a check must not depend on it
-    d = codec.decode(tables)
+    d = codec.decode(tables, tab_ids)
     world, report, orders = run_turn(d, after_each=_phase_hook(on_phase), dice=Dice.blind_dice())
-    probe_world, probe, _ = run_turn(codec.decode(tables), dice=Dice.blind_dice(reverse=True))
+    probe_world, probe, _ = run_turn(codec.decode(tables, tab_ids), dice=Dice.blind_dice(reverse=True))
     lang = d.campaign.lang
     reach: dict[str, set[str]] = report.notes.get("dice_reach", {})
     note, lot_note = DICE_NOTE.get(lang, DICE_NOTE["ru"]), LOT_NOTE.get(lang, LOT_NOTE["ru"])
@@ -451,22 +491,31 @@ def check(tables: Tables, secret: str | None = None, on_phase: Callable[[str], N
 
 
 def _status_strips(ot: codec.OrderTab, report: TurnReport, lang: str) -> list[WriteBlock]:
-    """Vertical strips of the status, reason and echo columns for every row of this turn."""
-    rows = [r.row for r in ot.rows]
-    if not rows:
+    """Vertical strips of the status, reason and echo columns for every row of this turn; rows
+    with no input left that still show a check's result (no turn stamp) are blanked, and so is
+    the old turn stamp of a row rewritten for this turn."""
+    by_row: dict[int, tuple[Cell, ...]] = {
+        r.row: (None, *codec.order_result_cells(report.results.get(r.ref), lang)) for r in ot.rows
+    }
+    orders = set(by_row)
+    for r in range(2, len(ot.grid) + 1):
+        if (
+            r not in by_row
+            and is_blank(ot.cell(r, "turn"))
+            and any(not is_blank(ot.cell(r, k)) for k in ("status", "reason", "understood"))
+        ):
+            by_row[r] = (None, None, None, None)
+    if not by_row:
         return []
-    first, last = min(rows), max(rows)
-    by_row = {r.row: report.results.get(r.ref) for r in ot.rows}
+    first, last = min(by_row), max(by_row)
+    keys = ["turn", "status", "reason", "understood"]
+    if all(is_blank(ot.cell(r, "turn")) for r in orders):
+        keys = keys[1:]  # nothing to blank in «Ход»: the strip is not sent
     blocks = []
-    for i, key in enumerate(("status", "reason", "understood")):
-        col = ot.cols[key] + 1
-        values: Grid = []
-        for r in range(first, last + 1):
-            if r in by_row:
-                values.append([codec.order_result_cells(by_row[r], lang)[i]])
-            else:
-                values.append([ot.cell(r, key)])
-        blocks.append(WriteBlock(ot.tab, first, col, values))
+    for key in keys:
+        i = ("turn", "status", "reason", "understood").index(key)
+        values: Grid = [[by_row[r][i]] if r in by_row else [ot.cell(r, key)] for r in range(first, last + 1)]
+        blocks.append(WriteBlock(ot.tab, first, ot.cols[key] + 1, values))
     return blocks
 
 
@@ -476,11 +525,14 @@ def resolve(
     seed: str | None = None,
     secret: str | None = None,
     on_phase: Callable[[str], None] | None = None,
+    tab_ids: dict[str, str] | None = None,
 ) -> SyncResult:
     """One whole turn: read, resolve, and the changes for one atomic write (with the pre-turn
     snapshot appended to the history). `secret` comes from the GM's store when the sheet has none;
-    ``on_phase`` hears the name of each phase as it ends."""
-    d = codec.decode(tables)
+    ``on_phase`` hears the name of each phase as it ends; ``tab_ids`` (title -> stable id, on
+    Google) follows renamed tabs exactly and is recorded in the registry tab for the next turns.
+    A played state whose order tab cannot be found stops the turn: it never silently sends nothing."""
+    d = codec.decode(tables, tab_ids)
     c = d.campaign
     if secret:
         c.secret = secret
@@ -489,6 +541,10 @@ def resolve(
         raise TurnMismatch(f"Открыт ход {c.turn}, а просили разрешить ход {expect_turn}{done}. Ничего не изменено.")
     if not c.secret and not seed:
         raise CampaignError("нет секрета кампании: без него ход не разрешить (см. docs/reliability.md)")
+    missing = _order_tab_problems(d)
+    if missing:
+        tail = ". Nothing was changed." if c.lang == "en" else ". Ничего не изменено."
+        raise CampaignError([Problem(d.tabs["states"], c.states[st].row, "", m + tail) for st, m in missing.items()])
     world, report, _orders = run_turn(d, seed=seed, after_each=_phase_hook(on_phase))
     lang = c.lang
     seed = seed or turn_seed(c.secret, c.turn)
@@ -528,9 +584,9 @@ def resolve(
     past = [r for r in tables.get(hist_tab, [])[1:] if r and not is_blank(r[0])]
     charted = [str(v) for v in (tables.get(charts_tab) or [[None]])[0][1:] if v] or public.chart_states(world)
     changes.replace.append(ReplaceTab(charts_tab, public.charts_grid(past + new_rows, charted, lang)))
-    changes.blocks += _append(tables, LEDGER, lang, codec.ledger_rows(report.ledger.entries))
+    changes.blocks += _append(tables, LEDGER, lang, codec.ledger_rows(report.ledger.entries), d)
     changes.blocks += _append(
-        tables, CHRONICLE, lang, [[c.turn, line] for line in [_turn_title(c.turn, lang), *report.chronicle]]
+        tables, CHRONICLE, lang, [[c.turn, line] for line in [_turn_title(c.turn, lang), *report.chronicle]], d
     )
     archive_rows: Grid = []
     rank = {name: i for i, name in enumerate(c.states)}  # the states tab's order, not the tabs': a re-run
@@ -538,8 +594,12 @@ def resolve(
         grid, arch = _resolved_order_grid(ot, report, c.turn, lang)
         changes.replace.append(ReplaceTab(ot.tab, grid))
         archive_rows += arch
-    changes.blocks += _append(tables, ARCHIVE, lang, archive_rows)
+    changes.blocks += _append(tables, ARCHIVE, lang, archive_rows, d)
     changes.blocks += _history_blocks(tables, c.turn)
+    if tab_ids and d.found is not None:
+        registry = tabs_core.registry_grid(d.found.match, tab_ids)
+        if tables.get(tabs_core.REGISTRY_TAB) != registry:
+            changes.replace.append(ReplaceTab(tabs_core.REGISTRY_TAB, registry, tabs_core.registry_spec(registry)))
     meta = meta_grid(world, lang, open_status(world.turn, lang))
     height = len(tables.get(d.meta_tab, []))  # rows below ours (an old campaign's secret row) are blanked
     meta += [[None] * len(META.columns) for _ in range(max(0, height - len(meta)))]
@@ -559,9 +619,6 @@ def later_inputs(tables: Tables) -> dict[str, list[int]]:
         cols = ORDERS.locate(name, grid[0], [])
         out[name] = [cols[k] for k in codec.ORDER_INPUT_FIELDS if k in cols]
     return out
-
-
-PRIVATE_TAB = {"ru": "Отчёт — {}", "en": "Report — {}"}
 
 
 def private_tabs(tables: Tables, order_tabs: Collection[str] | None = None) -> list[ReplaceTab]:
@@ -623,20 +680,28 @@ def _existing(tables: Tables, names: Any) -> str | None:
     return None
 
 
-def _append(tables: Tables, layout: Any, lang: str, rows: Grid) -> list[WriteBlock]:
-    """Rows appended to a log tab found by its layout (created in the campaign's language if missing)."""
+def _append(tables: Tables, layout: Any, lang: str, rows: Grid, d: codec.Decoded | None = None) -> list[WriteBlock]:
+    """Rows appended to a log tab found by what the program created (tabset.locate; created in
+    the campaign's language, with a warning, if missing)."""
     from engine.core.layout import find_tab
 
-    tab = find_tab(tables, layout) or layout.tab_name(lang)
+    found = d.found.log(layout) if d is not None and d.found is not None else find_tab(tables, layout)
+    tab = found or layout.tab_name(lang)
     return _append_rows(tables, tab, [layout.header(lang)], rows)
 
 
 def _resolved_order_grid(ot: codec.OrderTab, report: TurnReport, turn: int, lang: str) -> tuple[Grid, Grid]:
-    """The order tab after resolve (this turn's rows stamped, older rows cleared) and archive rows."""
+    """The order tab after resolve and the archive rows.  This turn's rows keep their results and
+    stamp but lose their input cells (kept in the archive; the comment stays): a row with input is
+    always an order of the open turn.  Results of rows with no input (earlier turns') are cleared."""
     width = max([len(r) for r in ot.grid] + [max(ot.cols.values()) + 1])
     grid: Grid = [list(r) + [None] * (width - len(r)) for r in ot.grid]
-    for r in ot.history:
-        for key in (*codec.ORDER_INPUT_FIELDS, "turn", "status", "reason", "understood"):
+    executed = {row.row for row in ot.rows}
+    results = ("turn", "status", "reason", "understood")
+    for r in range(2, len(grid) + 1):
+        if r in executed:
+            continue  # every other row has no input left (or is history of an older campaign)
+        for key in (*codec.ARCHIVED_INPUTS, *results):
             if key in ot.cols:
                 grid[r - 1][ot.cols[key]] = None
     archive: Grid = []
@@ -648,6 +713,9 @@ def _resolved_order_grid(ot: codec.OrderTab, report: TurnReport, turn: int, lang
         line[ot.cols["status"]] = status
         line[ot.cols["reason"]] = reason
         line[ot.cols["understood"]] = understood
+        for key in codec.ARCHIVED_INPUTS:
+            if key in ot.cols:
+                line[ot.cols[key]] = None
         archive.append(
             [
                 turn,

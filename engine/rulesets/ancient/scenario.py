@@ -302,12 +302,10 @@ def _check_orders(out: Outcome, n: int, want: dict[str, list[Any]], tables: Tabl
             continue
         grid = tables[tab]
         cols = {c.key: i for i, c in enumerate(ORDERS.columns)}
+        # resolve stamps the rows it executed and clears their input; check leaves the input unstamped
         rows = [
-            r
-            for r in grid[1:]
-            if any(r[cols[k]] not in (None, "") for k in ("action", "object", "where") if cols[k] < len(r))
+            r for r in grid[1:] if _stamp(r, cols) == result.turn or (_stamp(r, cols) in (None, "") and _typed(r, cols))
         ]
-        rows = [r for r in rows if (r[cols["turn"]] if cols["turn"] < len(r) else None) in (None, result.turn)]
         out.expect(
             len(rows) == len(expected), f"ход {n}: у {state} строк приказов {len(rows)}, ожидалось {len(expected)}"
         )
@@ -329,6 +327,14 @@ def _check_orders(out: Outcome, n: int, want: dict[str, list[Any]], tables: Tabl
                 out.expect(snippet in reason, f"ход {n}: {state}, приказ {i}: в причине «{reason}» нет «{snippet}»")
             for snippet in _as_list(exp.get("understood_contains")):
                 out.expect(snippet in echo, f"ход {n}: {state}, приказ {i}: «{echo}» без «{snippet}»")
+
+
+def _stamp(row: list[Cell], cols: dict[str, int]) -> Cell:
+    return row[cols["turn"]] if cols["turn"] < len(row) else None
+
+
+def _typed(row: list[Cell], cols: dict[str, int]) -> bool:
+    return any(row[cols[k]] not in (None, "") for k in ("action", "object", "where") if cols[k] < len(row))
 
 
 def _as_list(value: Any) -> list[Any]:
