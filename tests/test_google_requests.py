@@ -19,7 +19,7 @@ from test_google_support import SECRET, FakeTime, GoogleEnv, demo_spec, meta, no
 
 from engine.core.tables import Changeset, Formula, Grid, ReplaceTab, TabSpec, WorkbookSpec, WriteBlock
 from engine.rulesets.ancient import ruleset
-from sheets_bridge import gsheets, sync
+from sheets_bridge import gsheets, secrets, sync
 from sheets_bridge.emulator.testing import running_emulator
 
 emulator_server = support.emulator_server
@@ -438,7 +438,7 @@ def _scale_spec(spec: WorkbookSpec, n: int) -> WorkbookSpec:
                 seen += 1
             tab = dataclasses.replace(tab, rows=rows, validations=())
         tabs.append(tab)
-    return WorkbookSpec(spec.title, tabs)
+    return dataclasses.replace(spec, tabs=tabs)  # keeps the campaign id and the secret
 
 
 def test_a_thousand_states_still_cost_one_read_and_one_write(
@@ -455,6 +455,7 @@ def test_a_thousand_states_still_cost_one_read_and_one_write(
         emu.write_credentials(env.sa_key, "gm-bot@strategos-demo.iam.gserviceaccount.com")
         # setup only: one creation batch instead of seven (creation chunking is tested on the demo)
         created = env.create(spec, players={}, max_write_bytes=64 * 1024 * 1024)
+        secrets.save(spec.campaign_id, spec.secret)  # what `new` does: the dice's secret stays with the GM
         sid = created.spreadsheet_id
         env.reset()
         checked = sync.check(env.backend(sid, timeout=(10.0, 120.0)))
