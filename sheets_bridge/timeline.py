@@ -141,8 +141,8 @@ def _first_difference(published: Tables, again: Tables, changes: Changeset, rule
 
 
 def _where(tab: str, r: int, c: int, published: Cell, again: Cell) -> str:
-    return (f"лист «{tab}», ячейка {column_letter(c + 1)}{r + 1}: опубликовано {published!r}, "
-            f"пересчёт даёт {again!r}")
+    cell = f"{column_letter(c + 1)}{r + 1}"
+    return f"лист «{tab}», ячейка {cell} ({tab}!{cell}): опубликовано {published!r}, пересчёт даёт {again!r}"
 
 
 def verify(backend: Backend, turn: int) -> Verdict:
