@@ -14,6 +14,7 @@ import test_google_support as support
 from test_google_support import GoogleEnv, normal
 
 from engine.core.errors import StrategosError
+from engine.core.tabs import REGISTRY_TAB
 from sheets_bridge import sync, timeline
 
 emulator_server = support.emulator_server
@@ -25,7 +26,12 @@ KINDS = ("500", "503", "drop", "drop-after", "timeout")
 
 def test_two_hundred_faults_on_the_write_never_leave_a_partial_turn(google: GoogleEnv) -> None:
     sid = google.campaign("small")
+    first = normal(google.backend(sid).read())
+    sync.resolve(google.backend(sid), turn=1)
+    timeline.rollback(google.backend(sid), 1)
     before = normal(google.backend(sid).read())
+    # the first resolve adds the tab registry (issue 15, point 2); a rollback empties a tab the turn added
+    assert {k: v for k, v in before.items() if k != REGISTRY_TAB} == first and not before.get(REGISTRY_TAB)
     sync.resolve(google.backend(sid), turn=1)
     after = normal(google.backend(sid).read())
     timeline.rollback(google.backend(sid), 1)
