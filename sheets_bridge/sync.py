@@ -5,6 +5,7 @@ Game-agnostic: the meta tab names the ruleset; the ruleset module does the rest.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
 from collections.abc import Mapping
@@ -88,6 +89,11 @@ def _secret(backend: Backend) -> str | None:
 
 def check(backend: Backend, progress: Progress | None = None) -> Any:
     """Judge every order of the open turn: one read, the ruleset's check, one write (statuses only)."""
+    with exclusive(backend, "check"):
+        return _check(backend, progress)
+
+
+def _check(backend: Backend, progress: Progress | None) -> Any:
     p = progress or Silent()
     tables = _read(backend, p)
     rules = ruleset_of(tables)
@@ -103,6 +109,11 @@ def resolve(backend: Backend, turn: int | None = None, progress: Progress | None
 
     A resolved turn asked again raises TurnMismatch before anything is written.
     """
+    with exclusive(backend, "resolve"):
+        return _resolve(backend, turn, progress)
+
+
+def _resolve(backend: Backend, turn: int | None, progress: Progress | None) -> Any:
     p = progress or Silent()
     tables = _read(backend, p)
     rules = ruleset_of(tables)
@@ -127,6 +138,16 @@ def private_reports(backend: Backend, tables: Tables, changes: Changeset, rules:
     if not hasattr(rules, "private_tabs"):
         return []
     return list(rules.private_tabs(after, order_tabs=books))
+
+
+def exclusive(backend: Backend, command: str) -> contextlib.AbstractContextManager[Any]:
+    """Hold the backend's exclusive lock for a command's whole read–compute–write, if it has one.
+
+    An .xlsx campaign has one (XlsxBackend.exclusive, sheets_bridge/xlsx_lock.py): a second
+    command on the same file is refused with a message naming the file and who holds it.
+    """
+    hold = getattr(backend, "exclusive", None)
+    return hold(command) if hold is not None else contextlib.nullcontext()
 
 
 def _read(backend: Backend, p: Progress) -> Tables:

@@ -27,7 +27,7 @@ from engine.core.tables import (
 )
 
 from .base import Backend
-from .sync import private_reports, ruleset_of
+from .sync import exclusive, private_reports, ruleset_of
 
 META_NAMES = {norm("Кампания"), norm("Campaign")}
 # engine-owned tabs compared by verify (players' order tabs and the GM's rules are inputs)
@@ -44,6 +44,11 @@ def list_turns(backend: Backend) -> list[dict[str, Any]]:
 
 def rollback(backend: Backend, to: int) -> int:
     """Restore the campaign exactly as it was when turn `to` was open; later snapshots are dropped."""
+    with exclusive(backend, "rollback"):
+        return _rollback(backend, to)
+
+
+def _rollback(backend: Backend, to: int) -> int:
     tables = backend.read()
     snapshot = history.entry(tables, to).tables()
     changes = Changeset()
