@@ -58,19 +58,32 @@ def _holder_file(path: Path) -> Path:
 
 
 def office_locks(path: Path) -> list[Path]:
-    """The lock files a spreadsheet application keeps beside a workbook it has open."""
-    return [p for p in (path.with_name(f".~lock.{path.name}#"), path.with_name(f"~${path.name}")) if p.exists()]
+    """The lock files a spreadsheet application keeps beside a workbook it has open.
+
+    LibreOffice: `.~lock.NAME#`.  Microsoft Office: the "owner file" `~$NAME` (Excel), or with
+    `~$` over the first two letters of a long name (as Word does; checked too, to be safe).
+    """
+    names = [f".~lock.{path.name}#", f"~${path.name}"]
+    if len(path.stem) > 2:
+        names.append(f"~${path.name[2:]}")
+    return [path.with_name(n) for n in names if path.with_name(n).exists()]
 
 
 def _office_user(lock: Path) -> str:
-    """Who LibreOffice says has the file open (`,user,host,date,url;`), or '' if it cannot be read."""
-    if not lock.name.startswith(".~lock."):
-        return ""
+    """Who has the file open, as the application wrote it, or '' if it cannot be read.
+
+    LibreOffice writes `,user,host,date,url;`; Office's owner file starts with one byte of
+    length and the user's display name in the system's code page.
+    """
     with contextlib.suppress(OSError, UnicodeDecodeError):
-        fields = lock.read_text(encoding="utf-8").split(",")
-        if len(fields) >= 4:
-            who = ", ".join(f.strip() for f in fields[1:4] if f.strip())
-            return f" ({who})" if who else ""
+        data = lock.read_bytes()[:4096]
+        if lock.name.startswith(".~lock."):
+            fields = data.decode("utf-8").split(",")
+            who = ", ".join(f.strip() for f in fields[1:4] if f.strip()) if len(fields) >= 4 else ""
+        else:
+            who = data[1:1 + data[0]].decode("cp1251") if data else ""
+        if who and who.isprintable():
+            return f" ({who})"
     return ""
 
 

@@ -163,15 +163,21 @@ def test_i15_p5_a_second_command_in_its_own_interpreter_is_refused_in_words(temp
 
 
 @pytest.mark.parametrize(("lock_name", "app"), [(".~lock.c.xlsx#", "LibreOffice"), ("~$c.xlsx", "Excel")])
+@pytest.mark.parametrize("name", ["c.xlsx", "поход.xlsx"])
 def test_i15_p5_a_workbook_open_in_a_spreadsheet_application_is_not_written(template: Path, tmp_path: Path,
-                                                                           lock_name: str, app: str, capsys) -> None:
+                                                                           lock_name: str, app: str, name: str,
+                                                                           capsys) -> None:
     """LibreOffice's `.~lock.NAME#` or Excel's `~$NAME` beside the file: every writing command refuses."""
-    path = tmp_path / "c.xlsx"
+    path = tmp_path / name
     shutil.copy(template, path)
     sync.resolve(XlsxBackend(path))
+    lock_name = lock_name.replace("c.xlsx", name)
     lock = tmp_path / lock_name
-    lock.write_text(",Мастер Игры,gm-laptop,01.12.2026 09:00,file:///home/gm/.config/libreoffice/4;"
-                    if app == "LibreOffice" else "\x06Master", encoding="utf-8")
+    if app == "LibreOffice":
+        lock.write_text(",Мастер Игры,gm-laptop,01.12.2026 09:00,file:///home/gm/.config/libreoffice/4;",
+                        encoding="utf-8")
+    else:
+        lock.write_bytes(bytes([11]) + "Мастер Игры".encode("cp1251") + b"\0" * 40)
     before = sha(path)
     for argv in (["check", str(path)], ["resolve", str(path)], ["rollback", str(path), "--to", "1"],
                  ["new", str(path), "--force"]):
@@ -179,8 +185,7 @@ def test_i15_p5_a_workbook_open_in_a_spreadsheet_application_is_not_written(temp
         err = capsys.readouterr().err
         assert code == 1, argv
         assert f"открыт в {app}" in err and lock_name in err and "Ничего не изменено" in err
-        if app == "LibreOffice":
-            assert "Мастер Игры" in err
+        assert "(Мастер Игры" in err
         assert sha(path) == before
     lock.unlink()
     assert main(["check", str(path), "-q"]) == 0
