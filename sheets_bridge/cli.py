@@ -24,7 +24,7 @@ from engine import rulesets
 from engine.core.errors import StrategosError, UsageError
 from engine.core.orders import STATUS_TEXT, Status
 
-from . import commands, faults, progress, sync
+from . import commands, faults, progress, sync, xlsx_lock
 from .progress import RichProgress
 from .xlsx import XlsxBackend
 
@@ -222,7 +222,7 @@ def _run(args: argparse.Namespace) -> int:
 def _demo(folder: Path, lang: str, as_json: bool, quiet: bool = False) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "demo.xlsx"
-    with sync.exclusive(XlsxBackend(path), "demo"):  # create, fill, check and resolve as one command
+    with xlsx_lock.exclusive(path, "demo"):  # create, fill, check and resolve as one command
         sync.create(str(path), scenario="demo", lang=lang, overwrite=True)
         backend = XlsxBackend(path)
         tables = backend.read()

@@ -248,7 +248,12 @@ class XlsxBackend:
         self._digest: str | None = None  # sha256 of the file as read: the save refuses if it changed since
 
     def exclusive(self, command: str) -> contextlib.AbstractContextManager[None]:
-        """Hold the workbook's lock for a command's whole read–compute–write (see xlsx_lock)."""
+        """Hold the workbook's lock for a command's whole read–compute–write (see xlsx_lock).
+
+        A missing workbook is named before any lock file is made beside it.
+        """
+        if not self.path.exists():
+            raise BackendError(f"файл кампании не найден: {self.path}")
         return xlsx_lock.exclusive(self.path, command)
 
     def _load(self) -> Workbook:

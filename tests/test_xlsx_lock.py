@@ -243,3 +243,11 @@ def test_i15_p5_one_backend_writes_twice_and_a_command_nests_its_own_writes(temp
         sync.resolve(XlsxBackend(path))
         timeline.rollback(XlsxBackend(path), 2)
     assert open_turn(path) == 2
+
+
+def test_i15_p5_a_missing_workbook_is_named_and_no_lock_file_is_left(tmp_path: Path, capsys) -> None:
+    assert main(["check", str(tmp_path / "nope.xlsx")]) == 1
+    assert "файл кампании не найден" in capsys.readouterr().err
+    assert main(["resolve", str(tmp_path / "no-folder" / "nope.xlsx")]) == 1
+    assert "файл кампании не найден" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
