@@ -1,12 +1,16 @@
 """The `strategos` command line: the only place that turns errors into exit codes.
 
-Exit codes: 0 ok, 1 a domain error (message on stderr), 2 a usage error.
+Exit codes: 0 ok, 1 a campaign problem or a fault (message on stderr), 2 a usage error,
+130 interrupted (Ctrl+C).  No traceback reaches the GM: an OS fault (disk full, no permission,
+read-only folder) and any unforeseen exception become one message with a hint
+(STRATEGOS_DEBUG=1 shows the traceback for a bug report).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,7 +24,7 @@ from engine import rulesets
 from engine.core.errors import StrategosError, UsageError
 from engine.core.orders import STATUS_TEXT, Status
 
-from . import commands, progress, sync
+from . import commands, faults, progress, sync, xlsx_lock
 from .progress import RichProgress
 from .xlsx import XlsxBackend
 
@@ -226,12 +230,13 @@ def _run(args: argparse.Namespace) -> int:
 def _demo(folder: Path, lang: str, as_json: bool, quiet: bool = False) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "demo.xlsx"
-    sync.create(str(path), scenario="demo", lang=lang, overwrite=True)
-    backend = XlsxBackend(path)
-    tables = backend.read()
-    backend.write(rulesets.get("ancient").demo_changes(tables))
-    checked = sync.check(XlsxBackend(path))
-    resolved = sync.resolve(XlsxBackend(path), turn=1)
+    with xlsx_lock.exclusive(path, "demo"):  # create, fill, check and resolve as one command
+        sync.create(str(path), scenario="demo", lang=lang, overwrite=True)
+        backend = XlsxBackend(path)
+        tables = backend.read()
+        backend.write(rulesets.get("ancient").demo_changes(tables))
+        checked = sync.check(XlsxBackend(path))
+        resolved = sync.resolve(XlsxBackend(path), turn=1)
     if as_json:
         print(json.dumps({"workbook": str(path), "check": checked.summary, "resolve": resolved.summary},
                          ensure_ascii=False, indent=1))
@@ -255,6 +260,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except StrategosError as exc:
         print(f"strategos: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:  # a fault outside the campaign's own save (e.g. report --out into a read-only folder)
+        print(f"strategos: {faults.os_message(exc)}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("strategos: прервано (Ctrl+C). Кампания записывается целиком или не записывается вовсе — она либо "
+              "прежняя, либо уже с итогами команды; запустите команду снова.", file=sys.stderr)
+        return 130
+    except Exception as exc:  # a bug of ours: a message, never a traceback, for the GM
+        if os.environ.get("STRATEGOS_DEBUG"):
+            raise
+        print(f"strategos: непредвиденная ошибка программы ({type(exc).__name__}: {exc}). Кампания записывается "
+              "целиком или не записывается вовсе, наполовину она не изменена. Это ошибка Strategos, а не ваша: "
+              "запустите команду снова с STRATEGOS_DEBUG=1 и приложите вывод к сообщению об ошибке.", file=sys.stderr)
         return 1
 
 

@@ -5,6 +5,7 @@ Game-agnostic: the meta tab names the ruleset; the ruleset module does the rest.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -190,6 +191,11 @@ def refuse_leak(tables: Tables, changes: Changeset, secret: str) -> None:
 def check(backend: Backend, progress: Progress | None = None) -> Any:
     """Judge every order of the open turn: one read, the ruleset's check, one write (statuses only).
     A check needs no secret: it draws no dice (issue 15, point 6)."""
+    with exclusive(backend, "check"):
+        return _check(backend, progress)
+
+
+def _check(backend: Backend, progress: Progress | None) -> Any:
     p = progress or Silent()
     tables = _read(backend, p)
     rules = ruleset_of(tables)
@@ -209,6 +215,11 @@ def resolve(backend: Backend, turn: int | None = None, progress: Progress | None
     A resolved turn asked again raises TurnMismatch before anything is written; so does a secret
     that is missing here or does not match the published commitment (then nothing is written).
     """
+    with exclusive(backend, "resolve"):
+        return _resolve(backend, turn, progress)
+
+
+def _resolve(backend: Backend, turn: int | None, progress: Progress | None) -> Any:
     p = progress or Silent()
     tables = _read(backend, p)
     rules = ruleset_of(tables)
@@ -260,6 +271,16 @@ def _tab_ids(backend: Backend) -> dict[str, Any]:
     renamed tab is then followed exactly.  Nothing for .xlsx, whose tabs have no such id."""
     ids = getattr(backend, "tab_ids", None)
     return {"tab_ids": dict(ids)} if ids else {}
+
+
+def exclusive(backend: Backend, command: str) -> contextlib.AbstractContextManager[Any]:
+    """Hold the backend's exclusive lock for a command's whole read–compute–write, if it has one.
+
+    An .xlsx campaign has one (XlsxBackend.exclusive, sheets_bridge/xlsx_lock.py): a second
+    command on the same file is refused with a message naming the file and who holds it.
+    """
+    hold = getattr(backend, "exclusive", None)
+    return hold(command) if hold is not None else contextlib.nullcontext()
 
 
 def _read(backend: Backend, p: Progress) -> Tables:

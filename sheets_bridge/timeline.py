@@ -28,7 +28,7 @@ from engine.core.tables import (
 )
 
 from .base import Backend
-from .sync import _secret, private_reports, refuse_leak, ruleset_of, settled
+from .sync import _secret, exclusive, private_reports, refuse_leak, ruleset_of, settled
 
 META_NAMES = {norm("Кампания"), norm("Campaign")}
 
@@ -44,6 +44,11 @@ def rollback(backend: Backend, to: int) -> int:
 
     The dice's secret stays off the sheet: an old campaign's secret (in its meta or its snapshots)
     is moved to the GM's store first, and the restored meta keeps today's campaign id."""
+    with exclusive(backend, "rollback"):
+        return _rollback(backend, to)
+
+
+def _rollback(backend: Backend, to: int) -> int:
     real = backend.read()
     sec = _secret(backend, real, need=False)
     tables = sec.tables

@@ -4,13 +4,26 @@ One read loads the workbook; one write applies every change to that loaded workb
 saves it atomically: a temporary file in the same folder, fsync, the previous version kept
 beside it as `<name>.bak`, then os.replace. A crash at any moment leaves either the old
 file or the new one, never a broken one.
+
+The save refuses when the file on disk is no longer the one that was read (another program
+saved it meanwhile): replacing it would revert that program's work.  Commands hold the
+workbook's lock for their whole read–compute–write (sheets_bridge/xlsx_lock.py); a write
+outside a command takes it for the write.  OS faults (disk full, no permission, read-only
+folder) and a file that is not a workbook reach the GM as a BackendError in words.
 """
 
 from __future__ import annotations
 
+import bisect
+import contextlib
+import errno
+import hashlib
+import io
 import os
 import shutil
+import stat
 import tempfile
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,8 +38,11 @@ from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
-from engine.core.errors import BackendError
+from engine.core.errors import BackendError, CampaignError, Problem
 from engine.core.tables import Cell, Changeset, Formula, Grid, Tables, TabSpec, WorkbookSpec
+
+from . import xlsx_lock
+from .faults import backend_error
 
 HEADER_FONT = Font(bold=True, color="FFFFFF")
 HEADER_FILL = {"data": "3B5B7A", "rules": "6B5B3B", "orders": "4A7A3D", "report": "7A3B3B", "meta": "444444"}
@@ -103,35 +119,133 @@ def _grid_of(ws: Worksheet) -> Grid:
     return grid
 
 
-def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True) -> None:
-    """Save `wb` to `path` so that `path` is always a whole workbook, old or new."""
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _new_file_mode() -> int:
+    """The mode a newly created file gets (0666 less the umask), as any program's open() would give it."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _keep_mode_and_owner(tmp: Path, was: os.stat_result | None) -> None:
+    """Give the saved file the old file's mode and owner (mkstemp makes it 0600 and ours)."""
+    if was is not None and hasattr(os, "chown"):
+        now = tmp.stat()
+        if (now.st_uid, now.st_gid) != (was.st_uid, was.st_gid):
+            try:
+                os.chown(tmp, was.st_uid, was.st_gid)
+            except PermissionError:  # only root may give a file away; the group may still be kept
+                with contextlib.suppress(OSError):
+                    os.chown(tmp, -1, was.st_gid)
+    os.chmod(tmp, stat.S_IMODE(was.st_mode) if was is not None else _new_file_mode())
+
+
+def _changed_on_disk(path: Path) -> BackendError:
+    return BackendError(
+        f"файл {path} изменился на диске после того, как strategos его прочитал (его сохранила другая "
+        f"программа — Excel, LibreOffice, синхронизация папки?). Чтобы не затереть эти изменения, ничего не "
+        f"записано: запустите команду снова.")
+
+
+def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True, expect: str | None = None) -> str:
+    """Save `wb` to `path` so that `path` is always a whole workbook, old or new; returns the new file's sha256.
+
+    `expect` is the sha256 of the file as it was read: if the file on disk is no longer that one
+    (or is gone), nothing is replaced.  The new file keeps the old one's mode and owner.  Any OS
+    fault becomes a BackendError in words, and no temporary file is left behind.
+    """
     path = path.resolve()
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    tmp = Path(tmp_name)
+    temps: list[Path] = []
     try:
-        _hook("before-save")
-        wb.save(tmp)
-        with open(tmp, "rb") as fh:
-            os.fsync(fh.fileno())
-        _hook("saved-temp")
-        if keep_backup and path.exists():
-            bak = path.with_name(path.name + ".bak")
-            fd2, bak_tmp = tempfile.mkstemp(prefix=f".{path.name}.bak.", suffix=".tmp", dir=path.parent)
-            os.close(fd2)
-            shutil.copy2(path, bak_tmp)
-            os.replace(bak_tmp, bak)
-            _hook("backup-kept")
-        os.replace(tmp, path)
-        _hook("replaced")
-        dir_fd = os.open(path.parent, os.O_RDONLY)
         try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+            was = path.stat() if path.exists() else None
+            if was is not None and not os.access(path, os.W_OK):
+                raise PermissionError(errno.EACCES, "the file is read-only", str(path))
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            os.close(fd)
+            tmp = Path(tmp_name)
+            temps.append(tmp)
+            _hook("before-save")
+            wb.save(tmp)
+            with open(tmp, "rb") as fh:
+                digest = _sha256(fh.read())
+                os.fsync(fh.fileno())
+            _hook("saved-temp")
+            old = path.read_bytes() if path.exists() else None
+            if expect is not None and (old is None or _sha256(old) != expect):
+                raise _changed_on_disk(path)
+            _keep_mode_and_owner(tmp, was)
+            if keep_backup and old is not None:
+                bak = path.with_name(path.name + ".bak")
+                fd2, bak_name = tempfile.mkstemp(prefix=f".{path.name}.bak.", suffix=".tmp", dir=path.parent)
+                temps.append(Path(bak_name))
+                with os.fdopen(fd2, "wb") as fh:
+                    fh.write(old)
+                    fh.flush()
+                    os.fsync(fh.fileno())
+                shutil.copystat(path, bak_name)
+                _keep_mode_and_owner(Path(bak_name), was)
+                os.replace(bak_name, bak)
+                _hook("backup-kept")
+            os.replace(tmp, path)
+            _hook("replaced")
+        except OSError as exc:
+            raise backend_error(exc, path, prefix="кампания не записана — ") from exc
+        with contextlib.suppress(OSError):  # the file is replaced; a folder that cannot be fsynced changes nothing
+            dir_fd = os.open(path.parent, os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        for t in temps:
+            with contextlib.suppress(OSError):
+                t.unlink(missing_ok=True)
+    return digest
+
+
+def _merged_conflicts(sheets: dict[str, Worksheet], changes: Changeset) -> list[Problem]:
+    """Cells this write sets that lie in a merged range but not at its top left (openpyxl cannot set them).
+
+    Decision: refuse, naming the tab and range, rather than unmerge: the GM merged them on
+    purpose, and the fix (unmerge) takes one click while a silent unmerge would change the layout.
+    """
+    touched: dict[str, dict[int, list[int]]] = {}
+
+    def mark(tab: str, row: int, col: int) -> None:
+        if tab in sheets and sheets[tab].merged_cells.ranges:
+            touched.setdefault(tab, {}).setdefault(row, []).append(col)
+
+    for rep in changes.replace:
+        for r, line in enumerate(rep.rows, start=1):
+            for c, v in enumerate(line, start=1):
+                if v is not None:
+                    mark(rep.tab, r, c)
+    for block in changes.all_blocks():
+        for dr, line in enumerate(block.values):
+            for dc, v in enumerate(line):
+                if v is not None:
+                    mark(block.tab, block.row + dr, block.col + dc)
+    for tab, row, col, _text in changes.notes:
+        mark(tab, row, col)
+    problems: list[Problem] = []
+    for tab, by_row in touched.items():
+        rows = sorted(by_row)
+        for rng in sorted(sheets[tab].merged_cells.ranges, key=lambda m: (m.min_row, m.min_col)):
+            hit = [f"{get_column_letter(c)}{r}"
+                   for r in rows[bisect.bisect_left(rows, rng.min_row):bisect.bisect_right(rows, rng.max_row)]
+                   for c in sorted(set(by_row[r]))
+                   if rng.min_col <= c <= rng.max_col and (r, c) != (rng.min_row, rng.min_col)]
+            if hit:
+                cells = ", ".join(hit[:5]) + (f" и ещё {len(hit) - 5}" if len(hit) > 5 else "")
+                problems.append(Problem(tab, 0, "", (
+                    f"ячейки {rng.coord} объединены, а программа записывает в {cells} — разъедините их "
+                    f"(Excel: «Объединить и поместить в центре» ещё раз; LibreOffice: Формат → Объединить ячейки → "
+                    f"Разъединить) и запустите команду снова")))
+    return problems
 
 
 class XlsxBackend:
@@ -141,16 +255,40 @@ class XlsxBackend:
         self.path = Path(path)
         self.location = str(self.path)
         self._wb: Workbook | None = None
+        self._digest: str | None = None  # sha256 of the file as read: the save refuses if it changed since
+
+    def exclusive(self, command: str) -> contextlib.AbstractContextManager[None]:
+        """Hold the workbook's lock for a command's whole read–compute–write (see xlsx_lock).
+
+        A missing workbook is named before any lock file is made beside it.
+        """
+        if not self.path.exists():
+            raise BackendError(f"файл кампании не найден: {self.path}")
+        return xlsx_lock.exclusive(self.path, command)
 
     def _load(self) -> Workbook:
         if self._wb is None:
-            if not self.path.exists():
-                raise BackendError(f"файл кампании не найден: {self.path}")
             try:
-                self._wb = openpyxl.load_workbook(self.path)
+                data = self.path.read_bytes()
+            except FileNotFoundError:
+                raise BackendError(f"файл кампании не найден: {self.path}") from None
+            except OSError as exc:
+                raise backend_error(exc, self.path, prefix="не удалось прочитать кампанию — ") from exc
+            try:
+                self._wb = openpyxl.load_workbook(io.BytesIO(data))
+            except zipfile.BadZipFile as exc:
+                raise BackendError(self._not_a_workbook("это не zip-архив, каким должен быть .xlsx")) from exc
             except Exception as exc:  # openpyxl raises many kinds for a broken file
-                raise BackendError(f"не удалось открыть {self.path} как книгу Excel: {exc}") from exc
+                raise BackendError(self._not_a_workbook(f"{type(exc).__name__}: {exc}")) from exc
+            self._digest = _sha256(data)
         return self._wb
+
+    def _not_a_workbook(self, why: str) -> str:
+        bak = self.path.with_name(self.path.name + ".bak")
+        back = f"; предыдущая версия лежит рядом: {bak} — её можно вернуть на место" if bak.exists() else ""
+        return (f"{self.path} не читается как книга Excel (.xlsx): файл повреждён или сохранён в другом формате "
+                f"(.xls, .ods, .csv) ({why}). Откройте его в Excel или LibreOffice и сохраните как «Книга Excel "
+                f"(.xlsx)»{back}")
 
     def read(self) -> Tables:
         wb = self._load()
@@ -160,8 +298,16 @@ class XlsxBackend:
         if changes.is_empty():
             return
         changes.check_cells()  # the last-line guard: a cell Google would refuse is refused here too
+        with xlsx_lock.exclusive(self.path, "write"):  # re-entered when a command already holds it
+            xlsx_lock.refuse_if_open_elsewhere(self.path.resolve())
+            self._apply(changes)
+
+    def _apply(self, changes: Changeset) -> None:
         wb = self._load()
         sheets = {ws.title: ws for ws in wb.worksheets}  # openpyxl's wb[name] scans every tab
+        merged = _merged_conflicts(sheets, changes)
+        if merged:
+            raise CampaignError(merged)
 
         def sheet(name: str, spec: TabSpec | None = None) -> Worksheet:
             if name not in sheets:
@@ -192,7 +338,7 @@ class XlsxBackend:
             if tab in sheets:
                 cell = sheets[tab].cell(row=row, column=col)
                 cell.comment = Comment(text[:30_000], "Strategos", width=420, height=220) if text else None
-        atomic_save(wb, self.path)
+        self._digest = atomic_save(wb, self.path, expect=self._digest)
 
     def tab_names(self) -> list[str]:
         return list(self._load().sheetnames)
@@ -246,23 +392,27 @@ def _format(ws: Worksheet, spec: TabSpec) -> None:
 
 
 def create_xlsx(spec: WorkbookSpec, path: str | os.PathLike[str], overwrite: bool = False) -> str:
-    """Create a campaign workbook from a spec; refuses to overwrite unless asked."""
+    """Create a campaign workbook from a spec; refuses to overwrite unless asked (and while it is in use)."""
     target = Path(path)
-    if target.exists() and not overwrite:
-        raise BackendError(f"файл {target} уже есть — выберите другое имя (или --force, чтобы заменить)")
     if target.suffix.lower() != ".xlsx":
         raise BackendError(f"файл кампании должен оканчиваться на .xlsx: {target}")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    wb = openpyxl.Workbook()
-    wb.remove(wb.active)
-    for tab in spec.tabs:
-        check_title(tab.name)
-        ws = wb.create_sheet(tab.name)
-        for r, line in enumerate(tab.rows, start=1):
-            for c, v in enumerate(line, start=1):
-                if v is not None:
-                    _put(ws, r, c, v)
-        _format(ws, tab)
-    wb.properties.title = spec.title
-    atomic_save(wb, target, keep_backup=False)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise backend_error(exc, target.parent, prefix="не удалось создать папку кампании — ") from exc
+    with xlsx_lock.exclusive(target, "new"):
+        if target.exists() and not overwrite:
+            raise BackendError(f"файл {target} уже есть — выберите другое имя (или --force, чтобы заменить)")
+        wb = openpyxl.Workbook()
+        wb.remove(wb.active)
+        for tab in spec.tabs:
+            check_title(tab.name)
+            ws = wb.create_sheet(tab.name)
+            for r, line in enumerate(tab.rows, start=1):
+                for c, v in enumerate(line, start=1):
+                    if v is not None:
+                        _put(ws, r, c, v)
+            _format(ws, tab)
+        wb.properties.title = spec.title
+        atomic_save(wb, target, keep_backup=False)
     return str(target)

@@ -102,3 +102,48 @@ def test_a_broken_workbook_is_refused_with_every_problem_and_left_unchanged(camp
     assert "Атлантида" in text
     assert len(exc.value.problems) >= 4
     assert sha(campaign) == before
+
+
+def _merge(path: Path, tab: str, area: str, rows: dict[str, str] | None = None) -> None:
+    wb = openpyxl.load_workbook(path)
+    ws = wb[tab]
+    for cell, value in (rows or {}).items():
+        ws[cell] = value
+    ws.merge_cells(area)
+    wb.save(path)
+
+
+def test_i15_p4_merged_status_cells_of_an_order_tab_are_named_not_an_attribute_error(campaign: Path, capsys) -> None:
+    """Point 4 (.xlsx): merged cells over the status/reason columns refuse the write, naming tab and range."""
+    from sheets_bridge.cli import main
+
+    _merge(campaign, "Приказы — Египет", "H2:I3",
+           {"A2": "Нет действий", "A3": "Построить", "B3": "Храм", "C3": "Нижний Египет"})
+    before = sha(campaign)
+    for command in ("check", "resolve"):
+        code = main([command, str(campaign)])
+        err = capsys.readouterr().err
+        assert code == 1, err
+        assert "Приказы — Египет" in err and "H2:I3" in err and "объединены" in err
+        assert "AttributeError" not in err and "MergedCell" not in err
+        assert sha(campaign) == before
+
+
+def test_i15_p4_merged_cells_in_a_state_tab_the_resolve_rewrites_are_named(campaign: Path) -> None:
+    """Point 4 (.xlsx): a merge over a tab the program rewrites whole (states) is named by tab and range."""
+    _merge(campaign, "Государства", "E2:F2")
+    before = sha(campaign)
+    with pytest.raises(CampaignError) as exc:
+        sync.resolve(XlsxBackend(campaign))
+    assert "Государства" in str(exc.value) and "E2:F2" in str(exc.value) and "F2" in str(exc.value)
+    assert sha(campaign) == before
+
+
+def test_i15_p4_merged_cells_the_program_does_not_write_are_left_alone(campaign: Path) -> None:
+    """Point 4 (.xlsx): a merge beside the written columns, or one whose top left only is written, is fine."""
+    _merge(campaign, "Приказы — Египет", "L1:N2", {"L1": "заметки ведущего"})
+    _merge(campaign, "Приказы — Египет", "H2:H3", {"A2": "Нет действий"})
+    sync.check(XlsxBackend(campaign))
+    ws = openpyxl.load_workbook(campaign)["Приказы — Египет"]
+    assert ws["H2"].value == "принят"
+    assert {"L1:N2", "H2:H3"} <= {str(r) for r in ws.merged_cells.ranges}
