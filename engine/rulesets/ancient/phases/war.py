@@ -339,7 +339,7 @@ class War:
             reach += int(rules.param("road_bonus"))
         if len(route) > reach:
             raise Refused(
-                f"до провинции {order.to} {speech.count(len(route), 'переход')}, а запас хода армии — {reach} "
+                f"до провинции {order.to} — {speech.count(len(route), 'переход')}, а запас хода армии — {reach} "
                 f"(самый медленный отряд задаёт ход)"
             )
         setting_out = dict(army.units)  # every unit that marched pays for its way (ANC-UPKEEP-02)
@@ -440,7 +440,7 @@ class War:
         discoveries = rules.tech_effect(world.states[fleet.state].techs, "ship_range")
         reach = min(moves(fleet.ships, rules) + lighthouses + discoveries, int(rules.param("ship_range_max")))
         if len(route) > reach:
-            raise Refused(f"до зоны {order.zone} {speech.count(len(route), 'переход')}, а запас хода флота — {reach}")
+            raise Refused(f"до зоны {order.zone} — {speech.count(len(route), 'переход')}, а запас хода флота — {reach}")
         for z in route:
             enemies = [
                 f for f in world.fleets.values() if f.zone == z and f.size() and world.at_war(fleet.state, f.state)
