@@ -189,7 +189,7 @@ def _food(
     famine = event or food < need
     if famine:
         state.famine += 1
-        why = "неурожай" if event else f"еды {food} из {need} нужных"
+        why = "неурожай" if event else f"еды {food}, а нужно {need}"
         report.tell(f"{state.name}: голод ({why}), {state.famine}-й ход подряд.")
         mode = int(rules.param("famine_stability_mode"))
         if state.famine >= mode:

@@ -73,8 +73,8 @@ def stability_price(world: Campaign, state: State, rules: Rules, provinces: list
 def why_not(world: Campaign, state: State, province: Province, b: Building, rules: Rules) -> str | None:
     """Why `state` may not build `b` in `province` now (money aside), or None if it may."""
     if province.owner != state.name:
-        owner = f"принадлежит государству {province.owner}" if province.owner else "ничья (не колонизирована)"
-        return f"провинция {province.name} {owner}, а не {state.name}"
+        owner = f"принадлежит государству {province.owner}, а не вам" if province.owner else "ничья, а не ваша"
+        return f"провинция {province.name} {owner}"
     if b.unique == "world":
         for p in world.provinces.values():
             if b.name_ru in p.buildings:
@@ -124,8 +124,8 @@ class Expenses:
     def own(self, state: State, name: str) -> Province:
         p = self.world.provinces[name]
         if p.owner != state.name:
-            owner = f"принадлежит государству {p.owner}" if p.owner else "ничья"
-            raise Refused(f"провинция {p.name} {owner}, а не {state.name}")
+            owner = f"принадлежит государству {p.owner}, а не вам" if p.owner else "ничья, а не ваша"
+            raise Refused(f"провинция {p.name} {owner}")
         return p
 
     # ---------------------------------------------------------------- orders
