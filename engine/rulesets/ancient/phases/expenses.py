@@ -535,7 +535,7 @@ def _transition_problems(world: Campaign, state: State, t, rules: Rules) -> list
         if forums < t.forums_min:
             out.append(f"форумов (рынков) не меньше {t.forums_min} (есть {forums})")
     if t.provinces_min is not None and len(provinces) < t.provinces_min:
-        out.append(f"не меньше {t.provinces_min} провинций (есть {len(provinces)})")
+        out.append(f"не меньше {count(t.provinces_min, 'провинция', case='gent')} (есть {len(provinces)})")
     if t.treasury_min is not None and state.treasury < t.treasury_min:
         out.append(f"казна не меньше {fmt(t.treasury_min)} Д (есть {fmt(state.treasury)} Д)")
     if t.tech and t.tech not in state.techs:

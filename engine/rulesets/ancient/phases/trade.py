@@ -113,7 +113,8 @@ def find_path(
             if run < sea_max:
                 nexts += [(("z", z), run + 1) for z in zone_graph.get(zone, ())]
             elif sea_max:
-                why = why or f"морское «плечо» длиннее {sea_max} зон (лучший корабль государства)"
+                longest = count(sea_max, "зона", case="gent")
+                why = why or f"морское «плечо» длиннее {longest} (лучший корабль государства)"
             for p in world.provinces.values():
                 if zone in p.sea_zones and p.coastal:
                     if "Порт" not in p.buildings:

@@ -259,7 +259,7 @@ class War:
         mode = int(rules.param("plunder_mode"))
         if mode == 2:
             loot = Fraction(sum(province.population.values()))
-            how = f"по 1 Д за каждого из {int(loot)} жителей"
+            how = f"по 1 Д за каждого из {speech.count(int(loot), 'житель', case='gent')}"
         else:
             count = max(self.provinces_before.get(loser, 1), 1)
             loot = max(self.opening.get(loser, victim.treasury), Fraction(0)) / count
