@@ -49,8 +49,8 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
             delta = int(rules.param("declare_war_on_vassal_stability" if on_vassal else "declare_war_stability"))
             _set(world, me, other, "war", report.turn)
             before, after = shift_stability(st, delta, rules)
-            whom = "своему вассалу" if on_vassal else "государству"
-            report.tell(f"{me} {me:объявляет} войну {whom} {other}! Ст {before:+d} → {after:+d}.")
+            whom = "своему вассалу " if on_vassal else ""
+            report.tell(f"{me} {me:объявляет} войну {whom}{other:datv}! Ст {before:+d} → {after:+d}.")
             report.result(ref, Status.DONE, f"война объявлена; Ст {before:+d} → {after:+d}")
             continue
         if o.kind == "break_vassal":

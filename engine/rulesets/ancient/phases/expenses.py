@@ -477,15 +477,14 @@ class Expenses:
             raise Refused("платить самому себе незачем")
         receiver = self.world.states[order.to]
         amount = Fraction(order.amount)
-        self.budget.take(state.name, amount, f"платёж государству {order.to}")
+        payer, to = Name(state.name), Name(order.to)
+        self.budget.take(state.name, amount, f"платёж {to:datv}")
         state.treasury -= amount
         receiver.treasury += amount
-        self.report.money(state.name, PHASE, "дань и платежи", -amount, f"платёж государству {order.to}", order.row.ref)
-        self.report.money(
-            order.to, PHASE, "дань и платежи", amount, f"платёж от государства {state.name}", order.row.ref
-        )
-        self.report.tell(f"{state.name} {Name(state.name):заплатил} {fmt(amount)} Д государству {order.to}.")
-        return f"передано {fmt(amount)} Д государству {order.to}"
+        self.report.money(state.name, PHASE, "дань и платежи", -amount, f"платёж {to:datv}", order.row.ref)
+        self.report.money(order.to, PHASE, "дань и платежи", amount, f"платёж от {payer:gent}", order.row.ref)
+        self.report.tell(f"{payer} {payer:заплатил} {fmt(amount)} Д {to:datv}.")
+        return f"передано {fmt(amount)} Д {to:datv}"
 
 
 def _science_entry(report: TurnReport, state: str, amount: Fraction, reason: str, ref: str = ""):  # type: ignore[no-untyped-def]
