@@ -19,7 +19,7 @@ from .. import conditions
 from ..economy import count_people
 from ..model import Campaign, Province
 from ..rules import Rules
-from ..speech import count
+from ..speech import Name, count
 from ..staffing import staff
 from ..turnorders import TurnOrders
 
@@ -90,11 +90,13 @@ def _mint(
                 continue
             if not staff(p, rules).staffed[b_name]:
                 report.tell(
-                    f"{name}: «{b_name}» в провинции {p.name} простаивает — нет работников ({b.workers_text()})."
+                    f"{name}: «{b_name}» в провинции {p.name} {Name(b_name):простаивает} — нет работников "
+                    f"({b.workers_text()})."
                 )
                 continue
             if not conditions.holds(b.where, conditions.Context(world, state, p)):
-                report.tell(f"{name}: «{b_name}» простаивает — нет сырья ({conditions.describe(b.where)}).")
+                idle = Name(b_name)
+                report.tell(f"{name}: «{idle}» {idle:простаивает} — нет сырья ({conditions.describe(b.where)}).")
                 continue
             income = rate * len(provinces)
             state.treasury += income
