@@ -55,6 +55,8 @@ from gspread.exceptions import APIError, SpreadsheetNotFound
 from gspread.http_client import FileType, HTTPClient, ParamsType
 from gspread.spreadsheet import Spreadsheet
 
+from engine.core.grammar import count
+
 ENV_API_BASE = "STRATEGOS_GOOGLE_API_BASE"
 ENV_CREDENTIALS = "GOOGLE_APPLICATION_CREDENTIALS"
 
@@ -482,7 +484,7 @@ class StrategosHTTPClient(HTTPClient):
         if isinstance(last, GoogleApiError) and (last.code == 429 or isinstance(last, GoogleQuotaError)):
             err = GoogleQuotaError(
                 f"Квота Google исчерпана: {method.upper()} {short} отклонён (429 RESOURCE_EXHAUSTED) "
-                f"{attempts} раз(а) за {elapsed:.1f} с. Подождите минуту и повторите; если повторяется — "
+                f"{count(attempts, 'раз')} за {elapsed:.1f} с. Подождите минуту и повторите; если повторяется — "
                 f"уменьшите частоту запросов. Google: {last.google_message}",
                 last.response,
             )

@@ -43,7 +43,7 @@ def test_demo_resolves_a_turn_with_a_status_in_every_sample_row(tmp_path: Path, 
     assert all(r[7] in ("выполнен", "отклонён", "частично") and r[8] and r[9] and not r[0] for r in rows)
     assert len(tables["Баланс"]) == 28  # header + 26 states + totals
     chronicle = [r[1] for r in tables["Журнал"][1:] if r[0] == 1]
-    assert any("построено" in line for line in chronicle)
+    assert any("построен" in line for line in chronicle)
 
 
 def test_json_summary_has_the_documented_fields(campaign: Path, capsys) -> None:

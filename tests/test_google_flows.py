@@ -125,7 +125,7 @@ def test_main_flow_check_resolve_and_resolve_again(book: Book, capsys: pytest.Ca
     assert meta(tables)["Последний разрешённый ход"] == 1
     states = [r[0] for r in tables["Государства"][1:] if r and r[0]]
     assert set(states) <= {r[0] for r in tables["Баланс"][1:] if r}
-    assert any(r and r[0] == 1 and "построено" in str(r[1]) for r in tables["Журнал"][1:])
+    assert any(r and r[0] == 1 and "построен" in str(r[1]) for r in tables["Журнал"][1:])
     assert len([r for r in tables["Казна"][1:] if r and r[0] == 1]) > 26
     stamped = [r for n, g in tables.items() if n.startswith(ORDER_PREFIX) for r in g[1:] if len(r) > 7 and r[7]]
     assert len(stamped) == len(rows)  # every executed row: stamped, its input archived and cleared (i15 p1)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .model import Campaign, Province, State
+from .speech import count
 
 TERMS = (
     "spec",
@@ -198,7 +199,7 @@ def describe_term(term: Term, lang: str = "ru") -> str:
         own = " своя" if term.name == "near_own" else ""
         if ru:
             whose = "своя " if own else ""
-            return f"{whose}провинция со специализацией {_quote(specs)} не дальше {steps} шаг(ов)"
+            return f"{whose}провинция со специализацией {_quote(specs)} не дальше {count(steps, 'шаг', case='gent')}"
         return f"{'an own ' if own else 'a '}province with {_quote(specs)} within {steps} step(s)"
     if term.name == "near_terrain":
         terrains, steps = _split_distance(a, 1)

@@ -20,6 +20,7 @@ from engine.core.tables import Cell, Formula, is_blank, shorten
 from .forces import RETURNS_TO
 from .model import Campaign
 from .rules import Rules
+from .speech import Name
 from .vocab import ACTIONS, STRATA, STRATA_NAMES
 
 MAX_QTY = 1_000_000
@@ -253,18 +254,19 @@ class Diplomacy(Order):
     kind: str  # war | peace | alliance | vassal | accept_vassal | break_vassal
     other: str
 
-    WORDS: ClassVar[dict[str, tuple[str, str]]] = {
-        "war": ("Объявить войну", "Declare war on"),
-        "peace": ("Заключить мир с", "Make peace with"),
-        "alliance": ("Заключить союз с", "Ally with"),
-        "vassal": ("Стать вассалом", "Become a vassal of"),
-        "accept_vassal": ("Принять в вассалы", "Accept as vassal"),
-        "break_vassal": ("Разорвать вассалитет с", "Break vassalage with"),
+    # Russian words with the case the other state's name takes after them («войну Карфагену»).
+    WORDS: ClassVar[dict[str, tuple[str, str, str]]] = {
+        "war": ("Объявить войну", "datv", "Declare war on"),
+        "peace": ("Заключить мир с", "ablt", "Make peace with"),
+        "alliance": ("Заключить союз с", "ablt", "Ally with"),
+        "vassal": ("Стать вассалом", "gent", "Become a vassal of"),
+        "accept_vassal": ("Принять в вассалы", "accs", "Accept as vassal"),
+        "break_vassal": ("Разорвать вассалитет с", "ablt", "Break vassalage with"),
     }
 
     def describe(self, lang: str = "ru") -> str:
-        ru, en = self.WORDS[self.kind]
-        return f"{en} {self.other}" if lang == "en" else f"{ru}: {self.other}"
+        ru, case, en = self.WORDS[self.kind]
+        return f"{en} {self.other}" if lang == "en" else f"{ru} {format(Name(self.other), case)}"
 
 
 @dataclass(frozen=True)
@@ -279,7 +281,7 @@ class Trade(Order):
         return (
             f"Trade route: {self.good} from {self.src} to {self.dst}"
             if lang == "en"
-            else f"Торговый маршрут: {self.good} из {self.src} в {self.dst}"
+            else f"Торговый маршрут: {self.good} {Name(self.src):откуда} {Name(self.dst):куда}"
         )
 
 

@@ -23,6 +23,7 @@ from engine.core.tables import Cell, Grid, Tables, as_text, is_blank
 from . import codec
 from .phases.expenses import why_not
 from .public import HISTORY_TAB
+from .speech import count
 from .vocab import ARCHIVE, CHRONICLE, LEDGER
 
 DEFAULT_LIMIT = 60_000
@@ -113,7 +114,8 @@ def forum_post(tables: Tables, turn: int, fmt_name: str = "bbcode", limit: int =
         opening = closing - income + expense
         body = [
             f"Казна: {fmt(opening)} → {fmt(closing)} Д (доход {fmt(income)}, расход {fmt(expense)})",
-            f"Стабильность: {st.stability:+d}; наука: {fmt(st.science)} очк.; технологий: {len(st.techs)}",
+            f"Стабильность: {st.stability:+d}; наука: {count(st.science, 'очко', fmt(st.science))}; "
+            f"технологий: {len(st.techs)}",
         ]
         cats: dict[str, Fraction] = defaultdict(Fraction)
         for r in money:

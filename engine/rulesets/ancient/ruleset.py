@@ -40,6 +40,7 @@ from . import orders as order_mod
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
 from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, trade, war
 from .rules import load_rules
+from .speech import count
 from .tabset import PRIVATE_TAB
 from .templates import RULES_FILES, load_scenario, rules_grid
 from .turnorders import TurnOrders
@@ -279,7 +280,7 @@ def first_entry(c: Campaign, lang: str) -> str:
     if lang == "en":
         return f"Campaign «{c.title}» created: {len(c.states)} states, {len(players)} played. Orders open for turn 1."
     return (
-        f"Создана кампания «{c.title}»: {len(c.states)} государств, из них у игроков {len(players)}. "
+        f"Создана кампания «{c.title}»: {count(len(c.states), 'государство')}, из них у игроков {len(players)}. "
         f"Открыт приём приказов на ход 1."
     )
 

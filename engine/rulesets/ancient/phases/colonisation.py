@@ -19,6 +19,7 @@ from ..economy import Refused, budget
 from ..model import Campaign, Province, State
 from ..orders import Colonise
 from ..rules import Rules
+from ..speech import Name, count
 from ..turnorders import TurnOrders
 
 PHASE = "колонизация"
@@ -54,7 +55,7 @@ def colonise(world: Campaign, state: State, order: Colonise, rules: Rules, repor
     )
     if choice is None:
         raise Refused(
-            f"нужно {settlers} поселенц. ({' или '.join(strata)}) в соседней своей провинции: "
+            f"нужно {count(settlers, 'поселенец')} ({' или '.join(strata)}) в соседней своей провинции: "
             + ", ".join(q.name for q in sources)
         )
     source, stratum = choice
@@ -66,9 +67,10 @@ def colonise(world: Campaign, state: State, order: Colonise, rules: Rules, repor
     target.owner = state.name
     report.money(state.name, PHASE, "колонизация", -cost, f"колонизация провинции {target.name}", order.row.ref)
     report.tell(
-        f"{state.name}: колонизирована провинция {target.name} ({settlers} {stratum} из {source.name}, −{fmt(cost)} Д)."
+        f"{state.name}: колонизирована провинция {target.name} ({settlers} {stratum} {Name(source.name):откуда}, "
+        f"−{fmt(cost)} Д)."
     )
-    return f"провинция {target.name} колонизирована: {settlers} {stratum} из {source.name}, {fmt(cost)} Д"
+    return f"провинция {target.name} колонизирована: {settlers} {stratum} {Name(source.name):откуда}, {fmt(cost)} Д"
 
 
 def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:

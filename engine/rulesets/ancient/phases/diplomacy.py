@@ -16,6 +16,7 @@ from ..economy import shift_stability
 from ..model import Campaign, Relation
 from ..orders import Diplomacy
 from ..rules import Rules
+from ..speech import Name
 from ..turnorders import TurnOrders
 
 PAIRED = {"peace": "peace", "alliance": "alliance", "vassal": "accept_vassal", "accept_vassal": "vassal"}
@@ -37,7 +38,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
                 rows.append((row.ref, order))
     done: set[tuple[tuple[str, ...], str]] = set()
     for ref, o in rows:
-        me, other = o.state, o.other
+        me, other = Name(o.state), Name(o.other)
         st = world.states[me]
         rel = world.relation(me, other)
         if o.kind == "war":
@@ -48,8 +49,8 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
             delta = int(rules.param("declare_war_on_vassal_stability" if on_vassal else "declare_war_stability"))
             _set(world, me, other, "war", report.turn)
             before, after = shift_stability(st, delta, rules)
-            whom = "своему вассалу" if on_vassal else "государству"
-            report.tell(f"{me} объявляет войну {whom} {other}! Ст {before:+d} → {after:+d}.")
+            whom = "своему вассалу " if on_vassal else ""
+            report.tell(f"{me} {me:объявляет} войну {whom}{other:datv}! Ст {before:+d} → {after:+d}.")
             report.result(ref, Status.DONE, f"война объявлена; Ст {before:+d} → {after:+d}")
             continue
         if o.kind == "break_vassal":
@@ -58,7 +59,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
                 continue
             _set(world, me, other, "peace", report.turn)
             before, after = shift_stability(st, int(rules.param("break_vassal_stability")), rules)
-            report.tell(f"{me} разрывает вассальный договор с {other}. Ст {before:+d} → {after:+d}.")
+            report.tell(f"{me} {me:разрывает} вассальный договор с {other:ablt}. Ст {before:+d} → {after:+d}.")
             report.result(ref, Status.DONE, f"договор разорван; Ст {before:+d} → {after:+d}")
             continue
         answer = PAIRED[o.kind]
@@ -86,6 +87,8 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
             vassal, suzerain = (me, other) if o.kind == "vassal" else (other, me)
             _set(world, suzerain, vassal, "vassal", report.turn)
             before, after = shift_stability(world.states[vassal], int(rules.param("become_vassal_stability")), rules)
-            report.tell(f"{vassal} становится вассалом {suzerain}. Ст {vassal}: {before:+d} → {after:+d}.")
+            report.tell(
+                f"{vassal} {vassal:становится} вассалом {suzerain:gent}. Ст {vassal:gent}: {before:+d} → {after:+d}."
+            )
         report.result(ref, Status.DONE, "договор заключён")
     return world

@@ -20,6 +20,7 @@ from engine.core.turn import TurnReport
 from ..economy import clamp, count_people, shift_stability
 from ..model import Campaign, Province, State
 from ..rules import Rules
+from ..speech import Name, count
 from ..staffing import garrisons, production, province_output, short_crews
 from ..turnorders import TurnOrders
 
@@ -58,7 +59,7 @@ def _missed(state: State, orders: TurnOrders, rules: Rules, report: TurnReport) 
         state.ai = True
         state.stability = int(rules.param("ai_stability"))
         report.tell(
-            f"{state.name}: {state.missed} хода подряд без приказов — государство переходит под управление "
+            f"{state.name}: {count(state.missed, 'ход')} подряд без приказов — государство переходит под управление "
             f"ведущего (ИИ), Ст {state.stability:+d}."
         )
     elif state.missed == limit - 1:
@@ -181,7 +182,7 @@ def _food(
             if distance is not None and (reach is None or distance <= reach):
                 food += n
             else:
-                far.append(f"{g} из {p.name}")
+                far.append(f"{g} {Name(p.name):откуда}")
     if far:
         report.tell(f"{state.name}: не доходит до столицы — {', '.join(far)} (ANC-FOOD-03).")
     food += report.notes.get("food_bought", {}).get(state.name, 0)
@@ -190,7 +191,7 @@ def _food(
     famine = event or food < need
     if famine:
         state.famine += 1
-        why = "неурожай" if event else f"еды {food} из {need} нужных"
+        why = "неурожай" if event else f"еды {food}, а нужно {need}"
         report.tell(f"{state.name}: голод ({why}), {state.famine}-й ход подряд.")
         mode = int(rules.param("famine_stability_mode"))
         if state.famine >= mode:
@@ -218,7 +219,7 @@ def _stability_clock(state: State, famine: bool, rules: Rules, report: TurnRepor
     if gov.peace_bonus and period and state.peace >= period:  # the empire's clock
         state.peace = 0
         before, after = shift_stability(state, gov.peace_bonus, rules)
-        report.tell(f"{state.name}: {period} мирных хода без голода — Ст {before:+d} → {after:+d}.")
+        report.tell(f"{state.name}: {count(period, 'мирный ход')} без голода — Ст {before:+d} → {after:+d}.")
 
 
 def _degrade(state: State, provinces: list[Province], rules: Rules, report: TurnReport) -> None:

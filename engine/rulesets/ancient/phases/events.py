@@ -107,7 +107,7 @@ def apply(
 ) -> None:
     """Carry out one event's effects and tell it in the chronicle."""
     where = province.name if province else (state.name if state else f"морская зона {zone}")
-    who = f"{state.name}, " if state and province else ""
+    who = f"{state.name}, провинция " if state and province else ""
     parts: list[str] = []
     for key, raw in card.effects.items():
         value = int(Fraction(raw)) if re.fullmatch(r"[+-]?\d+", raw.strip()) else 0

@@ -36,6 +36,7 @@ from ..orders import (
     Sail,
 )
 from ..rules import Building, Rules
+from ..speech import Name, count
 from ..staffing import allocate, improved, production, short_crews, staff
 from ..turnorders import TurnOrders
 
@@ -72,12 +73,14 @@ def stability_price(world: Campaign, state: State, rules: Rules, provinces: list
 def why_not(world: Campaign, state: State, province: Province, b: Building, rules: Rules) -> str | None:
     """Why `state` may not build `b` in `province` now (money aside), or None if it may."""
     if province.owner != state.name:
-        owner = f"принадлежит государству {province.owner}" if province.owner else "ничья (не колонизирована)"
-        return f"провинция {province.name} {owner}, а не {state.name}"
+        owner = f"принадлежит государству {province.owner}, а не вам" if province.owner else "ничья, а не ваша"
+        return f"провинция {province.name} {owner}"
     if b.unique == "world":
         for p in world.provinces.values():
             if b.name_ru in p.buildings:
-                return f"«{b.name_ru}» уже построено в провинции {p.name} — чудо света одно на весь мир"
+                return (
+                    f"«{b.name_ru}» уже {Name(b.name_ru):построен} в провинции {p.name} — чудо света одно на весь мир"
+                )
     elif b.name_ru in province.buildings:
         return f"в провинции {province.name} уже есть «{b.name_ru}»"
     missing = [t for t in b.techs if t not in state.techs]
@@ -121,8 +124,8 @@ class Expenses:
     def own(self, state: State, name: str) -> Province:
         p = self.world.provinces[name]
         if p.owner != state.name:
-            owner = f"принадлежит государству {p.owner}" if p.owner else "ничья"
-            raise Refused(f"провинция {p.name} {owner}, а не {state.name}")
+            owner = f"принадлежит государству {p.owner}, а не вам" if p.owner else "ничья, а не ваша"
+            raise Refused(f"провинция {p.name} {owner}")
         return p
 
     # ---------------------------------------------------------------- orders
@@ -144,7 +147,8 @@ class Expenses:
             state.name, PHASE, "строительство", -cost, f"«{b.name_ru}» в провинции {province.name}", order.row.ref
         )
         self.report.tell(
-            f"{state.name}: построено «{b.name_ru}» в провинции {province.name} (−{fmt(cost)} Д{slaves_txt})."
+            f"{state.name}: {Name(b.name_ru):построен} «{b.name_ru}» в провинции {province.name} "
+            f"(−{fmt(cost)} Д{slaves_txt})."
         )
         note = ""
         once = int(b.effect("stability_once"))
@@ -153,7 +157,7 @@ class Expenses:
             self.report.tell(f"{state.name}: чудо света «{b.name_ru}» — стабильность {before:+d} → {after:+d}.")
             note += f"; Ст {before:+d} → {after:+d}"
         if b.workers and not allocate(province, self.rules)[b.name_ru]:
-            note += f"; но работать некому: нужно {b.workers_text()} свободных людей в провинции — пока не производит"
+            note += f"; но работать некому: в провинции нет работников ({b.workers_text()}) — пока не производит"
         elif b.effect("crew") or improved(b):
             short = short_crews(province, self.rules)  # irrigation without its whole crew (ANC-AGRI-04)
             if short:
@@ -271,7 +275,7 @@ class Expenses:
         dst = self.own(state, order.dst)
         steps = _own_path(self.world, state.name, src.name, dst.name)
         if steps is None:
-            raise Refused(f"нет пути из {src.name} в {dst.name} через свои провинции")
+            raise Refused(f"нет пути {Name(src.name):откуда} {Name(dst.name):куда} через свои провинции")
         have = src.population.get(order.stratum, 0)
         n = min(order.count, have)
         if n <= 0:
@@ -290,13 +294,16 @@ class Expenses:
                 PHASE,
                 "переселение",
                 -cost,
-                f"{n} {order.stratum}: {src.name} → {dst.name}, {steps} пров. × {fmt(price / steps)} Д",
+                f"{n} {order.stratum}: {src.name} → {dst.name}, {count(steps, 'провинция')} × {fmt(price / steps)} Д",
                 order.row.ref,
             )
         src.population[order.stratum] -= n
         dst.population[order.stratum] = dst.population.get(order.stratum, 0) + n
-        self.report.tell(f"{state.name}: переселено {n} {order.stratum} из {src.name} в {dst.name} (−{fmt(cost)} Д).")
-        text = f"переселено {n} {order.stratum} за {fmt(cost)} Д ({steps} пров. пути)"
+        self.report.tell(
+            f"{state.name}: переселено {n} {order.stratum} {Name(src.name):откуда} {Name(dst.name):куда} "
+            f"(−{fmt(cost)} Д)."
+        )
+        text = f"переселено {n} {order.stratum} за {fmt(cost)} Д (путь — {count(steps, 'провинция')})"
         if n < order.count:
             raise Partial(f"{text}; из {order.count} — людей или денег не хватило")
         return text
@@ -356,7 +363,8 @@ class Expenses:
             raise Refused("сначала нужно изучить: " + ", ".join(f"«{m}»" for m in missing))
         if state.science < tech.cost:
             raise Refused(
-                f"не хватает {fmt(tech.cost - state.science)} очк. науки: нужно {fmt(tech.cost)}, "
+                f"не хватает {count(tech.cost - state.science, 'очко', fmt(tech.cost - state.science), 'gent')} "
+                f"науки: нужно {fmt(tech.cost)}, "
                 f"накоплено {fmt(state.science)}"
             )
         state.science -= tech.cost
@@ -364,8 +372,9 @@ class Expenses:
         self.report.ledger.add(
             _science_entry(self.report, state.name, -tech.cost, f"изучена «{tech.name_ru}»", order.row.ref)
         )
-        self.report.tell(f"{state.name}: изучена технология «{tech.name_ru}» (−{fmt(tech.cost)} очк. науки).")
-        return f"изучена за {fmt(tech.cost)} очк. науки, осталось {fmt(state.science)}"
+        points = count(tech.cost, "очко", fmt(tech.cost))
+        self.report.tell(f"{state.name}: изучена технология «{tech.name_ru}» (−{points} науки).")
+        return f"изучена за {points} науки, осталось {fmt(state.science)}"
 
     def recruit(self, state: State, order: Recruit) -> str:
         """ANC-ARMY-11, ANC-STRATA-13/14/17/18, ANC-NAVY-02..12: recruits, money and goods, in phase 4."""
@@ -472,15 +481,14 @@ class Expenses:
             raise Refused("платить самому себе незачем")
         receiver = self.world.states[order.to]
         amount = Fraction(order.amount)
-        self.budget.take(state.name, amount, f"платёж государству {order.to}")
+        payer, to = Name(state.name), Name(order.to)
+        self.budget.take(state.name, amount, f"платёж {to:datv}")
         state.treasury -= amount
         receiver.treasury += amount
-        self.report.money(state.name, PHASE, "дань и платежи", -amount, f"платёж государству {order.to}", order.row.ref)
-        self.report.money(
-            order.to, PHASE, "дань и платежи", amount, f"платёж от государства {state.name}", order.row.ref
-        )
-        self.report.tell(f"{state.name} заплатил {fmt(amount)} Д государству {order.to}.")
-        return f"передано {fmt(amount)} Д государству {order.to}"
+        self.report.money(state.name, PHASE, "дань и платежи", -amount, f"платёж {to:datv}", order.row.ref)
+        self.report.money(order.to, PHASE, "дань и платежи", amount, f"платёж от {payer:gent}", order.row.ref)
+        self.report.tell(f"{payer} {payer:заплатил} {fmt(amount)} Д {to:datv}.")
+        return f"передано {fmt(amount)} Д {to:datv}"
 
 
 def _science_entry(report: TurnReport, state: str, amount: Fraction, reason: str, ref: str = ""):  # type: ignore[no-untyped-def]
@@ -530,7 +538,7 @@ def _transition_problems(world: Campaign, state: State, t, rules: Rules) -> list
         if forums < t.forums_min:
             out.append(f"форумов (рынков) не меньше {t.forums_min} (есть {forums})")
     if t.provinces_min is not None and len(provinces) < t.provinces_min:
-        out.append(f"не меньше {t.provinces_min} провинций (есть {len(provinces)})")
+        out.append(f"не меньше {count(t.provinces_min, 'провинция', case='gent')} (есть {len(provinces)})")
     if t.treasury_min is not None and state.treasury < t.treasury_min:
         out.append(f"казна не меньше {fmt(t.treasury_min)} Д (есть {fmt(state.treasury)} Д)")
     if t.tech and t.tech not in state.techs:

@@ -15,6 +15,7 @@ from engine.core.turn import TurnReport
 from ..economy import civilians, describe_people, lose_people, majority_stratum
 from ..model import Campaign, Province
 from ..rules import Rules
+from ..speech import Name
 from ..turnorders import TurnOrders
 from .lot import reach_all
 
@@ -86,7 +87,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
                     source = p if p.population.get("раб", 0) >= need else capital
                     if source.population.get("раб", 0) >= need:
                         source.population["раб"] -= need
-                        report.tell(f"{name}: «{b}» поглотила {need} раб. ({source.name}).")
+                        report.tell(f"{name}: «{b}» {Name(b):поглотил} {need} раб. ({source.name}).")
                     else:
-                        report.tell(f"{name}: для «{b}» нет рабов — она простаивает.")
+                        report.tell(f"{name}: для «{b}» нет рабов — {Name(b):он} {Name(b):простаивает}.")
     return world

@@ -19,6 +19,7 @@ from .. import conditions
 from ..economy import count_people
 from ..model import Campaign, Province
 from ..rules import Rules
+from ..speech import Name, count
 from ..staffing import staff
 from ..turnorders import TurnOrders
 
@@ -61,11 +62,11 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
             ),
             (
                 gov.money_per_province * len(provinces),
-                f"{gov.name_ru}: {fmt(gov.money_per_province)} Д × {len(provinces)} пров.",
+                f"{gov.name_ru}: {fmt(gov.money_per_province)} Д × {count(len(provinces), 'провинция')}",
             ),
             (
                 gov.money_per_route * routes.get(name, 0),
-                f"{gov.name_ru}: {fmt(gov.money_per_route)} Д × {routes.get(name, 0)} маршр.",
+                f"{gov.name_ru}: {fmt(gov.money_per_route)} Д × {count(routes.get(name, 0), 'маршрут')}",
             ),
             (gov.money_per_turn, f"{gov.name_ru}: {fmt(gov.money_per_turn)} Д за ход"),
         ):
@@ -89,15 +90,23 @@ def _mint(
                 continue
             if not staff(p, rules).staffed[b_name]:
                 report.tell(
-                    f"{name}: «{b_name}» в провинции {p.name} простаивает — нет работников ({b.workers_text()})."
+                    f"{name}: «{b_name}» в провинции {p.name} {Name(b_name):простаивает} — нет работников "
+                    f"({b.workers_text()})."
                 )
                 continue
             if not conditions.holds(b.where, conditions.Context(world, state, p)):
-                report.tell(f"{name}: «{b_name}» простаивает — нет сырья ({conditions.describe(b.where)}).")
+                idle = Name(b_name)
+                report.tell(f"{name}: «{idle}» {idle:простаивает} — нет сырья ({conditions.describe(b.where)}).")
                 continue
             income = rate * len(provinces)
             state.treasury += income
-            report.money(name, PHASE, "монетный двор", income, f"«{b_name}»: {fmt(rate)} Д × {len(provinces)} провинц.")
+            report.money(
+                name,
+                PHASE,
+                "монетный двор",
+                income,
+                f"«{b_name}»: {fmt(rate)} Д × {count(len(provinces), 'провинция')}",
+            )
 
 
 def _mines(world: Campaign, name: str, provinces: list[Province], rules: Rules, report: TurnReport) -> None:
@@ -115,5 +124,9 @@ def _mines(world: Campaign, name: str, provinces: list[Province], rules: Rules, 
             income = b.effect("mine_income") * workers
             state.treasury += income
             report.money(
-                name, PHASE, "рудники", income, f"«{b_name}» ({p.specialisation}, {p.name}): {workers} работн."
+                name,
+                PHASE,
+                "рудники",
+                income,
+                f"«{b_name}» ({p.specialisation}, {p.name}): {count(workers, 'работник')}",
             )

@@ -28,6 +28,7 @@ from ..economy import Refused, shift_stability
 from ..model import Campaign, Route, State
 from ..orders import AllowTransit, CancelRoute, Trade
 from ..rules import Rules
+from ..speech import Name, count
 from ..staffing import garrisons, production, province_output
 from ..turnorders import TurnOrders
 
@@ -112,7 +113,8 @@ def find_path(
             if run < sea_max:
                 nexts += [(("z", z), run + 1) for z in zone_graph.get(zone, ())]
             elif sea_max:
-                why = why or f"морское «плечо» длиннее {sea_max} зон (лучший корабль государства)"
+                longest = count(sea_max, "зона", case="gent")
+                why = why or f"морское «плечо» длиннее {longest} (лучший корабль государства)"
             for p in world.provinces.values():
                 if zone in p.sea_zones and p.coastal:
                     if "Порт" not in p.buildings:
@@ -126,7 +128,7 @@ def find_path(
                 prev[nxt] = (node, run)
                 queue.append(nxt)
     if found is None:
-        return None, why or f"нет пути из {src} в {dst}"
+        return None, why or f"нет пути {Name(src):откуда} {Name(dst):куда}"
     steps: list[tuple[str, object]] = []
     cur: tuple[tuple[str, object], int] | None = found
     while cur is not None and cur != start:
@@ -278,7 +280,7 @@ def _open(world: Campaign, rules: Rules, report: TurnReport, o: Trade) -> str:
     out = [r for r in world.routes if r.src == o.src]
     if len(out) >= limit:
         extra = "" if "Рынок" in src.buildings else " (второй даёт Рынок — Форум)"
-        raise Refused(f"у провинции {o.src} уже {len(out)} исходящ. маршрут(ов) из {limit}{extra}")
+        raise Refused(f"у провинции {o.src} уже {count(len(out), 'исходящий маршрут')} из {limit}{extra}")
     reach = rules.trade_reach(o.good)
     if reach is None:
         raise Refused(f"«{o.good}» нет в таблице торговли")
@@ -286,11 +288,15 @@ def _open(world: Campaign, rules: Rules, report: TurnReport, o: Trade) -> str:
     if path is None:
         raise Refused(why)
     if path.distance > reach:
-        raise Refused(f"«{o.good}» не довезти: путь {path.distance} шаг(ов), а по таблице торговли — не дальше {reach}")
+        raise Refused(
+            f"«{o.good}» не довезти: путь — {count(path.distance, 'шаг')}, а по таблице торговли — "
+            f"не дальше {count(reach, 'шаг', case='gent')}"
+        )
     route.distance, route.path = path.distance, path.text()
     world.routes.append(route)
-    report.tell(f"{seller}: открыт маршрут {o.src} → {o.dst} ({o.good}, {path.distance} шаг.; {path.text()}).")
-    return f"маршрут открыт: {path.distance} шаг. ({path.text()})"
+    steps = count(path.distance, "шаг")
+    report.tell(f"{seller}: открыт маршрут {o.src} → {o.dst} ({o.good}, {steps}; {path.text()}).")
+    return f"маршрут открыт: {steps} ({path.text()})"
 
 
 def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str]) -> None:
@@ -317,7 +323,8 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
         if path is not None and not why:
             reach = rules.trade_reach(route.good) or 0
             if path.distance > reach:
-                why = f"путь {path.distance} шаг., а «{route.good}» везут не дальше {reach}"
+                far = count(reach, "шаг", case="gent")
+                why = f"путь — {count(path.distance, 'шаг')}, а «{route.good}» везут не дальше {far}"
         if (
             path is not None
             and not why
@@ -348,7 +355,8 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
                 dropped.add(id(r))
                 world.routes.remove(r)
                 report.tell(
-                    f"{owner} (ИИ) выбирает торговлю с {ranked[0].seller}: маршрут {r.src} → {r.dst} "
+                    f"{owner} (ИИ) {Name(owner):выбирает} торговлю с {Name(ranked[0].seller):ablt}: "
+                    f"маршрут {r.src} → {r.dst} "
                     f"государства {r.seller} расторгнут (влияние {_influence(world, r.seller, owner)} против "
                     f"{_influence(world, ranked[0].seller, owner)})."
                 )
@@ -392,7 +400,7 @@ def income(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report
                 PHASE,
                 "торговля",
                 route.seller_income,
-                f"караван: {route.good}, {route.src} → {route.dst}, {route.distance} шаг.",
+                f"караван: {route.good}, {route.src} → {route.dst}, {count(route.distance, 'шаг')}",
             )
         if route.buyer_income:
             world.states[route.buyer].treasury += route.buyer_income
@@ -402,10 +410,10 @@ def income(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report
                 PHASE,
                 "торговля",
                 route.buyer_income,
-                f"{side}: {route.good}, {route.src} → {route.dst}, {route.distance} шаг.",
+                f"{side}: {route.good}, {route.src} → {route.dst}, {count(route.distance, 'шаг')}",
             )
         report.tell(
-            f"Маршрут {route.src} → {route.dst} ({route.good}, {route.distance} шаг.): "
+            f"Маршрут {route.src} → {route.dst} ({route.good}, {count(route.distance, 'шаг')}): "
             + (
                 f"{route.buyer} +{fmt(route.buyer_income)} Д (внутренняя торговля)."
                 if internal

@@ -20,12 +20,14 @@ from engine.core.money import fmt
 from engine.core.orders import Status
 from engine.core.turn import TurnReport
 
+from .. import speech
 from ..economy import Refused, lose_people, shift_stability
 from ..forces import army_at, capacity, government_modifier, moves, weight
 from ..military import Side, judge, pyramid, remove, units_text
 from ..model import BARBARIANS, Army, Campaign, Fleet, Province
 from ..orders import Embark, March, Raze, Sail
 from ..rules import Rules
+from ..speech import Name
 from ..turnorders import TurnOrders
 
 PHASE = "война"
@@ -86,7 +88,7 @@ class War:
                     )
                     continue
                 if n == goal and q.owner and not self.passable(state, q):
-                    blocked = f"{n} принадлежит {q.owner}: с ним нет войны — входить нельзя"
+                    blocked = f"провинция {n} принадлежит государству {q.owner}, с которым нет войны, — входить нельзя"
                     continue
                 why = self.strait_ok(state, p, n, tons)
                 if why:
@@ -175,7 +177,7 @@ class War:
             f"Битва в провинции {province.name}: {attacker.state} ({outcome.attacker_bo} БО: "
             f"{att.describe(rules, terrain)}) против {defenders_txt} ({outcome.defender_bo} БО: "
             f"{dfn.describe(rules, terrain)}). Таблица боя, {outcome.cell()}: {verdict}, потери "
-            f"{outcome.attacker_loss}/{outcome.defender_loss}. {attacker.state} теряет "
+            f"{outcome.attacker_loss}/{outcome.defender_loss}. {attacker.state} {Name(attacker.state):теряет} "
             f"{units_text(att_lost, rules)}; {defenders_txt} — {units_text(def_lost, rules)}."
         )
         self.battles.append(
@@ -257,11 +259,11 @@ class War:
         mode = int(rules.param("plunder_mode"))
         if mode == 2:
             loot = Fraction(sum(province.population.values()))
-            how = f"по 1 Д за каждого из {int(loot)} жителей"
+            how = f"по 1 Д за каждого из {speech.count(int(loot), 'житель', case='gent')}"
         else:
             count = max(self.provinces_before.get(loser, 1), 1)
             loot = max(self.opening.get(loser, victim.treasury), Fraction(0)) / count
-            how = f"казна {fmt(self.opening.get(loser, victim.treasury))} Д ÷ {count} пров."
+            how = f"казна {fmt(self.opening.get(loser, victim.treasury))} Д ÷ {speech.count(count, 'провинция')}"
             victim.treasury -= loot
             if loot:
                 self.report.money(loser, PHASE, "грабёж", -loot, f"разграблена провинция {province.name}")
@@ -280,18 +282,20 @@ class War:
         province.owner = state
         self.captured[province.name] = loser
         self.report.tell(
-            f"{state} занимает провинцию {province.name} ({loser}): грабёж {fmt(loot)} Д ({how}); "
+            f"{state} {Name(state):занимает} провинцию {province.name} ({loser}): грабёж {fmt(loot)} Д ({how}); "
             f"в рабство уведено {got} ({', '.join(f'{n} {s}' for s, n in taken.items()) or 'никого'})"
             f"{f' → {home.name}' if got and home else ''}."
         )
         if victim.capital == province.name:
             before, after = shift_stability(victim, int(rules.param("capital_lost_stability")), rules)
-            self.report.tell(f"{loser} потерял столицу! Ст {before:+d} → {after:+d}.")
+            self.report.tell(f"{loser} {Name(loser):потерял} столицу! Ст {before:+d} → {after:+d}.")
             known = [rules.techs[t] for t in victim.techs if t in rules.techs and t not in winner.techs]
             if known:
                 prize = max(known, key=lambda t: (t.cost, t.name_ru))
                 winner.techs.append(prize.name_ru)
-                self.report.tell(f"{state} захватывает знания побеждённого: технология «{prize.name_ru}».")
+                self.report.tell(
+                    f"{state} {Name(state):захватывает} знания побеждённого: технология «{prize.name_ru}»."
+                )
             rest = [p for p in world.provinces.values() if p.owner == loser]
             victim.capital = max(rest, key=lambda p: (sum(p.population.values()), p.name)).name if rest else ""
             if victim.capital:
@@ -307,7 +311,13 @@ class War:
         cost = self.rules.param("war_move_cost") * n * steps
         if cost:
             self.world.states[state].treasury -= cost
-            self.report.money(state, PHASE, "война: переходы", -cost, f"{n} отр. × {steps} пров.")
+            self.report.money(
+                state,
+                PHASE,
+                "война: переходы",
+                -cost,
+                f"{speech.count(n, 'отряд')} × {speech.count(steps, 'провинция')}",
+            )
 
     def march(self, order: March) -> str:
         world, rules = self.world, self.rules
@@ -329,7 +339,7 @@ class War:
             reach += int(rules.param("road_bonus"))
         if len(route) > reach:
             raise Refused(
-                f"провинция {order.to} в {len(route)} переходах, а запас хода армии — {reach} "
+                f"до провинции {order.to} — {speech.count(len(route), 'переход')}, а запас хода армии — {reach} "
                 f"(самый медленный отряд задаёт ход)"
             )
         setting_out = dict(army.units)  # every unit that marched pays for its way (ANC-UPKEEP-02)
@@ -345,7 +355,10 @@ class War:
                     self._moved(army, old)
                     if not army.size():
                         return f"армия разбита в провинции {p}"
-                    return f"поражение в провинции {p}: остатки ({units_text(army.units, rules)}) вернулись в {start}"
+                    return (
+                        f"поражение в провинции {p}: остатки ({units_text(army.units, rules)}) "
+                        f"вернулись {Name(start):куда}"
+                    )
                 if not army.size():
                     return f"армия погибла в провинции {p}"
             prev = p
@@ -356,7 +369,7 @@ class War:
         target = world.provinces[order.to]
         if target.owner != army.state and (not target.owner or world.at_war(army.state, target.owner)):
             self.occupy(army.state, target, start)
-        return f"армия в провинции {order.to} ({len(route)} пер.)"
+        return f"армия в провинции {order.to} ({speech.count(len(route), 'переход')})"
 
     def land(self, order: March) -> str:
         """ANC-MOVE-10: the troops aboard land in a province on the fleet's sea zone, −2 in battle."""
@@ -374,7 +387,7 @@ class War:
             and province.owner != order.state
             and not (world.allied(order.state, province.owner) or world.at_war(order.state, province.owner))
         ):
-            raise Refused(f"{order.to} принадлежит {province.owner}: с ним нет войны")
+            raise Refused(f"провинция {order.to} принадлежит государству {province.owner}, с которым нет войны")
         landing = Army(f"{order.state}: десант ({order.to})", order.state, order.to, dict(fleet.cargo))
         fleet.cargo = {}
         if self.hostile_armies(order.state, order.to):
@@ -427,7 +440,7 @@ class War:
         discoveries = rules.tech_effect(world.states[fleet.state].techs, "ship_range")
         reach = min(moves(fleet.ships, rules) + lighthouses + discoveries, int(rules.param("ship_range_max")))
         if len(route) > reach:
-            raise Refused(f"зона {order.zone} в {len(route)} переходах, запас хода флота — {reach}")
+            raise Refused(f"до зоны {order.zone} — {speech.count(len(route), 'переход')}, а запас хода флота — {reach}")
         for z in route:
             enemies = [
                 f for f in world.fleets.values() if f.zone == z and f.size() and world.at_war(fleet.state, f.state)
@@ -437,7 +450,7 @@ class War:
                 if result != "attacker":
                     return f"морской бой в зоне {z}: флот остановлен ({units_text(fleet.ships, rules)})"
             fleet.zone = z
-        return f"флот в зоне {order.zone} ({len(route)} пер.)"
+        return f"флот в зоне {order.zone} ({speech.count(len(route), 'переход')})"
 
     def sea_path(self, a: int, b: int) -> list[int] | None:
         graph: dict[int, set[int]] = {z: set() for z in self.world.seas}
@@ -533,7 +546,7 @@ class War:
             raise Refused(f"в провинции {province.name} нет «{order.building}»")
         for b in gone:
             province.buildings.remove(b)
-        self.report.tell(f"{order.state} разрушает в провинции {province.name}: {', '.join(gone)}.")
+        self.report.tell(f"{order.state} {Name(order.state):разрушает} в провинции {province.name}: {', '.join(gone)}.")
         return "разрушено: " + ", ".join(gone)
 
 
