@@ -89,7 +89,8 @@ class Highlight:
 
 @dataclass(frozen=True)
 class Chart:
-    """A line chart over a block of a tab: categories in the first column, a series per column."""
+    """A line chart over a block of a tab: categories in the first column, a series per column
+    (from `series_from` when the chart draws only a block of the columns)."""
 
     title: str
     anchor: str  # top-left cell where the chart is drawn, e.g. "A30"
@@ -98,11 +99,15 @@ class Chart:
     first_col: int
     last_col: int
     y_title: str = ""
+    series_from: int = 0  # first column of the series (0: the one right of the categories); a chart per
+    # group of states draws the same category column with a different block of series
+    markers: bool = True  # a dot on every point: after the first turn a line is a single point
 
 
 @dataclass(frozen=True)
 class TabSpec:
-    """How a tab looks when it is created: content, widths, frozen panes, dropdowns, protection."""
+    """How a tab looks when it is created: content, widths, frozen panes, dropdowns, protection,
+    wrapping and print setup (each backend applies what it can: Google's API has no print setup)."""
 
     name: str
     rows: Grid
@@ -119,6 +124,11 @@ class TabSpec:
     highlights: Sequence[Highlight] = ()
     charts: Sequence[Chart] = ()
     format_rows: int = 0  # how many rows number formats cover (0 = the content)
+    wrap_header: bool = True  # the header wraps at spaces; widths keep every header word whole
+    wrap_columns: tuple[int, ...] = ()  # columns (1-based) whose cells wrap: long reasons and the like
+    print_landscape: bool = False  # printed across the page
+    print_fit_width: bool = False  # printed scaled to one page wide (as many pages tall as it takes)
+    print_title_rows: int = 0  # the first N rows repeat at the top of every printed page
 
 
 @dataclass(frozen=True)
