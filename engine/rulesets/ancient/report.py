@@ -260,8 +260,8 @@ def _md(value: Cell) -> str:
     return str(value).replace("|", "\\|").replace("\n", " ")
 
 
-def chart_png(tables: Tables, path: Path, states: list[str] | None = None) -> Path:
-    """Treasury and stability over the turns as a PNG for the forum post: every played state
+def chart_figure(tables: Tables, states: list[str] | None = None) -> Any:
+    """Treasury and stability over the turns as a matplotlib figure: every played state
     (:func:`~.public.chart_states`; or the `states` asked for), a column of two panels per group of
     at most CHART_STATES states, so that each line keeps a colour of its own and the legend stays
     readable; a dot on every point (after one turn a line is a single point)."""
@@ -279,8 +279,7 @@ def chart_png(tables: Tables, path: Path, states: list[str] | None = None) -> Pa
     if states is None:
         d = codec.decode(tables)
         states = chart_states(d.campaign, d.order_tabs)
-    chosen = list(states)
-    chosen = sorted(chosen, key=lambda s: (-(series[s][-1][1] if series.get(s) else 0.0), s))  # richest first
+    chosen = sorted(states, key=lambda s: (-(series[s][-1][1] if series.get(s) else 0.0), s))  # richest first
     groups = chart_groups(len(chosen)) or [(0, -1)]
     fig, axes = plt.subplots(2, len(groups), figsize=(7 * len(groups) + 2, 8), sharex=True, squeeze=False)
     for g, (first, last) in enumerate(groups):
@@ -301,6 +300,14 @@ def chart_png(tables: Tables, path: Path, states: list[str] | None = None) -> Pa
         bottom.grid(alpha=0.3)
         top.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     fig.tight_layout()
+    return fig
+
+
+def chart_png(tables: Tables, path: Path, states: list[str] | None = None) -> Path:
+    """The chart of :func:`chart_figure` as a PNG for the forum post."""
+    import matplotlib.pyplot as plt
+
+    fig = chart_figure(tables, states)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
