@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
         chart_png(XlsxBackend(book).read(), out / "chart.png")
         pdf = print_tab(book, BALANCE, Path(tmp))
         subprocess.run(
-            ["pdftoppm", "-png", "-r", "150", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(out / "balance")],
+            ["pdftoppm", "-png", "-r", "200", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(out / "balance")],
             check=True,
             timeout=120,
         )
