@@ -1332,8 +1332,8 @@ def _format_requests(
                 }
             }
         )
-    widths = fit.column_widths(spec)  # the same widths as the .xlsx: no header word broken
-    for col, width in sorted(widths.items()):
+    fitted = fit.measure(spec)  # the same widths as the .xlsx: no header word broken
+    for col, width in sorted(fitted.widths.items()):
         out.append(
             {
                 "updateDimensionProperties": {
@@ -1344,7 +1344,7 @@ def _format_requests(
             }
         )
     last = max(len(spec.rows), spec.format_rows, 2)
-    for col in fit.wrapped_columns(spec, widths):  # long reasons wrap (Google fits the rows' heights itself)
+    for col in fitted.wrapped:  # long reasons wrap (Google fits the rows' heights itself)
         out.append(
             {
                 "repeatCell": {

@@ -206,22 +206,22 @@ def _new_sheet(wb: Workbook, spec: TabSpec) -> Worksheet:
 def _format(ws: Worksheet, spec: TabSpec) -> None:
     """Apply a spec's looks to a new sheet: widths, panes, header, wrapping, dropdowns, number
     formats, highlights, charts, print setup, tab colour."""
-    widths = fit.column_widths(spec)
-    for col, width in widths.items():
+    fitted = fit.measure(spec)
+    for col, width in fitted.widths.items():
         ws.column_dimensions[get_column_letter(col)].width = width
     if spec.frozen_rows or spec.frozen_cols:
         ws.freeze_panes = ws.cell(row=spec.frozen_rows + 1, column=spec.frozen_cols + 1)
     fill = PatternFill("solid", fgColor=HEADER_FILL.get(spec.kind, "3B5B7A"))
     if spec.rows and spec.rows[0]:
         if spec.wrap_header:
-            ws.row_dimensions[1].height = fit.header_height(spec, widths)
+            ws.row_dimensions[1].height = fitted.header_height
         for c in range(1, len(spec.rows[0]) + 1):
             cell = ws.cell(row=1, column=c)
             cell.font = HEADER_FONT
             cell.fill = fill
             cell.alignment = Alignment(wrap_text=spec.wrap_header, vertical="center")
     wrap = Alignment(wrap_text=True, vertical="top")
-    for col in fit.wrapped_columns(spec, widths):
+    for col in fitted.wrapped:
         ws.column_dimensions[get_column_letter(col)].alignment = wrap  # cells typed later
         for r in range(2, max(len(spec.rows), spec.format_rows, 2) + 1):
             ws.cell(row=r, column=col).alignment = wrap

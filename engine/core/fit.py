@@ -12,6 +12,8 @@ bold Cyrillic is wider still.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from functools import lru_cache
 
 from .tables import Formula, TabSpec, is_blank
 
@@ -24,6 +26,7 @@ NARROW = set(" .,:;'!|()[]{}ilIjtfr1-—–«»\"")
 WIDE = set("шщжюыфмШЩЖЮЫФМWwmM%@")
 
 
+@lru_cache(maxsize=65_536)  # a campaign repeats its names and numbers in many cells
 def text_width(text: str, bold: bool = False) -> float:
     """The width of `text` on one line, in characters of the body font (an upper estimate)."""
     width = 0.0
@@ -39,49 +42,75 @@ def text_width(text: str, bold: bool = False) -> float:
     return width * (BOLD if bold else 1.0)
 
 
-def _cell_text(value: object) -> str:
-    """What a cell shows, near enough to measure: numbers with a unit or separators, no formulas."""
-    if isinstance(value, Formula) or is_blank(value):  # type: ignore[arg-type]
-        return ""
-    if isinstance(value, bool):
-        return "FALSE"
+def _cell_width(value: object) -> float:
+    """The width of what a cell shows, near enough: numbers with separators and a unit, text as it
+    is, formulas and blanks nothing (their results are numbers the column already fits)."""
+    if type(value) is str:
+        return text_width(value) if value.strip() else 0.0
+    if value is None or isinstance(value, (Formula, bool)):
+        return 0.0 if not isinstance(value, bool) else text_width("FALSE")
     if isinstance(value, (int, float)):
-        return f"{value:,.2f} Д" if isinstance(value, float) else f"{value:,} Д"
-    return str(value)
+        return text_width(f"{value:,.2f} Д" if isinstance(value, float) else f"{value:,} Д")
+    return text_width(str(value))
+
+
+def _content_widths(spec: TabSpec) -> dict[int, float]:
+    """The widest content cell of each column (1-based), in one pass over the rows."""
+    out: dict[int, float] = {}
+    for row in spec.rows[1:]:
+        for c, value in enumerate(row, start=1):
+            if value is not None:
+                w = _cell_width(value)
+                if w > out.get(c, 0.0):
+                    out[c] = w
+    return out
 
 
 def longest_word(text: str, bold: bool = True) -> float:
     return max((text_width(w, bold) for w in str(text).split()), default=0.0)
 
 
-def column_widths(spec: TabSpec) -> dict[int, float]:
-    """Every column's width (1-based -> characters): the spec's, widened so that no header word is
-    broken and content up to MAX_WIDTH shows whole."""
+@dataclass(frozen=True)
+class Fitted:
+    """How a tab is sized: column widths (1-based -> characters; the spec's columns and the ones
+    widened), the columns whose cells wrap, and the header row's lines and height (points)."""
+
+    widths: dict[int, float]
+    wrapped: tuple[int, ...]
+    header_lines: int
+    header_height: float
+
+
+def measure(spec: TabSpec) -> Fitted:
+    """The widths that keep every header word whole and content up to MAX_WIDTH on one line; the
+    spec's wrapped columns and the ones whose content is wider still; the header's height."""
     header = spec.rows[0] if spec.rows else []
+    content = _content_widths(spec)
     count = max([len(r) for r in spec.rows] + [max(spec.widths, default=0)])
-    out: dict[int, float] = {}
+    widths: dict[int, float] = {}
+    wrapped = set(spec.wrap_columns)
     for c in range(1, count + 1):
-        width = float(spec.widths.get(c, DEFAULT_WIDTH))
+        declared = float(spec.widths.get(c, DEFAULT_WIDTH))
+        width = declared
         title = header[c - 1] if c - 1 < len(header) and not is_blank(header[c - 1]) else ""
         if title:
             words = longest_word(str(title)) if spec.wrap_header else text_width(str(title), True)
             width = max(width, words + PAD)
         if c not in spec.wrap_columns:
-            content = max((text_width(_cell_text(r[c - 1])) for r in spec.rows[1:] if c - 1 < len(r)), default=0.0)
-            width = max(width, min(content + PAD, MAX_WIDTH))
-        if width != spec.widths.get(c, DEFAULT_WIDTH) or c in spec.widths:
-            out[c] = math.ceil(width * 10) / 10  # rounded up: content measured to fit still fits
-    return out
-
-
-def wrapped_columns(spec: TabSpec, widths: dict[int, float] | None = None) -> tuple[int, ...]:
-    """The columns whose cells wrap: the spec's, and any whose content is wider than the column."""
-    widths = widths if widths is not None else column_widths(spec)
-    out = set(spec.wrap_columns)
-    for c, width in widths.items():
-        if any(c - 1 < len(r) and text_width(_cell_text(r[c - 1])) + PAD > width for r in spec.rows[1:]):
-            out.add(c)
-    return tuple(sorted(out))
+            width = max(width, min(content.get(c, 0.0) + PAD, MAX_WIDTH))
+        width = math.ceil(width * 10) / 10  # rounded up: content measured to fit still fits
+        if width != declared or c in spec.widths:
+            widths[c] = width
+        if content.get(c, 0.0) + PAD > width:
+            wrapped.add(c)
+    lines_needed = 1
+    if spec.wrap_header:
+        lines_needed = max(
+            (lines(str(v), widths.get(c, DEFAULT_WIDTH), bold=True)
+             for c, v in enumerate(header, start=1) if not is_blank(v)),
+            default=1,
+        )
+    return Fitted(widths, tuple(sorted(wrapped)), lines_needed, lines_needed * LINE_POINTS + 4.0)
 
 
 def lines(text: str, width: float, bold: bool = False) -> int:
@@ -100,20 +129,3 @@ def lines(text: str, width: float, bold: bool = False) -> int:
             continue
         used += space + w
     return count
-
-
-def header_lines(spec: TabSpec, widths: dict[int, float] | None = None) -> int:
-    """Lines the tallest header cell takes (1 when the header does not wrap)."""
-    if not spec.rows or not spec.wrap_header:
-        return 1
-    widths = widths if widths is not None else column_widths(spec)
-    return max(
-        (lines(str(v), widths.get(c, DEFAULT_WIDTH), bold=True)
-         for c, v in enumerate(spec.rows[0], start=1) if not is_blank(v)),
-        default=1,
-    )
-
-
-def header_height(spec: TabSpec, widths: dict[int, float] | None = None) -> float:
-    """The header row's height in points: its lines and a margin."""
-    return header_lines(spec, widths) * LINE_POINTS + 4.0

@@ -89,8 +89,9 @@ class Highlight:
 
 @dataclass(frozen=True)
 class Chart:
-    """A line chart over a block of a tab: categories in the first column, a series per column
-    (from `series_from` when the chart draws only a block of the columns)."""
+    """A chart of lines over a block of a tab: x values (the turns) in the first column, a series
+    per column (from `series_from` when the chart draws only a block of the columns); the rows
+    without an x value are not drawn, so a block prepared for 60 turns shows the turns played."""
 
     title: str
     anchor: str  # top-left cell where the chart is drawn, e.g. "A30"
