@@ -221,10 +221,12 @@ def _format(ws: Worksheet, spec: TabSpec) -> None:
             cell.fill = fill
             cell.alignment = Alignment(wrap_text=spec.wrap_header, vertical="center")
     wrap = Alignment(wrap_text=True, vertical="top")
-    for col in fitted.wrapped:
-        ws.column_dimensions[get_column_letter(col)].alignment = wrap  # cells typed later
-        for r in range(2, max(len(spec.rows), spec.format_rows, 2) + 1):
-            ws.cell(row=r, column=col).alignment = wrap
+    for col in fitted.wrapped:  # the column's style: empty cells (typed in later) and new ones (_put)
+        ws.column_dimensions[get_column_letter(col)].alignment = wrap
+    wrapped = set(fitted.wrapped)
+    for (r, c), cell in ws._cells.items():  # and the content already there
+        if r > 1 and c in wrapped:
+            cell.alignment = wrap
     _print_setup(ws, spec)
     for v in spec.validations:
         formula = '"' + ",".join(v.options) + '"' if v.options else v.source
