@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Render the demo's balance sheet and charts after three turns into PNG files under docs/.
+"""Render the demo's balance sheet as printed and its chart after three turns into PNG files under docs/.
 
     python scripts/render_docs.py [--out docs]
 
 The demo is resolved three times with sample orders; the balance sheet is printed by LibreOffice
-Calc (headless) to PDF and turned into a PNG with pdftoppm (Debian: libreoffice-calc-nogui,
-poppler-utils); the chart is drawn with matplotlib from the «История» tab.
+Calc (headless) to PDF with the page setup the campaign gives it (landscape, one page wide, the
+header repeated) -- nothing is resized or hidden for the picture -- and its first page turned
+into a PNG with pdftoppm (Debian: libreoffice-calc-nogui, poppler-utils); the chart is the
+report's chart (`strategos report`), drawn with matplotlib from the «История» tab.
+tests/test_libreoffice.py prints the balance the same way and checks it is one page wide.
 """
 
 from __future__ import annotations
@@ -18,14 +21,58 @@ import tempfile
 from pathlib import Path
 
 import openpyxl
-import openpyxl.utils
 
+from engine.core.tables import Changeset, ReplaceTab
 from engine.rulesets.ancient import codec
 from engine.rulesets.ancient.demo import sample_orders
 from engine.rulesets.ancient.report import chart_png
 from engine.rulesets.ancient.scenario import put_orders
 from sheets_bridge import sync
 from sheets_bridge.xlsx import XlsxBackend
+
+BALANCE = "Баланс"
+
+
+def demo_after_turns(book: Path, turns: int = 3) -> Path:
+    """A demo campaign at `book`, resolved `turns` times with the sample orders of every turn."""
+    sync.create(str(book), scenario="demo", secret="docs-render", overwrite=True)
+    for _turn in range(turns):
+        backend = XlsxBackend(book)
+        tables = backend.read()
+        d = codec.decode(tables)
+        staged = {n: [list(r) for r in g] for n, g in tables.items()}
+        put_orders(staged, sample_orders(d.campaign, d.rules))
+        backend.write(Changeset(replace=[ReplaceTab(n, staged[n]) for n in staged if codec.order_state(n)]))
+        sync.resolve(XlsxBackend(book))
+    return book
+
+
+def soffice() -> str | None:
+    return shutil.which("soffice") or shutil.which("libreoffice")
+
+
+def print_tab(book: Path, tab: str, folder: Path) -> Path:
+    """The PDF LibreOffice prints of one tab of `book`, with the tab's own page setup (the other
+    tabs are hidden in a copy, so that only this one is printed)."""
+    exe = soffice()
+    if exe is None:
+        raise RuntimeError("LibreOffice is needed to print a tab: apt-get install libreoffice-calc-nogui")
+    wb = openpyxl.load_workbook(book)
+    for ws in wb.worksheets:
+        if ws.title != tab:
+            ws.sheet_state = "hidden"
+    wb.active = wb.worksheets.index(wb[tab])
+    wb[tab].sheet_state = "visible"
+    only = folder / "printed.xlsx"
+    wb.save(only)
+    subprocess.run(
+        [exe, f"-env:UserInstallation=file://{folder}/lo", "--headless", "--convert-to", "pdf", str(only),
+         "--outdir", str(folder)],
+        check=True,
+        capture_output=True,
+        timeout=240,
+    )
+    return folder / "printed.pdf"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,79 +81,19 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if soffice() is None or shutil.which("pdftoppm") is None:
+        print("LibreOffice and pdftoppm are needed for the balance picture "
+              "(apt-get install libreoffice-calc-nogui poppler-utils)", file=sys.stderr)
+        return 1
     with tempfile.TemporaryDirectory() as tmp:
-        book = Path(tmp) / "demo.xlsx"
-        sync.create(str(book), scenario="demo", secret="docs-render", overwrite=True)
-        for _turn in range(3):
-            backend = XlsxBackend(book)
-            tables = backend.read()
-            d = codec.decode(tables)
-            staged = {n: [list(r) for r in g] for n, g in tables.items()}
-            put_orders(staged, sample_orders(d.campaign, d.rules))
-            from engine.core.tables import Changeset, ReplaceTab
-
-            backend.write(Changeset(replace=[ReplaceTab(n, staged[n]) for n in staged if codec.order_state(n)]))
-            sync.resolve(XlsxBackend(book))
+        book = demo_after_turns(Path(tmp) / "demo.xlsx")
         chart_png(XlsxBackend(book).read(), out / "chart.png")
-        # only the balance sheet, landscape, fitted to one page wide
-        wb = openpyxl.load_workbook(book)
-        for ws in wb.worksheets:
-            if ws.title != "Баланс":
-                ws.sheet_state = "hidden"
-        balance = wb["Баланс"]
-        wb.active = wb.worksheets.index(balance)
-        header = [c.value for c in balance[1]]
-        for i, title in enumerate(header, start=1):  # the picture keeps the totals; the sheet has every category
-            if str(title).startswith(("Доход:", "Расход:")):
-                balance.column_dimensions[openpyxl.utils.get_column_letter(i)].hidden = True
-            else:
-                balance.column_dimensions[openpyxl.utils.get_column_letter(i)].width = 22 if i == 1 else 15
-        balance.page_setup.orientation = "landscape"
-        balance.page_setup.fitToWidth = 1
-        balance.page_setup.fitToHeight = 0
-        balance.sheet_properties.pageSetUpPr.fitToPage = True
-        only = Path(tmp) / "balance.xlsx"
-        wb.save(only)
-        soffice = shutil.which("soffice") or shutil.which("libreoffice")
-        if soffice is None or shutil.which("pdftoppm") is None:
-            print("LibreOffice and pdftoppm are needed for the balance picture", file=sys.stderr)
-            return 1
+        pdf = print_tab(book, BALANCE, Path(tmp))
         subprocess.run(
-            [
-                soffice,
-                f"-env:UserInstallation=file://{tmp}/lo",
-                "--headless",
-                "--convert-to",
-                "pdf",
-                str(only),
-                "--outdir",
-                tmp,
-            ],
-            check=True,
-            capture_output=True,
-            timeout=240,
-        )
-        subprocess.run(
-            [
-                "pdftoppm",
-                "-png",
-                "-r",
-                "110",
-                "-f",
-                "1",
-                "-l",
-                "1",
-                str(Path(tmp) / "balance.pdf"),
-                str(out / "balance"),
-            ],
+            ["pdftoppm", "-png", "-r", "200", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(out / "balance")],
             check=True,
             timeout=120,
         )
-        produced = sorted(out.glob("balance-*.png"))
-        if produced:
-            produced[0].replace(out / "balance.png")
-            for extra in produced[1:]:
-                extra.unlink()
     print(f"written: {out / 'balance.png'}, {out / 'chart.png'}")
     return 0
 

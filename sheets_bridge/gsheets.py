@@ -52,6 +52,7 @@ from typing import Any
 
 from gspread.utils import a1_range_to_grid_range, a1_to_rowcol
 
+from engine.core import fit
 from engine.core.errors import BackendError, CampaignError, Problem, UsageError
 from engine.core.tables import (
     AUDIENCE_GM,
@@ -1410,7 +1411,9 @@ def _sheet_properties(spec: TabSpec, sheet_id: int, index: int | None, rows: int
 def _format_requests(
     spec: TabSpec, sheet_id: int, *, lists: Mapping[str, tuple[str, ...] | None] | None = None
 ) -> list[dict[str, Any]]:
-    """Content and looks of a new tab: values, header format, widths, dropdowns, number formats.
+    """Content and looks of a new tab: values, header format, widths, wrapping, dropdowns, number
+    formats, highlights, charts.  The spec's print setup is left out: the Sheets API has no page
+    setup (orientation, fit to width and repeated rows are chosen in Google's print dialog).
 
     ``lists`` maps a dropdown's source range to its values when the range lives in another
     spreadsheet (private order books): ONE_OF_RANGE cannot cross spreadsheets.
@@ -1437,7 +1440,7 @@ def _format_requests(
                         "userEnteredFormat": {
                             "backgroundColorStyle": {"rgbColor": _hex_color(HEADER_FILL.get(spec.kind, "3B5B7A"))},
                             "textFormat": {"bold": True, "foregroundColorStyle": {"rgbColor": WHITE}},
-                            "wrapStrategy": "WRAP",
+                            "wrapStrategy": "WRAP" if spec.wrap_header else "OVERFLOW_CELL",
                             "verticalAlignment": "MIDDLE",
                         }
                     },
@@ -1445,13 +1448,25 @@ def _format_requests(
                 }
             }
         )
-    for col, width in sorted(spec.widths.items()):
+    fitted = fit.measure(spec)  # the same widths as the .xlsx: no header word broken
+    for col, width in sorted(fitted.widths.items()):
         out.append(
             {
                 "updateDimensionProperties": {
                     "range": {"sheetId": sheet_id, "dimension": "COLUMNS", "startIndex": col - 1, "endIndex": col},
                     "properties": {"pixelSize": int(width * 7 + 5)},
                     "fields": "pixelSize",
+                }
+            }
+        )
+    last = max(len(spec.rows), spec.format_rows, 2)
+    for col in fitted.wrapped:  # long reasons wrap (Google fits the rows' heights itself)
+        out.append(
+            {
+                "repeatCell": {
+                    "range": _grid_range(sheet_id, 1, last, col - 1, col),
+                    "cell": {"userEnteredFormat": {"wrapStrategy": "WRAP", "verticalAlignment": "TOP"}},
+                    "fields": "userEnteredFormat(wrapStrategy,verticalAlignment)",
                 }
             }
         )
@@ -1467,7 +1482,6 @@ def _format_requests(
                 }
             }
         )
-    last = max(len(spec.rows), spec.format_rows, 2)
     for col, pattern in sorted(spec.number_formats.items()):
         out.append(
             {
@@ -1500,28 +1514,32 @@ def _highlight_request(h: Highlight, sheet_id: int, index: int) -> dict[str, Any
 
 
 def _chart_request(ch: Chart, sheet_id: int) -> dict[str, Any]:
-    """A line chart as :class:`~engine.core.tables.Chart` describes it (header row = series names),
-    the same chart the .xlsx backend draws with openpyxl."""
+    """The chart :class:`~engine.core.tables.Chart` describes (header row = series names), as the
+    .xlsx backend draws it: a scatter chart with lines and a dot on every point, so that the x axis
+    spans the turns played rather than every row of the block, and one turn shows as a point."""
     r0, r1 = ch.first_row - 1, ch.last_row
 
     def column(c: int) -> dict[str, Any]:
         return {"sourceRange": {"sources": [_grid_range(sheet_id, r0, r1, c - 1, c)]}}
 
     anchor_row, anchor_col = a1_to_rowcol(ch.anchor)
+    style: dict[str, Any] = {"lineStyle": {"width": 2}}  # a scatter chart draws no lines without it
+    if ch.markers:
+        style["pointStyle"] = {"shape": "CIRCLE", "size": 6}
     return {
         "addChart": {
             "chart": {
                 "spec": {
                     "title": ch.title,
                     "basicChart": {
-                        "chartType": "LINE",
+                        "chartType": "SCATTER",
                         "legendPosition": "RIGHT_LEGEND",
                         "headerCount": 1,
                         "axis": [{"position": "LEFT_AXIS", "title": ch.y_title}] if ch.y_title else [],
                         "domains": [{"domain": column(ch.first_col)}],
                         "series": [
-                            {"series": column(c), "targetAxis": "LEFT_AXIS"}
-                            for c in range(ch.first_col + 1, ch.last_col + 1)
+                            {"series": column(c), "targetAxis": "LEFT_AXIS", **style}
+                            for c in range(ch.series_from or ch.first_col + 1, ch.last_col + 1)
                         ],
                     },
                 },

@@ -25,26 +25,32 @@ import stat
 import tempfile
 import zipfile
 from collections.abc import Callable
+from copy import copy
 from pathlib import Path
 
 import openpyxl
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
-from openpyxl.chart import LineChart, Reference
+from openpyxl.chart import Reference, ScatterChart, Series
+from openpyxl.chart.marker import Marker
 from openpyxl.comments import Comment
 from openpyxl.formatting.rule import FormulaRule
 from openpyxl.styles import Alignment, Font, PatternFill
 from openpyxl.utils import get_column_letter
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.page import PageMargins
+from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
+from engine.core import fit
 from engine.core.errors import BackendError, CampaignError, Problem
-from engine.core.tables import Cell, Changeset, Formula, Grid, Tables, TabSpec, WorkbookSpec
+from engine.core.tables import Cell, Changeset, Chart, Formula, Grid, Tables, TabSpec, WorkbookSpec
 
 from . import xlsx_lock
 from .faults import backend_error
 
-HEADER_FONT = Font(bold=True, color="FFFFFF")
+HEADER_FONT = Font(name="Calibri", size=11, bold=True, color="FFFFFF")  # the body's font: without a name
+# LibreOffice draws the header in its default serif
 HEADER_FILL = {"data": "3B5B7A", "rules": "6B5B3B", "orders": "4A7A3D", "report": "7A3B3B", "meta": "444444"}
 INVALID_TITLE_CHARS = set('[]:*?/\\')
 
@@ -73,6 +79,9 @@ def _put(ws: Worksheet, row: int, col: int, value: Cell) -> None:
         if value is None:
             return
         cell = ws.cell(row=row, column=col)
+        column = ws.column_dimensions.get(get_column_letter(col))  # .get: [] would add a dimension
+        if column is not None and column.has_style:
+            cell._style = copy(column._style)  # a new cell looks like its column (wrapped reasons)
     if isinstance(value, Formula):
         if cell.value != str(value) or cell.data_type != "f":
             cell.value = str(value)
@@ -352,18 +361,30 @@ def _new_sheet(wb: Workbook, spec: TabSpec) -> Worksheet:
 
 
 def _format(ws: Worksheet, spec: TabSpec) -> None:
-    for col, width in spec.widths.items():
+    """Apply a spec's looks to a new sheet: widths, panes, header, wrapping, dropdowns, number
+    formats, highlights, charts, print setup, tab colour."""
+    fitted = fit.measure(spec)
+    for col, width in fitted.widths.items():
         ws.column_dimensions[get_column_letter(col)].width = width
     if spec.frozen_rows or spec.frozen_cols:
         ws.freeze_panes = ws.cell(row=spec.frozen_rows + 1, column=spec.frozen_cols + 1)
     fill = PatternFill("solid", fgColor=HEADER_FILL.get(spec.kind, "3B5B7A"))
-    if spec.rows and any(isinstance(v, str) and len(v) > 14 for v in spec.rows[0]):
-        ws.row_dimensions[1].height = 32  # long headers wrap onto two lines
+    if spec.rows and spec.rows[0]:
+        if spec.wrap_header:
+            ws.row_dimensions[1].height = fitted.header_height
         for c in range(1, len(spec.rows[0]) + 1):
             cell = ws.cell(row=1, column=c)
             cell.font = HEADER_FONT
             cell.fill = fill
-            cell.alignment = Alignment(wrap_text=True, vertical="center")
+            cell.alignment = Alignment(wrap_text=spec.wrap_header, vertical="center")
+    wrap = Alignment(wrap_text=True, vertical="top")
+    for col in fitted.wrapped:  # the column's style: empty cells (typed in later) and new ones (_put)
+        ws.column_dimensions[get_column_letter(col)].alignment = wrap
+    wrapped = set(fitted.wrapped)
+    for (r, c), cell in ws._cells.items():  # and the content already there
+        if r > 1 and c in wrapped:
+            cell.alignment = wrap
+    _print_setup(ws, spec)
     for v in spec.validations:
         formula = '"' + ",".join(v.options) + '"' if v.options else v.source
         dv = DataValidation(type="list", formula1=formula, allow_blank=True, showErrorMessage=v.strict)
@@ -376,19 +397,50 @@ def _format(ws: Worksheet, spec: TabSpec) -> None:
         fill_color = PatternFill("solid", fgColor=h.color, bgColor=h.color)
         ws.conditional_formatting.add(h.area, FormulaRule(formula=[h.formula.lstrip("=")], fill=fill_color))
     for ch in spec.charts:
-        chart = LineChart()
-        chart.title = ch.title
-        chart.y_axis.title = ch.y_title
-        chart.height, chart.width = 9, 22
-        data = Reference(ws, min_col=ch.first_col + 1, max_col=ch.last_col, min_row=ch.first_row,
-                         max_row=ch.last_row)
-        chart.add_data(data, titles_from_data=True)
-        chart.set_categories(Reference(ws, min_col=ch.first_col, min_row=ch.first_row + 1, max_row=ch.last_row))
-        ws.add_chart(chart, ch.anchor)
+        ws.add_chart(_chart(ws, ch), ch.anchor)
     if spec.tab_color:
         ws.sheet_properties.tabColor = spec.tab_color.lstrip("#")
     if spec.hidden:
         ws.sheet_state = "hidden"
+
+
+def _chart(ws: Worksheet, ch: Chart) -> ScatterChart:
+    """The chart a :class:`~engine.core.tables.Chart` describes: a line per series column over the
+    numbers of the category column, with a marker on every point (after one turn a line is a
+    single point).  A scatter chart with lines rather than a line chart: its x axis spans the rows
+    that hold numbers, where a line chart gives every row of the block a category and squeezes
+    three turns into the first twentieth of a 60-turn axis."""
+    chart = ScatterChart(scatterStyle="lineMarker")
+    chart.title = ch.title
+    chart.y_axis.title = ch.y_title
+    chart.height, chart.width = 9, 22
+    chart.x_axis.majorUnit = 1  # turns are whole numbers
+    chart.x_axis.number_format = "0"
+    chart.x_axis.delete = chart.y_axis.delete = False  # openpyxl 3.1 hides the axes otherwise
+    xs = Reference(ws, min_col=ch.first_col, min_row=ch.first_row + 1, max_row=ch.last_row)
+    for col in range(ch.series_from or ch.first_col + 1, ch.last_col + 1):
+        ys = Reference(ws, min_col=col, min_row=ch.first_row, max_row=ch.last_row)
+        series = Series(ys, xs, title_from_data=True)
+        series.smooth = False
+        if ch.markers:
+            series.marker = Marker(symbol="circle", size=6)
+            series.graphicalProperties.line.width = 22_000  # EMU: about 1.75 pt
+        chart.series.append(series)
+    return chart
+
+
+def _print_setup(ws: Worksheet, spec: TabSpec) -> None:
+    """Orientation, fit to one page wide, the header repeated on every page."""
+    if spec.print_landscape:
+        ws.page_setup.orientation = "landscape"
+    if spec.print_fit_width:
+        ws.sheet_properties.pageSetUpPr = PageSetupProperties(fitToPage=True)
+        ws.page_setup.fitToWidth = 1
+        ws.page_setup.fitToHeight = 0  # as many pages tall as the rows need
+        ws.page_margins = PageMargins(left=0.4, right=0.4, top=0.5, bottom=0.5)  # inches: a wide table
+        ws.print_options.horizontalCentered = True  # prints as large as the page allows
+    if spec.print_title_rows:
+        ws.print_title_rows = f"1:{spec.print_title_rows}"
 
 
 def create_xlsx(spec: WorkbookSpec, path: str | os.PathLike[str], overwrite: bool = False) -> str:

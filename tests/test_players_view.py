@@ -129,18 +129,37 @@ def test_highlights_frozen_panes_and_number_formats_match(both: dict[str, Any]) 
 
 
 def test_the_charts_are_the_same_on_both(both: dict[str, Any]) -> None:
+    """Issue 16 point 8: a treasury and a stability chart per group of played states on both backends
+    (scatter charts with lines, a marker on every point), the groups together cover every played
+    state, each once."""
     ws = both["xlsx"]["Графики"]
     charts = both["google"]["Графики"]["charts"]
     xlsx_titles = [c.title.tx.rich.p[0].r[0].t for c in ws._charts]
     google_titles = [c["spec"]["title"] for c in charts]
-    assert google_titles == xlsx_titles == ["Казна по ходам", "Стабильность по ходам"]
-    for xc, gc in zip(ws._charts, charts):
-        basic = gc["spec"]["basicChart"]
-        assert basic["chartType"] == "LINE"
-        assert len(basic["series"]) == len(xc.series) == 12
-        assert basic["headerCount"] == 1
+    assert google_titles == xlsx_titles == ["Казна по ходам (1/2)", "Стабильность по ходам (1/2)",
+                                            "Казна по ходам (2/2)", "Стабильность по ходам (2/2)"]
+    header = [c.value for c in ws[1]]
+    for kind in (0, 1):  # treasury, stability
+        charted: list[str] = []
+        for xc, gc in list(zip(ws._charts, charts))[kind::2]:
+            basic = gc["spec"]["basicChart"]
+            assert basic["chartType"] == "SCATTER" and xc.tagname == "scatterChart"
+            assert len(basic["series"]) == len(xc.series) <= public.CHART_STATES
+            assert basic["headerCount"] == 1
+            for gs, xs in zip(basic["series"], xc.series):
+                col = gs["series"]["sourceRange"]["sources"][0]["startColumnIndex"]
+                assert xs.tx.strRef.f.split("!")[1].replace("$", "").rstrip("0123456789") == gsheets._a1_column(col)
+                assert gs["pointStyle"]["shape"] == "CIRCLE" and xs.marker.symbol == "circle"
+                charted.append(header[col])
+        assert sorted(charted) == sorted(header[1:]) == sorted(public.chart_states(_demo_world()))
     cells = _google_cells(both["google"]["Графики"])
     assert [cells[(r, 1)]["userEnteredValue"]["numberValue"] for r in (2, 3, 4)] == [1, 2, 3]
+
+
+def _demo_world() -> Any:
+    from engine.rulesets.ancient.templates import load_scenario
+
+    return ruleset.campaign_from_scenario(load_scenario("demo"), "demo", "ru", "x")
 
 
 def test_a_chart_tab_of_a_campaign_made_on_google_is_wide_enough(google: GoogleEnv) -> None:
@@ -151,4 +170,4 @@ def test_a_chart_tab_of_a_campaign_made_on_google_is_wide_enough(google: GoogleE
     created = google.create(spec)
     answer = gsheets.get_spreadsheet(google.client(), created.spreadsheet_id, "sheets(properties,charts)",
                                      ["'Графики'"])
-    assert len(answer["sheets"][0]["charts"]) == 2
+    assert len(answer["sheets"][0]["charts"]) == 4  # two groups of played states, two charts each

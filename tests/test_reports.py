@@ -11,9 +11,9 @@ import pytest
 from engine.core.errors import CampaignError
 from engine.core.money import fmt
 from engine.core.tables import apply_changes
-from engine.rulesets.ancient import codec, ruleset
+from engine.rulesets.ancient import codec, public, ruleset
 from engine.rulesets.ancient.demo import sample_orders
-from engine.rulesets.ancient.report import chart_png, forum_post, private_grid, private_report, split
+from engine.rulesets.ancient.report import chart_figure, chart_png, forum_post, private_grid, private_report, split
 from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables, put_orders
 
 TAG = re.compile(r"\[(/?)(\w+)(?:=[^\]]*)?\]")
@@ -110,3 +110,23 @@ def test_the_private_tab_holds_the_same_sections(three_turns: dict) -> None:
 def test_the_chart_png_is_drawn(three_turns: dict, tmp_path: Path) -> None:
     png = chart_png(three_turns, tmp_path / "chart.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 10_000
+
+
+def test_i16_p8_the_report_chart_draws_every_played_state_with_markers(three_turns: dict) -> None:
+    """Not only the eight richest: every played state has a line (Rome among them), each in a
+    panel of at most CHART_STATES lines with a legend, and every point has a marker."""
+    import matplotlib.pyplot as plt
+
+    d = codec.decode(three_turns)
+    played = public.chart_states(d.campaign, d.order_tabs)
+    assert len(played) > 8 and "Рим" in played
+    fig = chart_figure(three_turns)
+    try:
+        treasury = [ax for ax in fig.axes if ax.get_title().startswith("Казна")]
+        names = [text.get_text() for ax in treasury for text in ax.get_legend().get_texts()]
+        assert sorted(names) == sorted(played)
+        for ax in fig.axes:
+            assert 0 < len(ax.get_lines()) <= public.CHART_STATES
+            assert all(line.get_marker() == "o" for line in ax.get_lines())
+    finally:
+        plt.close(fig)

@@ -38,6 +38,7 @@ class Column:
     aliases: tuple[str, ...] = ()
     required: bool = True
     width: int = 14
+    wrap: bool = False  # long text (a reason, a chronicle entry) wraps in its cell instead of being cut
 
     def header(self, lang: str) -> str:
         return self.en if lang == "en" else self.ru
@@ -71,6 +72,10 @@ class Layout:
 
     def widths(self) -> dict[int, int]:
         return {i + 1: c.width for i, c in enumerate(self.columns)}
+
+    def wrapped(self) -> tuple[int, ...]:
+        """1-based positions of the columns whose cells wrap."""
+        return tuple(i + 1 for i, c in enumerate(self.columns) if c.wrap)
 
     def col(self, key: str) -> int:
         """1-based position of a column in the layout as written by us."""

@@ -114,7 +114,9 @@ class Highlight:
 
 @dataclass(frozen=True)
 class Chart:
-    """A line chart over a block of a tab: categories in the first column, a series per column."""
+    """A chart of lines over a block of a tab: x values (the turns) in the first column, a series
+    per column (from `series_from` when the chart draws only a block of the columns); the rows
+    without an x value are not drawn, so a block prepared for 60 turns shows the turns played."""
 
     title: str
     anchor: str  # top-left cell where the chart is drawn, e.g. "A30"
@@ -123,11 +125,15 @@ class Chart:
     first_col: int
     last_col: int
     y_title: str = ""
+    series_from: int = 0  # first column of the series (0: the one right of the categories); a chart per
+    # group of states draws the same category column with a different block of series
+    markers: bool = True  # a dot on every point: after the first turn a line is a single point
 
 
 @dataclass(frozen=True)
 class TabSpec:
-    """How a tab looks when it is created: content, widths, frozen panes, dropdowns, protection."""
+    """How a tab looks when it is created: content, widths, frozen panes, dropdowns, protection,
+    wrapping and print setup (each backend applies what it can: Google's API has no print setup)."""
 
     name: str
     rows: Grid
@@ -148,6 +154,11 @@ class TabSpec:
     # GM only: a backend that can keep tabs apart, e.g. Google with private orders, keeps it in a
     # GM-only spreadsheet), or a state's name (that state's player and the GM)
     audience: str = "public"
+    wrap_header: bool = True  # the header wraps at spaces; widths keep every header word whole
+    wrap_columns: tuple[int, ...] = ()  # columns (1-based) whose cells wrap: long reasons and the like
+    print_landscape: bool = False  # printed across the page
+    print_fit_width: bool = False  # printed scaled to one page wide (as many pages tall as it takes)
+    print_title_rows: int = 0  # the first N rows repeat at the top of every printed page
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ listing the ledger lines behind them, and rows ordered by the GM's `balance_sort
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from fractions import Fraction
 
 import pandas as pd
@@ -37,12 +38,31 @@ EXPENSE = (
     "дань и платежи",
 )
 MAX_TURNS = 60  # rows the charts cover
-CHART_STATES = 12  # lines per chart: more would be unreadable (the «История» tab keeps every state)
+CHART_STATES = 10  # lines per chart at most: each keeps a colour of its own; more states get more charts
 
 
-def chart_states(world: Campaign) -> list[str]:
-    """The states the charts follow: the richest, at most CHART_STATES (fixed at campaign creation)."""
-    return sorted(sorted(world.states, key=lambda n: (-world.states[n].treasury, n))[:CHART_STATES])
+def chart_states(world: Campaign, players: Iterable[str] = ()) -> list[str]:
+    """The states the charts follow: every played one -- not AI, or with an order tab (`players`: a
+    player who missed turns and was handed to the AI is still in the game's story) -- or all of
+    them when none is played.  The workbook's charts fix the list at campaign creation; the
+    «История» tab keeps every state."""
+    played = {n for n, st in world.states.items() if not st.ai} | {n for n in players if n in world.states}
+    return sorted(played or world.states)
+
+
+def chart_groups(count: int, size: int = CHART_STATES) -> list[tuple[int, int]]:
+    """Split `count` charted states into as few groups of at most `size` as will do, of even sizes:
+    (first, last) 0-based inclusive positions, e.g. 17 -> [(0, 8), (9, 16)]."""
+    if count <= 0:
+        return []
+    groups = -(-count // size)
+    base, extra = divmod(count, groups)
+    out, start = [], 0
+    for g in range(groups):
+        n = base + (g < extra)
+        out.append((start, start + n - 1))
+        start += n
+    return out
 
 
 HISTORY_TAB = {"ru": "История", "en": "History"}
@@ -275,26 +295,22 @@ def charts_grid(history: Grid, states: list[str], lang: str) -> Grid:
     return grid
 
 
+CHART_ROWS = 50  # rows between two groups' charts (a chart is about 20 rows tall)
+
+
 def chart_specs(states: int, lang: str) -> list[Chart]:
+    """A treasury and a stability chart per group of at most CHART_STATES charted states, over the
+    pivots of :func:`charts_grid` (columns 2.. are the states), drawn right of the pivots."""
     en = lang == "en"
     top = MAX_TURNS + 3
-    return [
-        Chart(
-            "Treasury by turn" if en else "Казна по ходам",
-            f"{column_letter(states + 3)}1",
-            1,
-            MAX_TURNS + 1,
-            1,
-            states + 1,
-            "Д",
-        ),
-        Chart(
-            "Stability by turn" if en else "Стабильность по ходам",
-            f"{column_letter(states + 3)}25",
-            top,
-            top + MAX_TURNS,
-            1,
-            states + 1,
-            "Ст",
-        ),
-    ]
+    anchor = column_letter(states + 3)
+    groups = chart_groups(states)
+    out: list[Chart] = []
+    for g, (first, last) in enumerate(groups):
+        part = f" ({g + 1}/{len(groups)})" if len(groups) > 1 else ""
+        cols = {"first_col": 1, "series_from": first + 2, "last_col": last + 2}
+        out.append(Chart(("Treasury by turn" if en else "Казна по ходам") + part, f"{anchor}{1 + g * CHART_ROWS}",
+                         1, MAX_TURNS + 1, y_title="Д", **cols))
+        out.append(Chart(("Stability by turn" if en else "Стабильность по ходам") + part,
+                         f"{anchor}{25 + g * CHART_ROWS}", top, top + MAX_TURNS, y_title="Ст", **cols))
+    return out

@@ -22,7 +22,7 @@ from engine.core.tables import Cell, Grid, Tables, as_text, is_blank
 
 from . import codec
 from .phases.expenses import why_not
-from .public import HISTORY_TAB
+from .public import HISTORY_TAB, chart_groups, chart_states
 from .speech import count
 from .vocab import ARCHIVE, CHRONICLE, LEDGER
 
@@ -285,34 +285,54 @@ def _md(value: Cell) -> str:
     return neutral(str(value).replace("\n", " "), "markdown")
 
 
-def chart_png(tables: Tables, path: Path, states: list[str] | None = None) -> Path:
-    """Treasury and stability of the states over the turns, as a PNG for the forum post."""
+def chart_figure(tables: Tables, states: list[str] | None = None) -> Any:
+    """Treasury and stability over the turns as a matplotlib figure: every played state
+    (:func:`~.public.chart_states`; or the `states` asked for), a column of two panels per group of
+    at most CHART_STATES states, so that each line keeps a colour of its own and the legend stays
+    readable; a dot on every point (after one turn a line is a single point)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     tab = next((t for t in tables if norm(t) in {norm(x) for x in HISTORY_TAB.values()}), None)
     rows = [r for r in tables.get(tab or "", [])[1:] if r and not is_blank(r[0])]
     series: dict[str, list[tuple[int, float, int]]] = defaultdict(list)
     for r in rows:
         series[str(r[1])].append((int(r[0]), float(r[2] or 0), int(r[5] or 0)))
-    chosen = states or sorted(series, key=lambda s: -series[s][-1][1])[:8]
-    fig, (top, bottom) = plt.subplots(2, 1, figsize=(10, 7), sharex=True)
-    for name in chosen:
-        pts = sorted(series.get(name, []))
-        if pts:
-            top.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name)
-            bottom.step([p[0] for p in pts], [p[2] for p in pts], where="mid", label=name)
-    top.set_title("Казна, Д")
-    bottom.set_title("Стабильность")
-    bottom.set_xlabel("Ход")
-    bottom.set_ylim(-3.5, 3.5)
-    from matplotlib.ticker import MaxNLocator
-
-    bottom.xaxis.set_major_locator(MaxNLocator(integer=True))
-    top.legend(fontsize=8, ncol=2)
+    if states is None:
+        d = codec.decode(tables)
+        states = chart_states(d.campaign, d.order_tabs)
+    chosen = sorted(states, key=lambda s: (-(series[s][-1][1] if series.get(s) else 0.0), s))  # richest first
+    groups = chart_groups(len(chosen)) or [(0, -1)]
+    fig, axes = plt.subplots(2, len(groups), figsize=(7 * len(groups) + 2, 8), sharex=True, squeeze=False)
+    for g, (first, last) in enumerate(groups):
+        top, bottom = axes[0][g], axes[1][g]
+        for name in chosen[first : last + 1]:
+            pts = sorted(series.get(name, []))
+            turns = [p[0] for p in pts]
+            (line,) = top.plot(turns, [p[1] for p in pts], marker="o", markersize=4, label=name)
+            bottom.plot(turns, [p[2] for p in pts], marker="o", markersize=4, color=line.get_color(),
+                        drawstyle="steps-mid", label=name)
+        part = f" ({g + 1}/{len(groups)})" if len(groups) > 1 else ""
+        top.set_title("Казна, Д" + part)
+        bottom.set_title("Стабильность" + part)
+        bottom.set_xlabel("Ход")
+        bottom.set_ylim(-3.5, 3.5)
+        bottom.xaxis.set_major_locator(MaxNLocator(integer=True))
+        top.grid(alpha=0.3)
+        bottom.grid(alpha=0.3)
+        top.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     fig.tight_layout()
+    return fig
+
+
+def chart_png(tables: Tables, path: Path, states: list[str] | None = None) -> Path:
+    """The chart of :func:`chart_figure` as a PNG for the forum post."""
+    import matplotlib.pyplot as plt
+
+    fig = chart_figure(tables, states)
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)

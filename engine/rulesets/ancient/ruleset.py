@@ -184,6 +184,10 @@ def order_tab_name(state: str, lang: str) -> str:
     return ORDER_TAB_PREFIX["en" if lang == "en" else "ru"] + state
 
 
+# the tabs a GM or a player prints: across the page, one page wide, the header on every page
+PRINTED: dict[str, Any] = {"print_landscape": True, "print_fit_width": True, "print_title_rows": 1}
+
+
 def new_workbook(
     scenario: str = "demo",
     lang: str = "ru",
@@ -221,6 +225,7 @@ def new_workbook(
             number_formats=public.number_formats(),
             highlights=public.highlights(len(c.states)),
             format_rows=len(c.states) + 40,
+            **PRINTED,
         ),
         TabSpec(
             public.HISTORY_TAB[lang],
@@ -258,13 +263,15 @@ def new_workbook(
             [CHRONICLE.header(lang), [0, first_entry(c, lang)]],
             CHRONICLE.widths(),
             kind="report",
+            wrap_columns=CHRONICLE.wrapped(),
         ),
-        TabSpec(LEDGER.tab_name(lang), [LEDGER.header(lang)], LEDGER.widths(), kind="report"),
+        TabSpec(LEDGER.tab_name(lang), [LEDGER.header(lang)], LEDGER.widths(), kind="report",
+                wrap_columns=LEDGER.wrapped()),
         # GM-only (issue 15 p10): the GM's planned events, every state's orders, the snapshots (which
         # hold every order tab); with private orders they live in a spreadsheet only the GM can open
         TabSpec(GM_EVENTS.tab_name(lang), [GM_EVENTS.header(lang)], GM_EVENTS.widths(), audience=AUDIENCE_GM),
         TabSpec(ARCHIVE.tab_name(lang), [ARCHIVE.header(lang)], ARCHIVE.widths(), kind="report",
-                audience=AUDIENCE_GM),
+                wrap_columns=ARCHIVE.wrapped(), audience=AUDIENCE_GM),
         TabSpec(history.HISTORY_TAB, [list(history.HEADER)], {1: 6, 2: 20, 3: 7, 4: 40}, hidden=True, kind="meta",
                 audience=AUDIENCE_GM),
     ]
@@ -305,6 +312,8 @@ def order_tab_spec(state: str, lang: str, n_buildings: int, n_provinces: int) ->
         owner=state,
         editable_columns=(1, len(ORDERS.columns) - 4),
         tab_color="#4A7A3D",
+        wrap_columns=ORDERS.wrapped(),  # a long reason shows whole
+        **PRINTED,
     )
 
 

@@ -124,7 +124,7 @@ LEDGER = Layout(
         C("category", "Статья", "Category", width=20),
         C("amount", "Сумма", "Amount", ("сумма, д",), width=10),
         C("resource", "Ед.", "Unit", ("ресурс",), required=False, width=11),
-        C("reason", "Основание", "Reason", width=70),
+        C("reason", "Основание", "Reason", width=70, wrap=True),
         C("order", "Приказ", "Order", required=False, width=24),
     ),
 )
@@ -134,7 +134,7 @@ CHRONICLE = Layout(
     "Chronicle",
     (
         C("turn", "Ход", "Turn", width=6),
-        C("text", "Запись", "Entry", width=120),
+        C("text", "Запись", "Entry", width=120, wrap=True),
     ),
 )
 
@@ -151,8 +151,8 @@ ARCHIVE = Layout(
         C("to", "Куда", "To", width=18),
         C("qty", "Кол-во", "Qty", width=8),
         C("status", "Статус", "Status", width=11),
-        C("reason", "Причина", "Reason", width=60),
-        C("understood", "Понято как", "Understood as", width=40),
+        C("reason", "Причина", "Reason", width=60, wrap=True),
+        C("understood", "Понято как", "Understood as", width=40, wrap=True),
     ),
 )
 
@@ -168,8 +168,8 @@ ORDERS = Layout(
         C("comment", "Комментарий", "Comment", required=False, width=24),
         C("turn", "Ход", "Turn", width=6),
         C("status", "Статус", "Status", width=11),
-        C("reason", "Причина", "Reason", width=60),
-        C("understood", "Понято как", "Understood as", width=44),
+        C("reason", "Причина", "Reason", width=60, wrap=True),
+        C("understood", "Понято как", "Understood as", width=44, wrap=True),
     ),
 )
 ORDER_INPUT_FIELDS: tuple[str, ...] = ("action", "object", "where", "to", "qty", "comment")
