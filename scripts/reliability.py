@@ -430,7 +430,7 @@ def hostile_edits(run: Run) -> None:
             fig.bad["tracebacks"] += run.tracebacks.bad["tracebacks"] - before_tb
             if code != 0:
                 if err.strip() and sha(path) == before:
-                    fig.good["refused in words, nothing changed"] += 1
+                    fig.good["refused in words (nothing changed)"] += 1
                 else:
                     fig.bad["lost orders"] += max(1, len(edit.orders))
                 continue
