@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,14 +19,16 @@ def campaign(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
-def _secret_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One GM's secret store per test process, in a temporary folder: campaigns a module prepares
-    once and clones for each test (same campaign id) find their secret in every test."""
-    return tmp_path_factory.mktemp("secrets") / "secrets.json"
-
-
-@pytest.fixture(autouse=True)
-def _secrets_in_tmp(_secret_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The GM's secret store goes to a temporary folder in tests: never the real ~/.config."""
-    monkeypatch.setenv("STRATEGOS_SECRETS", str(_secret_store))
+@pytest.fixture(scope="session", autouse=True)
+def _secrets_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The GM's secret store goes to a temporary folder in tests, never the real ~/.config: one
+    store per test process, set before any fixture of any scope runs (a module that prepares a
+    campaign once and clones it for each test finds its secret in every test)."""
+    store = tmp_path_factory.mktemp("secrets") / "secrets.json"
+    before = os.environ.get("STRATEGOS_SECRETS")
+    os.environ["STRATEGOS_SECRETS"] = str(store)
+    yield store
+    if before is None:
+        os.environ.pop("STRATEGOS_SECRETS", None)
+    else:
+        os.environ["STRATEGOS_SECRETS"] = before

@@ -45,7 +45,8 @@ def interleaved(google: GoogleEnv, sid: str, meanwhile: Callable[[], object]) ->
 
 
 def statuses(tables: Tables) -> list[object]:
-    return [r[7] for r in tables[ORDERS][1:] if r and r[0]]
+    """The status column of every row that has one (resolve clears an executed row's input, issue 15 p1)."""
+    return [r[7] for r in tables[ORDERS][1:] if len(r) > 7 and r[7]]
 
 
 def test_i15_p5_check_started_while_resolve_runs_does_not_revert_the_statuses(google: GoogleEnv) -> None:

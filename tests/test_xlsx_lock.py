@@ -23,7 +23,7 @@ import pytest
 
 from engine.core.errors import BackendError
 from engine.rulesets.ancient import ruleset
-from sheets_bridge import sync, timeline, xlsx, xlsx_lock
+from sheets_bridge import secrets, sync, timeline, xlsx, xlsx_lock
 from sheets_bridge.cli import main
 from sheets_bridge.xlsx import XlsxBackend, create_xlsx
 
@@ -46,14 +46,16 @@ def open_turn(path: Path) -> int:
 def statuses(path: Path) -> list[Any]:
     tables = XlsxBackend(path).read()
     return [r[7] for name, grid in tables.items() if name.startswith("Приказы — ")
-            for r in grid[1:] if r and r[0] and len(r) > 7]
+            for r in grid[1:] if len(r) > 7 and r[7]]  # resolve clears an executed row's input (p1)
 
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small campaign with sample orders, open for turn 1."""
     path = tmp_path_factory.mktemp("lock") / "template.xlsx"
-    create_xlsx(ruleset.new_workbook(scenario="generated:3", secret="lock-test"), path)
+    spec = ruleset.new_workbook(scenario="generated:3", secret="lock-test")
+    secrets.keep(spec)  # what `new` does: the dice's secret goes to the GM's store
+    create_xlsx(spec, path)
     backend = XlsxBackend(path)
     backend.write(ruleset.demo_changes(backend.read()))
     return path
