@@ -118,7 +118,7 @@ def test_i16_p8_the_report_chart_draws_every_played_state_with_markers(three_tur
     import matplotlib.pyplot as plt
 
     d = codec.decode(three_turns)
-    played = public.chart_states(d.campaign, d.order_tabs)
+    played = public.chart_states(d.campaign, [*d.order_tabs, *d.found.ai_orders])
     assert len(played) > 8 and "Рим" in played
     fig = chart_figure(three_turns)
     try:

@@ -303,7 +303,8 @@ def chart_figure(tables: Tables, states: list[str] | None = None) -> Any:
         series[str(r[1])].append((int(r[0]), float(r[2] or 0), int(r[5] or 0)))
     if states is None:
         d = codec.decode(tables)
-        states = chart_states(d.campaign, d.order_tabs)
+        handed = d.found.ai_orders if d.found is not None else {}  # states handed to the AI stay charted
+        states = chart_states(d.campaign, [*d.order_tabs, *handed])
     chosen = sorted(states, key=lambda s: (-(series[s][-1][1] if series.get(s) else 0.0), s))  # richest first
     groups = chart_groups(len(chosen)) or [(0, -1)]
     fig, axes = plt.subplots(2, len(groups), figsize=(7 * len(groups) + 2, 8), sharex=True, squeeze=False)

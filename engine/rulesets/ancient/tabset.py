@@ -66,6 +66,7 @@ class CampaignTabs:
 
     match: TabMatch
     orders: dict[str, str] = field(default_factory=dict)  # played state -> its order tab
+    ai_orders: dict[str, str] = field(default_factory=dict)  # AI state -> the order tab it had when played
     missing_orders: dict[str, str] = field(default_factory=dict)  # played state -> the title it should have
     ambiguous_orders: dict[str, list[str]] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
@@ -86,6 +87,8 @@ def locate(tables: Tables, c: Campaign, ids: dict[str, str] | None = None) -> Ca
         role = order_role(st.name)
         if st.ai:
             tab = m.found.get(_ai_order_role(st.name))
+            if tab is not None:
+                out.ai_orders[st.name] = tab
             if tab is not None and _has_input(tables[tab]):
                 out.warnings.append(
                     f"tab «{tab}»: {st.name} is under AI control — orders on this tab are not read"
