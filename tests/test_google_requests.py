@@ -362,7 +362,8 @@ def test_creation_in_chunks_builds_the_same_campaign(google: GoogleEnv) -> None:
         assert sa["properties"]["title"] == sb["properties"]["title"]
         if sa["properties"]["title"] == gsheets.BACKEND_TAB:  # records its own spreadsheet's id
             text = json.dumps(sb["data"], ensure_ascii=False).replace(many.spreadsheet_id, one.spreadsheet_id)
-            assert sa["data"] == json.loads(text)
+            # its columns are fitted to the random ids' letters, so only the cells must agree
+            assert [d.get("rowData") for d in sa["data"]] == [d.get("rowData") for d in json.loads(text)]
             continue
         assert sa["data"] == sb["data"]
         assert len(sa.get("protectedRanges", [])) == len(sb.get("protectedRanges", []))
