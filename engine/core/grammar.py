@@ -29,6 +29,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from engine.core import i18n
+
 CASES = ("nomn", "gent", "datv", "accs", "ablt", "loct")
 GENDERS = ("masc", "femn", "neut", "plur")
 # Places with a preposition: where (в Риме / на Крите), where to (в Рим / на Крит), where from (из Рима / с Крита).
@@ -345,7 +347,8 @@ class Grammar:
         singular («шаг», «мирный ход»); `shown` is how the number is written, if not ``str(n)``; `case` is
         the case the phrase stands in: «не дальше» + gent → «1 шага», «5 шагов»."""
         text = shown if shown is not None else str(n)
-        return f"{text} {self.counted(n, noun, case)}"
+        other = i18n.counted_noun(n, noun)  # another language: its catalogue's plural forms
+        return f"{text} {other if other is not None else self.counted(n, noun, case)}"
 
     def counted(self, n: int | float | Fraction, noun: str, case: str = "nomn") -> str:
         """The noun of `count` alone: «шагов» for 5."""
@@ -423,6 +426,9 @@ class Name(str):
     def __format__(self, spec: str) -> str:
         if not spec:
             return str(self)
+        if i18n.current() != i18n.SOURCE:  # cases and agreement are Russian's
+            russian = spec in CASES or spec in PLACES or _CYRILLIC.search(spec)
+            return str(self) if russian else format(str(self), spec)
         if spec in CASES:
             return GRAMMAR.inflect(str(self), spec)
         if spec in PLACES:

@@ -1,0 +1,160 @@
+"""Message catalogues: every text a player or GM reads comes from one gettext catalogue per language.
+
+The program's texts are written in Russian, the campaigns' first language, so a Russian message
+is its own msgid (the gettext convention: the source language is the key). Other languages are
+`.po` catalogues beside the code that uses them, one *domain* per package (``strategos`` for the
+core, the bridge and the CLI; one per ruleset, e.g. ``ancient``), read with Babel and kept
+complete by ``tests/test_catalogues.py`` (every extracted msgid translated, the same ``{fields}``).
+
+The language is a context variable, set once where a command starts (``with using("en"): …``),
+so a phase deep inside a turn writes ``_("Построено «{b}»").format(b=…)`` without passing the
+language down. Templates use ``str.format`` fields, never ``%`` or f-strings (an f-string is
+formatted before gettext could see it).
+
+Extract and update a catalogue with Babel (see docs/i18n.md)::
+
+    pybabel extract -F babel.cfg -k N_ -o /tmp/ancient.pot engine/rulesets/ancient
+    pybabel update -i /tmp/ancient.pot -d engine/rulesets/ancient/locale -D ancient -l en
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+SOURCE = "ru"  # the language the msgids are written in
+LANGUAGES = ("ru", "en")
+
+_current: ContextVar[str] = ContextVar("strategos_lang", default=SOURCE)
+
+
+def current() -> str:
+    """The language texts are produced in now."""
+    return _current.get()
+
+
+@contextmanager
+def using(lang: str | None) -> Iterator[str]:
+    """Produce texts in `lang` inside the block (None or an unknown code: the source language)."""
+    code = lang if lang in LANGUAGES else SOURCE
+    token = _current.set(code)
+    try:
+        yield code
+    finally:
+        _current.reset(token)
+
+
+def N_(message: str) -> str:
+    """Marks a constant for extraction without translating it yet; translate it where it is used."""
+    return message
+
+
+@dataclass(frozen=True)
+class _Catalogue:
+    """One language of one domain: singular and plural translations keyed by (context, msgid)."""
+
+    singular: dict[tuple[str | None, str], str] = field(default_factory=dict)
+    plural: dict[tuple[str | None, str], tuple[str, ...]] = field(default_factory=dict)
+
+
+@cache
+def _load(localedir: str, domain: str, lang: str) -> _Catalogue:
+    """The translated, non-fuzzy entries of ``<localedir>/<lang>/LC_MESSAGES/<domain>.po``."""
+    from babel.messages.pofile import read_po
+
+    path = Path(localedir) / lang / "LC_MESSAGES" / f"{domain}.po"
+    out = _Catalogue()
+    if not path.exists():
+        return out
+    with path.open("rb") as fh:
+        catalog = read_po(fh, locale=lang)
+    for m in catalog:
+        if not m.id or m.fuzzy:
+            continue
+        if isinstance(m.id, (list, tuple)):
+            forms = tuple(m.string) if isinstance(m.string, (list, tuple)) else (m.string,)
+            if all(forms):
+                out.plural[(m.context, m.id[0])] = forms
+        elif m.string:
+            out.singular[(m.context, m.id)] = m.string
+    return out
+
+
+def _english_plural(n: float) -> int:
+    return 0 if n == 1 else 1
+
+
+def _russian_plural(n: float) -> int:
+    if not float(n).is_integer():
+        return 1
+    k = abs(int(n))
+    if k % 10 == 1 and k % 100 != 11:
+        return 0
+    return 1 if 2 <= k % 10 <= 4 and not 12 <= k % 100 <= 14 else 2
+
+
+_PLURAL = {"en": _english_plural, "ru": _russian_plural}
+_DOMAINS: dict[str, Domain] = {}
+
+
+class Domain:
+    """The translations of one package; an instance is the module's ``_``.
+
+    ``_("текст")`` translates into the current language; ``_.ngettext("{n} ход", "{n} хода", n)`` picks
+    the plural form; ``_.pgettext("контекст", "текст")`` tells apart two uses of the same words."""
+
+    def __init__(self, name: str, localedir: Path | str) -> None:
+        self.name = name
+        self.localedir = str(localedir)
+        _DOMAINS[name] = self
+
+    def _catalogue(self, lang: str | None = None) -> _Catalogue | None:
+        code = lang or current()
+        return None if code == SOURCE else _load(self.localedir, self.name, code)
+
+    def __call__(self, message: str) -> str:
+        cat = self._catalogue()
+        return message if cat is None else cat.singular.get((None, message), message)
+
+    def pgettext(self, context: str, message: str) -> str:
+        cat = self._catalogue()
+        return message if cat is None else cat.singular.get((context, message), message)
+
+    def ngettext(self, singular: str, plural: str, n: float, context: str | None = None) -> str:
+        """The form for `n` in the current language. In Russian itself prefer `grammar.count`, which
+        knows all three forms; here the source falls back to «one» (`singular`) or else `plural`."""
+        code = current()
+        cat = self._catalogue(code)
+        if cat is not None:
+            forms = cat.plural.get((context, singular))
+            if forms:
+                return forms[min(_PLURAL.get(code, _english_plural)(n), len(forms) - 1)]
+        return singular if _russian_plural(n) == 0 else plural
+
+    def translated(self, message: str, lang: str, context: str | None = None) -> bool:
+        """Whether `lang` has `message` (for checks; the source language has every message)."""
+        cat = self._catalogue(lang)
+        return cat is None or (context, message) in cat.singular or (context, message) in cat.plural
+
+
+def clear_cache() -> None:
+    """Forget loaded catalogues (tests that edit a .po)."""
+    _load.cache_clear()
+
+
+def counted_noun(n: float, noun: str) -> str | None:
+    """`noun` (Russian nominative singular, as `grammar.count` takes it) for the number `n` in the
+    current language, from the first domain whose catalogue has it under the context ``noun``
+    (msgid the noun, msgid_plural its plural); None in the source language or if none has it."""
+    if current() == SOURCE:
+        return None
+    for domain in _DOMAINS.values():
+        cat = domain._catalogue()
+        forms = cat.plural.get(("noun", noun)) if cat is not None else None
+        if forms:
+            return forms[min(_PLURAL.get(current(), _english_plural)(n), len(forms) - 1)]
+    return None
