@@ -12,6 +12,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.core import i18n
+
+from .messages import _
 from .model import Campaign, Province, State
 from .speech import count
 
@@ -73,20 +76,24 @@ def parse(text: str) -> Expr:
             break
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
-            raise ConditionSyntaxError(f"непонятное условие с позиции {pos + 1}: {text[pos:]!r}")
+            raise ConditionSyntaxError(
+                _("непонятное условие с позиции {pos}: {rest!r}").format(pos=pos + 1, rest=text[pos:])
+            )
         if m.group("op"):
             tokens.append(("op", m.group("op")))
         else:
             name = m.group("name")
             if name not in TERMS:
-                raise ConditionSyntaxError(f"неизвестное условие {name!r} (известны: {', '.join(TERMS)})")
+                raise ConditionSyntaxError(
+                    _("неизвестное условие {name!r} (известны: {known})").format(name=name, known=", ".join(TERMS))
+                )
             raw = m.group("args")
             args = tuple(a.strip() for a in raw.split(",") if a.strip()) if raw is not None else ()
             tokens.append(("term", Term(name, args)))
         pos = m.end()
     expr, rest = _parse_or(tokens)
     if rest:
-        raise ConditionSyntaxError(f"лишнее в конце условия: {text!r}")
+        raise ConditionSyntaxError(_("лишнее в конце условия: {text!r}").format(text=text))
     return expr
 
 
@@ -110,7 +117,7 @@ def _parse_and(tokens: list[tuple[str, object]]) -> tuple[Expr, list[tuple[str, 
 
 def _parse_atom(tokens: list[tuple[str, object]]) -> tuple[Expr, list[tuple[str, object]]]:
     if not tokens:
-        raise ConditionSyntaxError("условие обрывается")
+        raise ConditionSyntaxError(_("условие обрывается"))
     kind, value = tokens[0]
     if kind == "term":
         assert isinstance(value, Term)
@@ -118,9 +125,9 @@ def _parse_atom(tokens: list[tuple[str, object]]) -> tuple[Expr, list[tuple[str,
     if value == "(":
         inner, rest = _parse_or(tokens[1:])
         if not rest or rest[0] != ("op", ")"):
-            raise ConditionSyntaxError("не закрыта скобка")
+            raise ConditionSyntaxError(_("не закрыта скобка"))
         return inner, rest[1:]
-    raise ConditionSyntaxError(f"неожиданное {value!r}")
+    raise ConditionSyntaxError(_("неожиданное {value!r}").format(value=value))
 
 
 def _split_distance(args: tuple[str, ...], default: int) -> tuple[tuple[str, ...], int]:
@@ -169,7 +176,7 @@ def _check_term(term: Term, ctx: Context) -> bool:
         return all(_low(a) in {_low(t) for t in st.techs} for a in args)
     if name == "government":
         return _low(st.government) in {_low(a) for a in args}
-    raise ConditionSyntaxError(f"неизвестное условие {name!r}")
+    raise ConditionSyntaxError(_("неизвестное условие {name!r}").format(name=name))
 
 
 def holds(expr: Expr, ctx: Context) -> bool:
@@ -186,55 +193,57 @@ def _quote(items: tuple[str, ...]) -> str:
     return ", ".join(f"«{a}»" for a in items)
 
 
-def describe_term(term: Term, lang: str = "ru") -> str:
-    """A readable requirement, e.g. «специализация «железо» в самой провинции»."""
+def describe_term(term: Term, lang: str | None = None) -> str:
+    """A readable requirement, e.g. «специализация «железо» в самой провинции», in `lang` (default: the
+    current language)."""
+    if lang is not None:
+        with i18n.using(lang):
+            return describe_term(term)
     a = term.args
-    ru = lang != "en"
     if term.name == "spec":
-        return f"специализация {_quote(a)}" if ru else f"specialisation {_quote(a)}"
+        return _("специализация {names}").format(names=_quote(a))
     if term.name == "terrain":
-        return f"местность {_quote(a)}" if ru else f"terrain {_quote(a)}"
+        return _("местность {names}").format(names=_quote(a))
     if term.name in ("near", "near_own"):
         specs, steps = _split_distance(a, 1)
-        own = " своя" if term.name == "near_own" else ""
-        if ru:
-            whose = "своя " if own else ""
-            return f"{whose}провинция со специализацией {_quote(specs)} не дальше {count(steps, 'шаг', case='gent')}"
-        return f"{'an own ' if own else 'a '}province with {_quote(specs)} within {steps} step(s)"
-    if term.name == "near_terrain":
-        terrains, steps = _split_distance(a, 1)
-        return (
-            f"соседняя провинция с местностью {_quote(terrains)}"
-            if ru
-            else f"a neighbouring province with terrain {_quote(terrains)}"
+        text = (
+            _("своя провинция со специализацией {names} не дальше {steps}")
+            if term.name == "near_own"
+            else _("провинция со специализацией {names} не дальше {steps}")
         )
+        return text.format(names=_quote(specs), steps=count(steps, "шаг", case="gent"))
+    if term.name == "near_terrain":
+        terrains, _steps = _split_distance(a, 1)
+        return _("соседняя провинция с местностью {names}").format(names=_quote(terrains))
     if term.name == "capital":
-        return "только в столице" if ru else "only in the capital"
+        return _("только в столице")
     if term.name == "coastal":
-        return "только в прибрежной провинции" if ru else "only in a coastal province"
+        return _("только в прибрежной провинции")
     if term.name == "building":
-        return f"постройка {_quote(a)} в этой провинции" if ru else f"building {_quote(a)} in this province"
+        return _("постройка {names} в этой провинции").format(names=_quote(a))
     if term.name == "province":
-        return f"только в провинциях: {', '.join(a)}" if ru else f"only in: {', '.join(a)}"
+        return _("только в провинциях: {names}").format(names=", ".join(a))
     if term.name == "tech":
-        return f"технология {_quote(a)}" if ru else f"technology {_quote(a)}"
+        return _("технология {names}").format(names=_quote(a))
     if term.name == "government":
-        return f"форма правления {_quote(a)}" if ru else f"government {_quote(a)}"
+        return _("форма правления {names}").format(names=_quote(a))
     return term.name
 
 
-def describe(expr: Expr, lang: str = "ru") -> str:
+def describe(expr: Expr, lang: str | None = None) -> str:
+    """The whole condition in words, in `lang` (default: the current language)."""
+    if lang is not None:
+        with i18n.using(lang):
+            return describe(expr)
     if expr is None:
-        return "в любой провинции" if lang != "en" else "anywhere"
+        return _("в любой провинции")
     if isinstance(expr, Term):
-        return describe_term(expr, lang)
-    joiner = " и " if expr.op == "&" else " или "
-    if lang == "en":
-        joiner = " and " if expr.op == "&" else " or "
-    return joiner.join(f"({describe(e, lang)})" if isinstance(e, Node) else describe(e, lang) for e in expr.parts)
+        return describe_term(expr)
+    joiner = _(" и ") if expr.op == "&" else _(" или ")
+    return joiner.join(f"({describe(e)})" if isinstance(e, Node) else describe(e) for e in expr.parts)
 
 
-def failures(expr: Expr, ctx: Context, lang: str = "ru") -> list[str]:
+def failures(expr: Expr, ctx: Context, lang: str | None = None) -> list[str]:
     """Why a condition fails: the unmet requirements (empty when it holds)."""
     if holds(expr, ctx):
         return []

@@ -10,6 +10,7 @@ from fractions import Fraction
 from engine.core.money import fmt
 from engine.core.turn import TurnReport
 
+from .messages import _
 from .model import Campaign, Province, State
 from .rules import Rules
 
@@ -40,8 +41,10 @@ class Budget:
         left = self.can(state)
         if cost > left:
             raise Refused(
-                f"не хватает {fmt(cost - left)} Д на {what}: нужно {fmt(cost)} Д, "
-                f"доступно {fmt(left)} Д (тратить можно только казну прошлого хода)"
+                _(
+                    "не хватает {short} Д на {what}: нужно {cost} Д, "
+                    "доступно {left} Д (тратить можно только казну прошлого хода)"
+                ).format(short=fmt(cost - left), what=what, cost=fmt(cost), left=fmt(left))
             )
         self.left[state] = left - cost
 
@@ -56,6 +59,14 @@ def budget(world: Campaign, report: TurnReport) -> Budget:
     if b is None:
         b = report.notes["budget"] = Budget(world, report.notes.get("opening", {}))
     return b
+
+
+def stability_change(before: int, after: int) -> str:
+    """«Ст +1 → 0», or «Ст не изменилась (+0)» when nothing moved (an AI state's fixed stability, a bound),
+    so no message says «Ст +0 → +0»."""
+    if before == after:
+        return _("Ст не изменилась ({value:+d})").format(value=after)
+    return _("Ст {before:+d} → {after:+d}").format(before=before, after=after)
 
 
 def clamp(value: int, rules: Rules) -> int:
@@ -101,5 +112,29 @@ def count_people(provinces: list[Province], stratum: str) -> int:
     return sum(p.population.get(stratum, 0) for p in provinces)
 
 
+def category_label(key: str) -> str:
+    """A ledger category (a key of the ledger, in Russian) as the reader's language names it."""
+    labels = {
+        "налоги": _.pgettext("статья баланса", "налоги"),
+        "торговля": _.pgettext("статья баланса", "торговля"),
+        "монетный двор": _.pgettext("статья баланса", "монетный двор"),
+        "рудники": _.pgettext("статья баланса", "рудники"),
+        "правление": _.pgettext("статья баланса", "правление"),
+        "грабёж": _.pgettext("статья баланса", "грабёж"),
+        "события": _.pgettext("статья баланса", "события"),
+        "дань и платежи": _.pgettext("статья баланса", "дань и платежи"),
+        "строительство": _.pgettext("статья баланса", "строительство"),
+        "стабильность": _.pgettext("статья баланса", "стабильность"),
+        "страты": _.pgettext("статья баланса", "страты"),
+        "переселение": _.pgettext("статья баланса", "переселение"),
+        "колонизация": _.pgettext("статья баланса", "колонизация"),
+        "войска": _.pgettext("статья баланса", "войска"),
+        "содержание войск": _.pgettext("статья баланса", "содержание войск"),
+        "война: переходы": _.pgettext("статья баланса", "война: переходы"),
+        "наука": _.pgettext("статья баланса", "наука"),
+    }
+    return labels.get(key, key)
+
+
 def describe_people(people: dict[str, int]) -> str:
-    return ", ".join(f"{n} {s}" for s, n in people.items() if n) or "никого"
+    return ", ".join(f"{n} {s}" for s, n in people.items() if n) or _("никого")

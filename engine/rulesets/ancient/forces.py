@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from .messages import _
 from .model import Army, Campaign, Fleet, Province, State
 from .rules import Rules
 
@@ -18,10 +19,10 @@ def army_at(world: Campaign, state: str, province: str) -> Army:
     for a in world.armies.values():
         if a.state == state and a.province == province:
             return a
-    name = f"{state}: армия ({province})"
+    name = _("{state}: армия ({province})").format(state=state, province=province)
     n = 2
     while name in world.armies:
-        name = f"{state}: армия ({province}) {n}"
+        name = _("{state}: армия ({province}) {n}").format(state=state, province=province, n=n)
         n += 1
     world.armies[name] = Army(name, state, province, {})
     return world.armies[name]
@@ -31,10 +32,10 @@ def fleet_at(world: Campaign, state: str, zone: int) -> Fleet:
     for f in world.fleets.values():
         if f.state == state and f.zone == zone:
             return f
-    name = f"{state}: флот ({zone})"
+    name = _("{state}: флот ({zone})").format(state=state, zone=zone)
     n = 2
     while name in world.fleets:
-        name = f"{state}: флот ({zone}) {n}"
+        name = _("{state}: флот ({zone}) {n}").format(state=state, zone=zone, n=n)
         n += 1
     world.fleets[name] = Fleet(name, state, zone, {}, {})
     return world.fleets[name]

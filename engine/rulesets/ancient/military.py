@@ -14,6 +14,7 @@ import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .messages import _
 from .rules import CombatBand, Rules
 
 
@@ -58,7 +59,7 @@ class Outcome:
 
     def cell(self) -> str:
         hi = "∞" if self.band.ratio_max is None else _num(self.band.ratio_max)
-        return f"строка {self.band.row}: {_num(self.band.ratio_min)}–{hi}"
+        return _("строка {row}: {low}–{high}").format(row=self.band.row, low=_num(self.band.ratio_min), high=hi)
 
 
 def _num(x: Fraction) -> str:
@@ -121,4 +122,4 @@ def remove(units: dict[str, int], lost: dict[str, int]) -> None:
 
 def units_text(units: dict[str, int], rules: Rules) -> str:
     order = sorted(units, key=lambda t: (rules.units[t].kind, rules.units[t].value) if t in rules.units else ("z", 0))
-    return ", ".join(f"{units[t]} {t}" for t in order if units[t]) or "никого"
+    return ", ".join(f"{units[t]} {t}" for t in order if units[t]) or _("никого")

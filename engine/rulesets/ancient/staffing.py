@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .messages import _
 from .model import Campaign, Province
 from .rules import Building, Rules
 
@@ -97,13 +98,22 @@ def short_crews(province: Province, rules: Rules, s: Staffing | None = None) -> 
     s = s or staff(province, rules)
     farms = [b for n in province.buildings if (b := rules.buildings.get(n)) is not None and improved(b)]
     if not farms:
-        return ["в провинции нет фермы, которую можно орошать"]
+        return [_("в провинции нет фермы, которую можно орошать")]
     out = []
     for b in farms:
         if not s.raised.get(b.name_ru):
-            crew = " или ".join(f"{o.count * factor} {'+'.join(o.strata)}" for o in b.workers)
-            now = "работает обычный состав — 1 ед." if s.staffed.get(b.name_ru) else "работников нет"
-            out.append(f"для «{b.name_ru}» с орошением нужно {crew} в провинции {province.name}, пока {now}")
+            crew = _(" или ").join(f"{o.count * factor} {'+'.join(o.strata)}" for o in b.workers)
+            text = (
+                _(
+                    "для постройки «{building}» с орошением нужно {crew} в провинции {province}, "
+                    "пока работает только обычный состав"
+                )
+                if s.staffed.get(b.name_ru)
+                else _(
+                    "для постройки «{building}» с орошением нужно {crew} в провинции {province}, пока работников нет"
+                )
+            )
+            out.append(text.format(building=b.name_ru, crew=crew, province=province.name))
     return out
 
 

@@ -6,6 +6,8 @@ from engine.core.dice import Dice
 from engine.core.money import fmt
 from engine.core.turn import TurnReport
 
+from ..economy import category_label
+from ..messages import _
 from ..model import Campaign
 from ..rules import Rules
 from ..turnorders import TurnOrders
@@ -22,10 +24,19 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
         before = opening.get(name, state.treasury)
         if not orders.sent(name):
             continue  # the balance tab has every state; the chronicle tells those who acted
-        parts = [f"{k} {fmt(v, sign=True)}" for k, v in sorted(cats.items())]
+        parts = [f"{category_label(k)} {fmt(v, sign=True)}" for k, v in sorted(cats.items())]
         detail = f" ({'; '.join(parts)})" if parts else ""
         report.tell(
-            f"{name}: казна {fmt(before)} → {fmt(state.treasury)} Д — доход {fmt(income)}, "
-            f"расход {fmt(expense)}{detail}; Ст {state.stability:+d}."
+            _(
+                "{state}: казна {before} → {after} Д — доход {income}, расход {expense}{detail}; Ст {stability:+d}."
+            ).format(
+                state=name,
+                before=fmt(before),
+                after=fmt(state.treasury),
+                income=fmt(income),
+                expense=fmt(expense),
+                detail=detail,
+                stability=state.stability,
+            )
         )
     return world

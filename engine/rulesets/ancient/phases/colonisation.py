@@ -16,6 +16,7 @@ from engine.core.orders import Status
 from engine.core.turn import TurnReport
 
 from ..economy import Refused, budget
+from ..messages import _
 from ..model import Campaign, Province, State
 from ..orders import Colonise
 from ..rules import Rules
@@ -41,13 +42,21 @@ def colonise(world: Campaign, state: State, order: Colonise, rules: Rules, repor
     target = world.provinces[order.province]
     gov = rules.governments.get(state.government)
     if gov is not None and not gov.colonise:
-        raise Refused(f"при форме правления «{gov.name_ru}» колонизация невозможна")
+        raise Refused(_("при форме правления «{government}» колонизация невозможна").format(government=gov.name_ru))
     if target.owner:
-        raise Refused(f"провинция {target.name} уже принадлежит государству {target.owner}")
+        raise Refused(
+            _("провинция {province} уже принадлежит государству {owner}").format(
+                province=target.name, owner=target.owner
+            )
+        )
     settlers = int(rules.param("colonise_settlers"))
     sources = [q for q in _neighbours(world, target) if q.owner == state.name]
     if not sources:
-        raise Refused(f"провинция {target.name} не граничит ни с одной вашей провинцией (ни по суше, ни по морю)")
+        raise Refused(
+            _("провинция {province} не граничит ни с одной вашей провинцией (ни по суше, ни по морю)").format(
+                province=target.name
+            )
+        )
     strata = [order.stratum] if order.stratum else ["СГ", "раб"]
     choice = next(
         ((q, s) for q in sorted(sources, key=lambda q: q.name) for s in strata if q.population.get(s, 0) >= settlers),
@@ -55,22 +64,34 @@ def colonise(world: Campaign, state: State, order: Colonise, rules: Rules, repor
     )
     if choice is None:
         raise Refused(
-            f"нужно {count(settlers, 'поселенец')} ({' или '.join(strata)}) в соседней своей провинции: "
-            + ", ".join(q.name for q in sources)
+            _("нужно {settlers} ({strata}) в одной из соседних своих провинций: {provinces}").format(
+                settlers=count(settlers, "поселенец"),
+                strata=_(" или ").join(strata),
+                provinces=", ".join(q.name for q in sources),
+            )
         )
     source, stratum = choice
     cost = rules.param("colonise_cost")
-    budget(world, report).take(state.name, cost, f"колонизацию провинции {target.name}")
+    budget(world, report).take(state.name, cost, _("колонизацию провинции {province}").format(province=target.name))
     state.treasury -= cost
     source.population[stratum] -= settlers
     target.population[stratum] = target.population.get(stratum, 0) + settlers
     target.owner = state.name
-    report.money(state.name, PHASE, "колонизация", -cost, f"колонизация провинции {target.name}", order.row.ref)
-    report.tell(
-        f"{state.name}: колонизирована провинция {target.name} ({settlers} {stratum} {Name(source.name):откуда}, "
-        f"−{fmt(cost)} Д)."
+    report.money(
+        state.name,
+        PHASE,
+        "колонизация",
+        -cost,
+        _("колонизация провинции {province}").format(province=target.name),
+        order.row.ref,
     )
-    return f"провинция {target.name} колонизирована: {settlers} {stratum} {Name(source.name):откуда}, {fmt(cost)} Д"
+    told = dict(province=target.name, n=settlers, stratum=stratum, source=Name(source.name), cost=fmt(cost))
+    report.tell(
+        _("{state}: колонизирована провинция {province} ({n} {stratum} {source:откуда}, −{cost} Д).").format(
+            state=state.name, **told
+        )
+    )
+    return _("провинция {province} колонизирована: {n} {stratum} {source:откуда}, {cost} Д").format(**told)
 
 
 def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:

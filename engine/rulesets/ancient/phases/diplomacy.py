@@ -12,7 +12,8 @@ from engine.core.dice import Dice
 from engine.core.orders import Status
 from engine.core.turn import TurnReport
 
-from ..economy import shift_stability
+from ..economy import shift_stability, stability_change
+from ..messages import _
 from ..model import Campaign, Relation
 from ..orders import Diplomacy
 from ..rules import Rules
@@ -43,52 +44,72 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
         rel = world.relation(me, other)
         if o.kind == "war":
             if rel is not None and rel.kind == "war":
-                report.result(ref, Status.REJECTED, f"война с государством {other} уже идёт")
+                report.result(ref, Status.REJECTED, _("война с государством {other} уже идёт").format(other=other))
                 continue
             on_vassal = rel is not None and rel.kind == "vassal" and rel.a == me
             delta = int(rules.param("declare_war_on_vassal_stability" if on_vassal else "declare_war_stability"))
             _set(world, me, other, "war", report.turn)
             before, after = shift_stability(st, delta, rules)
-            whom = "своему вассалу " if on_vassal else ""
-            report.tell(f"{me} {me:объявляет} войну {whom}{other:datv}! Ст {before:+d} → {after:+d}.")
-            report.result(ref, Status.DONE, f"война объявлена; Ст {before:+d} → {after:+d}")
+            change = stability_change(before, after)
+            told = (
+                _("{me} {me:объявляет} войну своему вассалу {other:datv}! {change}.")
+                if on_vassal
+                else _("{me} {me:объявляет} войну {other:datv}! {change}.")
+            )
+            report.tell(told.format(me=me, other=other, change=change))
+            report.result(ref, Status.DONE, _("война объявлена; {change}").format(change=change))
             continue
         if o.kind == "break_vassal":
             if rel is None or rel.kind != "vassal":
-                report.result(ref, Status.REJECTED, f"с государством {other} нет вассального договора")
+                report.result(
+                    ref, Status.REJECTED, _("с государством {other} нет вассального договора").format(other=other)
+                )
                 continue
             _set(world, me, other, "peace", report.turn)
             before, after = shift_stability(st, int(rules.param("break_vassal_stability")), rules)
-            report.tell(f"{me} {me:разрывает} вассальный договор с {other:ablt}. Ст {before:+d} → {after:+d}.")
-            report.result(ref, Status.DONE, f"договор разорван; Ст {before:+d} → {after:+d}")
+            change = stability_change(before, after)
+            report.tell(
+                _("{me} {me:разрывает} вассальный договор с {other:ablt}. {change}.").format(
+                    me=me, other=other, change=change
+                )
+            )
+            report.result(ref, Status.DONE, _("договор разорван; {change}").format(change=change))
             continue
         answer = PAIRED[o.kind]
         if (other, answer, me) not in wanted:
             if world.states[other].ai:
-                report.result(ref, Status.PARTIAL, f"{other} — ИИ-государство: ответ даст ведущий (лист «Дипломатия»)")
+                report.result(
+                    ref,
+                    Status.PARTIAL,
+                    _("{other} — ИИ-государство: ответ даст ведущий (лист «Дипломатия»)").format(other=other),
+                )
             else:
-                report.result(ref, Status.REJECTED, f"нет встречного приказа государства {other} в этот ход")
+                report.result(
+                    ref, Status.REJECTED, _("нет встречного приказа государства {other} в этот ход").format(other=other)
+                )
             continue
         key = (tuple(sorted((me, other))), o.kind if o.kind in ("peace", "alliance") else "vassal")
         if key in done:
-            report.result(ref, Status.DONE, "договор заключён")
+            report.result(ref, Status.DONE, _("договор заключён"))
             continue
         if o.kind == "peace" and (rel is None or rel.kind != "war"):
-            report.result(ref, Status.REJECTED, f"с государством {other} нет войны")
+            report.result(ref, Status.REJECTED, _("с государством {other} нет войны").format(other=other))
             continue
         done.add(key)
         if o.kind == "peace":
             _set(world, me, other, "peace", report.turn)
-            report.tell(f"{me} и {other} заключили мир.")
+            report.tell(_("{me} и {other} заключили мир.").format(me=me, other=other))
         elif o.kind == "alliance":
             _set(world, me, other, "alliance", report.turn)
-            report.tell(f"{me} и {other} заключили союз.")
+            report.tell(_("{me} и {other} заключили союз.").format(me=me, other=other))
         else:
             vassal, suzerain = (me, other) if o.kind == "vassal" else (other, me)
             _set(world, suzerain, vassal, "vassal", report.turn)
             before, after = shift_stability(world.states[vassal], int(rules.param("become_vassal_stability")), rules)
             report.tell(
-                f"{vassal} {vassal:становится} вассалом {suzerain:gent}. Ст {vassal:gent}: {before:+d} → {after:+d}."
+                _("{vassal} {vassal:становится} вассалом {suzerain:gent}; {change}.").format(
+                    vassal=vassal, suzerain=suzerain, change=stability_change(before, after)
+                )
             )
-        report.result(ref, Status.DONE, "договор заключён")
+        report.result(ref, Status.DONE, _("договор заключён"))
     return world

@@ -17,7 +17,8 @@ from engine.core.ledger import LedgerEntry
 from engine.core.money import fmt
 from engine.core.turn import TurnReport
 
-from ..economy import clamp, count_people, shift_stability
+from ..economy import clamp, count_people, shift_stability, stability_change
+from ..messages import _
 from ..model import Campaign, Province, State
 from ..rules import Rules
 from ..speech import Name, count
@@ -51,7 +52,7 @@ def _missed(state: State, orders: TurnOrders, rules: Rules, report: TurnReport) 
         return
     if state.excused:
         state.excused = False
-        report.tell(f"{state.name}: приказов нет, но ведущий простил пропуск.")
+        report.tell(_("{state}: приказов нет, но ведущий простил пропуск.").format(state=state.name))
         return
     state.missed += 1
     limit = int(rules.param("missed_turns_to_ai"))
@@ -59,16 +60,24 @@ def _missed(state: State, orders: TurnOrders, rules: Rules, report: TurnReport) 
         state.ai = True
         state.stability = int(rules.param("ai_stability"))
         report.tell(
-            f"{state.name}: {count(state.missed, 'ход')} подряд без приказов — государство переходит под управление "
-            f"ведущего (ИИ), Ст {state.stability:+d}."
+            _(
+                "{state}: {turns} подряд без приказов — государство переходит под управление ведущего (ИИ), "
+                "Ст {stability:+d}."
+            ).format(state=state.name, turns=count(state.missed, "ход"), stability=state.stability)
         )
     elif state.missed == limit - 1:
         report.tell(
-            f"{state.name}: приказов нет ({state.missed} из {limit}). Последнее предупреждение: ещё один "
-            f"пропуск — и государство станет ИИ."
+            _(
+                "{state}: приказов нет — пропуск {missed} из {limit}. Последнее предупреждение: ещё один "
+                "пропуск — и государство перейдёт под управление ведущего (ИИ)."
+            ).format(state=state.name, missed=state.missed, limit=limit)
         )
     else:
-        report.tell(f"{state.name}: приказов нет ({state.missed} из {limit}) — предупреждение.")
+        report.tell(
+            _("{state}: приказов нет — пропуск {missed} из {limit}, предупреждение.").format(
+                state=state.name, missed=state.missed, limit=limit
+            )
+        )
 
 
 def _science(state: State, provinces: list[Province], rules: Rules, report: TurnReport) -> None:
@@ -81,18 +90,19 @@ def _science(state: State, provinces: list[Province], rules: Rules, report: Turn
         parts = [f"{gov.name_ru if gov else ''} {fmt(points)}"]
     else:
         points = base + gov_points
-        parts = [f"база {fmt(base)}"] + ([f"{gov.name_ru} {fmt(gov_points, sign=True)}"] if gov and gov_points else [])
+        parts = [_("база {points}").format(points=fmt(base))]
+        parts += [f"{gov.name_ru} {fmt(gov_points, sign=True)}"] if gov and gov_points else []
     buildings = sum(
         (rules.buildings[b].effect("science") for p in provinces for b in p.buildings if b in rules.buildings),
         Fraction(0),
     )
     if buildings:
         points += buildings
-        parts.append(f"постройки +{fmt(buildings)}")
+        parts.append(_("постройки +{points}").format(points=fmt(buildings)))
     scholars = count_people(provinces, "уч")
     if scholars:
         points += scholars * rules.param("science_per_scholar")
-        parts.append(f"{scholars} уч × {fmt(rules.param('science_per_scholar'))}")
+        parts.append(_("учёные: {n} × {rate}").format(n=scholars, rate=fmt(rules.param("science_per_scholar"))))
     points = max(points, Fraction(0))
     if points:
         state.science += points
@@ -172,7 +182,7 @@ def _food(
     far: list[str] = []
     for p in provinces:
         for why in short_crews(p, rules):  # an irrigation system short of its farm's whole crew (ANC-AGRI-04)
-            report.tell(f"{state.name}: орошение не действует — {why} (ANC-AGRI-04).")
+            report.tell(_("{state}: орошение не действует — {why} (ANC-AGRI-04).").format(state=state.name, why=why))
         made = {g: n for g, n in province_output(p, rules, world, held).items() if rules.is_food(g) and n > 0}
         if not made:
             continue
@@ -182,21 +192,27 @@ def _food(
             if distance is not None and (reach is None or distance <= reach):
                 food += n
             else:
-                far.append(f"{g} {Name(p.name):откуда}")
+                far.append(_("{good} {province:откуда}").format(good=g, province=Name(p.name)))
     if far:
-        report.tell(f"{state.name}: не доходит до столицы — {', '.join(far)} (ANC-FOOD-03).")
+        report.tell(
+            _("{state}: не доходит до столицы — {goods} (ANC-FOOD-03).").format(state=state.name, goods=", ".join(far))
+        )
     food += report.notes.get("food_bought", {}).get(state.name, 0)
     food -= report.notes.get("food_sold", {}).get(state.name, 0)  # sold food feeds the buyer, not home
     event = state.name in report.notes.get("famine_event", set())
     famine = event or food < need
     if famine:
         state.famine += 1
-        why = "неурожай" if event else f"еды {food}, а нужно {need}"
-        report.tell(f"{state.name}: голод ({why}), {state.famine}-й ход подряд.")
+        why = _("неурожай") if event else _("до столицы дошло еды {food}, а нужно {need}").format(food=food, need=need)
+        report.tell(_("{state}: голод ({why}), {n}-й ход подряд.").format(state=state.name, why=why, n=state.famine))
         mode = int(rules.param("famine_stability_mode"))
         if state.famine >= mode:
             before, after = shift_stability(state, int(rules.param("famine_stability_delta")), rules)
-            report.tell(f"{state.name}: голод подрывает стабильность, Ст {before:+d} → {after:+d}.")
+            report.tell(
+                _("{state}: голод подрывает стабильность, {change}.").format(
+                    state=state.name, change=stability_change(before, after)
+                )
+            )
     else:
         state.famine = 0
     report.notes.setdefault("food", {})[state.name] = (food, need)
@@ -210,7 +226,11 @@ def _stability_clock(state: State, famine: bool, rules: Rules, report: TurnRepor
         return
     if gov.stability_per_turn:
         before, after = shift_stability(state, gov.stability_per_turn, rules)
-        report.tell(f"{state.name}: {gov.name_ru} — Ст {before:+d} → {after:+d}.")
+        report.tell(
+            _("{state}: {government} — {change}.").format(
+                state=state.name, government=gov.name_ru, change=stability_change(before, after)
+            )
+        )
     if famine or at_war:
         state.peace = 0
         return
@@ -219,7 +239,11 @@ def _stability_clock(state: State, famine: bool, rules: Rules, report: TurnRepor
     if gov.peace_bonus and period and state.peace >= period:  # the empire's clock
         state.peace = 0
         before, after = shift_stability(state, gov.peace_bonus, rules)
-        report.tell(f"{state.name}: {count(period, 'мирный ход')} без голода — Ст {before:+d} → {after:+d}.")
+        report.tell(
+            _("{state}: {turns} без голода — {change}.").format(
+                state=state.name, turns=count(period, "мирный ход"), change=stability_change(before, after)
+            )
+        )
 
 
 def _degrade(state: State, provinces: list[Province], rules: Rules, report: TurnReport) -> None:
@@ -243,12 +267,20 @@ def _degrade(state: State, provinces: list[Province], rules: Rules, report: Turn
         state.peace = 0  # a new government's clock starts afresh
         state.stability = clamp(state.stability, rules)
         report.tell(
-            f"{state.name}: стабильность {state.stability:+d} — форма правления деградирует: "
-            f"«{before.name_ru if before else ''}» → «{after.name_ru if after else row.dst}»."
+            _("{state}: стабильность {stability:+d} — форма правления деградирует: «{before}» → «{after}».").format(
+                state=state.name,
+                stability=state.stability,
+                before=before.name_ru if before else "",
+                after=after.name_ru if after else row.dst,
+            )
         )
         report.notes.setdefault("degraded", []).append(state.name)
         return
-    report.tell(f"{state.name}: стабильность {state.stability:+d}, но хуже формы правления нет.")
+    report.tell(
+        _("{state}: стабильность {stability:+d}, но хуже формы правления нет.").format(
+            state=state.name, stability=state.stability
+        )
+    )
 
 
 def _holds(condition: str, facts: dict[str, int]) -> bool:

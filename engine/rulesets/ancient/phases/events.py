@@ -14,7 +14,8 @@ from engine.core.dice import Dice
 from engine.core.money import fmt
 from engine.core.turn import TurnReport
 
-from ..economy import describe_people, lose_people, majority_stratum, shift_stability
+from ..economy import describe_people, lose_people, majority_stratum, shift_stability, stability_change
+from ..messages import _
 from ..model import Campaign, Province, State
 from ..rules import EventCard, Rules
 from ..turnorders import TurnOrders
@@ -63,7 +64,11 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
                 continue
             eligible = [s for s in states if _condition(card, s)]
             if not eligible:
-                report.tell(f"Событие «{card.name_ru}» никого не коснулось (условие: {card.condition}).")
+                report.tell(
+                    _("Событие «{event}» никого не коснулось (условие: {condition}).").format(
+                        event=card.name_ru, condition=card.condition
+                    )
+                )
                 continue
             state = dice.choice(
                 "событие: государство", eligible, [_state_weight(card, s, rules) for s in eligible], subject=str(i + 1)
@@ -89,7 +94,11 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
         elif state is not None and card.target in ("province", "capital"):
             province = world.provinces.get(state.capital)
         if state is None and zone is None:
-            report.tell(f"Событие ведущего «{card.name_ru}»: цель «{target}» не найдена — пропущено.")
+            report.tell(
+                _("Событие ведущего «{event}»: цель «{target}» не найдена — пропущено.").format(
+                    event=card.name_ru, target=target
+                )
+            )
             continue
         apply(world, rules, report, card, state, province, zone, by_gm=True)
     return world
@@ -106,8 +115,8 @@ def apply(
     by_gm: bool = False,
 ) -> None:
     """Carry out one event's effects and tell it in the chronicle."""
-    where = province.name if province else (state.name if state else f"морская зона {zone}")
-    who = f"{state.name}, провинция " if state and province else ""
+    where = province.name if province else (state.name if state else _("морская зона {zone}").format(zone=zone))
+    place = _("{state}, провинция {province}").format(state=state.name, province=where) if state and province else where
     parts: list[str] = []
     for key, raw in card.effects.items():
         value = int(Fraction(raw)) if re.fullmatch(r"[+-]?\d+", raw.strip()) else 0
@@ -118,10 +127,10 @@ def apply(
             state.treasury += amount
             if amount:
                 report.money(state.name, PHASE, "события", amount, f"«{card.name_ru}»")
-                parts.append(f"{fmt(amount, sign=True)} Д")
+                parts.append(_("{amount} Д").format(amount=fmt(amount, sign=True)))
         elif key == "stability" and state is not None:
             before, after = shift_stability(state, value, rules)
-            parts.append(f"Ст {before:+d} → {after:+d}" if before != after else "Ст без изменений")
+            parts.append(stability_change(before, after))
         elif key == "people" and province is not None:
             if value > 0:
                 s = majority_stratum(province)
@@ -129,23 +138,29 @@ def apply(
                 parts.append(f"+{value} {s}")
             else:
                 lost = lose_people(province, -value)
-                parts.append(f"погибли: {describe_people(lost)}")
+                parts.append(_("погибли: {people}").format(people=describe_people(lost)))
         elif key == "scholars" and province is not None:
             province.population["уч"] = province.population.get("уч", 0) + value
-            parts.append(f"+{value} уч")
+            parts.append(_("учёных +{n}").format(n=value))
         elif key == "famine" and state is not None:
             report.notes["famine_event"].add(state.name)
-            parts.append("голод в этот ход")
+            parts.append(_("голод в этот ход"))
         elif key == "pirates" and zone is not None:
             report.notes["pirates"].add(zone)
-            parts.append("торговля через зону прервана")
+            parts.append(_("торговля через зону прервана"))
         elif key == "revolt" and province is not None:
             report.notes["revolts"].add(province.name)
-            parts.append("налогов с провинции нет")
+            parts.append(_("налогов с провинции нет"))
             if state is not None and state.capital == province.name:
                 before, after = shift_stability(state, -1, rules)  # ANC-STAB-03
-                parts.append(f"восстала столица: Ст {before:+d} → {after:+d}")
-    source = "Событие ведущего" if by_gm else "Событие"
+                parts.append(_("восстала столица: {change}").format(change=stability_change(before, after)))
+    told = (
+        _("Событие ведущего «{event}» — {where}.{text} ({effects})")
+        if by_gm
+        else _("Событие «{event}» — {where}.{text} ({effects})")
+    )
     text = f" {card.text_ru}" if card.text_ru else ""
-    report.tell(f"{source} «{card.name_ru}» — {who}{where}.{text} ({'; '.join(parts) or 'без последствий'})")
+    report.tell(
+        told.format(event=card.name_ru, where=place, text=text, effects="; ".join(parts) or _("без последствий"))
+    )
     report.notes.setdefault("events", []).append((card.key, where))

@@ -17,8 +17,9 @@ from engine.core.orders import Status
 from engine.core.turn import TurnReport
 
 from .. import conditions
-from ..economy import Budget, Refused, budget, count_people, shift_stability
+from ..economy import Budget, Refused, budget, count_people, shift_stability, stability_change
 from ..forces import RETURNS_TO, army_at, fleet_at, home_province, upkeep
+from ..messages import _
 from ..model import Campaign, Province, State
 from ..orders import (
     Build,
@@ -73,34 +74,49 @@ def stability_price(world: Campaign, state: State, rules: Rules, provinces: list
 def why_not(world: Campaign, state: State, province: Province, b: Building, rules: Rules) -> str | None:
     """Why `state` may not build `b` in `province` now (money aside), or None if it may."""
     if province.owner != state.name:
-        owner = f"принадлежит государству {province.owner}, а не вам" if province.owner else "ничья, а не ваша"
-        return f"провинция {province.name} {owner}"
+        return not_yours(province)
     if b.unique == "world":
         for p in world.provinces.values():
             if b.name_ru in p.buildings:
-                return (
-                    f"«{b.name_ru}» уже {Name(b.name_ru):построен} в провинции {p.name} — чудо света одно на весь мир"
-                )
+                return _(
+                    "«{building}» уже {building:построен} в провинции {province} — чудо света одно на весь мир"
+                ).format(building=Name(b.name_ru), province=p.name)
     elif b.name_ru in province.buildings:
-        return f"в провинции {province.name} уже есть «{b.name_ru}»"
+        return _("в провинции {province} уже есть «{building}»").format(province=province.name, building=b.name_ru)
     missing = [t for t in b.techs if t not in state.techs]
     if missing:
-        return "нужна технология " + ", ".join(f"«{t}»" for t in missing)
+        techs = ", ".join(f"«{t}»" for t in missing)
+        return (_("нужна технология {techs}") if len(missing) == 1 else _("нужны технологии {techs}")).format(
+            techs=techs
+        )
     unmet = conditions.failures(b.where, conditions.Context(world, state, province))
     if unmet:
-        return f"«{b.name_ru}» нельзя строить в провинции {province.name}: нужно " + "; ".join(unmet)
+        return _("«{building}» нельзя строить в провинции {province}: нужно {needs}").format(
+            building=b.name_ru, province=province.name, needs="; ".join(unmet)
+        )
     if b.workshop and state.capital != province.name:
         limit = int(rules.param("workshops_per_province"))
         have = [x for x in province.buildings if (r := rules.buildings.get(x)) is not None and r.workshop]
         if len(have) >= limit:
-            return (
-                f"в провинции {province.name} уже есть мастерская «{have[0]}»; "
-                f"несколько мастерских можно держать только в столице"
-            )
+            return _(
+                "в провинции {province} уже есть мастерская «{workshop}»; "
+                "несколько мастерских можно держать только в столице"
+            ).format(province=province.name, workshop=have[0])
     slaves = province.population.get("раб", 0)
     if b.cost_slaves > slaves:
-        return f"нужно {b.cost_slaves} раб. в провинции {province.name}, есть {slaves}"
+        return _("нужно {need} раб. в провинции {province}, есть {have}").format(
+            need=b.cost_slaves, province=province.name, have=slaves
+        )
     return None
+
+
+def not_yours(province: Province) -> str:
+    """Why a province that is not the state's refuses its order: whose it is."""
+    if province.owner:
+        return _("провинция {province} принадлежит государству {owner}, а не вам").format(
+            province=province.name, owner=province.owner
+        )
+    return _("провинция {province} ничья, а не ваша").format(province=province.name)
 
 
 class Expenses:
@@ -124,8 +140,7 @@ class Expenses:
     def own(self, state: State, name: str) -> Province:
         p = self.world.provinces[name]
         if p.owner != state.name:
-            owner = f"принадлежит государству {p.owner}, а не вам" if p.owner else "ничья, а не ваша"
-            raise Refused(f"провинция {p.name} {owner}")
+            raise Refused(not_yours(p))
         return p
 
     # ---------------------------------------------------------------- orders
@@ -142,44 +157,66 @@ class Expenses:
         if b.cost_slaves:
             province.population["раб"] -= b.cost_slaves
         province.buildings.append(b.name_ru)
-        slaves_txt = f" и {b.cost_slaves} раб." if b.cost_slaves else ""
+        price = (
+            _("{cost} Д и {slaves} раб.").format(cost=fmt(cost), slaves=b.cost_slaves)
+            if b.cost_slaves
+            else _("{cost} Д").format(cost=fmt(cost))
+        )
         self.report.money(
-            state.name, PHASE, "строительство", -cost, f"«{b.name_ru}» в провинции {province.name}", order.row.ref
+            state.name,
+            PHASE,
+            "строительство",
+            -cost,
+            _("«{building}» в провинции {province}").format(building=b.name_ru, province=province.name),
+            order.row.ref,
         )
         self.report.tell(
-            f"{state.name}: {Name(b.name_ru):построен} «{b.name_ru}» в провинции {province.name} "
-            f"(−{fmt(cost)} Д{slaves_txt})."
+            _("{state}: {building:построен} «{building}» в провинции {province} (−{price}).").format(
+                state=state.name, building=Name(b.name_ru), province=province.name, price=price
+            )
         )
         note = ""
         once = int(b.effect("stability_once"))
         if once:
             before, after = shift_stability(state, once, self.rules)
-            self.report.tell(f"{state.name}: чудо света «{b.name_ru}» — стабильность {before:+d} → {after:+d}.")
-            note += f"; Ст {before:+d} → {after:+d}"
+            change = stability_change(before, after)
+            self.report.tell(
+                _("{state}: чудо света «{building}» — {change}.").format(
+                    state=state.name, building=b.name_ru, change=change
+                )
+            )
+            note += f"; {change}"
         if b.workers and not allocate(province, self.rules)[b.name_ru]:
-            note += f"; но работать некому: в провинции нет работников ({b.workers_text()}) — пока не производит"
+            note += _("; но работать некому: в провинции нет работников ({workers}) — пока не производит").format(
+                workers=b.workers_text()
+            )
         elif b.effect("crew") or improved(b):
             short = short_crews(province, self.rules)  # irrigation without its whole crew (ANC-AGRI-04)
             if short:
-                note += "; но орошение пока не действует: " + "; ".join(short)
-        return f"построено за {fmt(cost)} Д{slaves_txt}{note}"
+                note += _("; но орошение пока не действует: {why}").format(why="; ".join(short))
+        return _("построено за {price}{note}").format(price=price, note=note)
 
     def stability(self, state: State, order: InvestStability) -> str:
         limit = int(self.rules.param("stability_per_turn_max"))
         if self.bought[state.name] >= limit:
-            raise Refused("стабильность можно покупать только раз за ход — это уже второй приказ")
+            raise Refused(_("стабильность можно покупать только раз за ход — это уже второй приказ"))
         if state.stability >= int(self.rules.param("stability_max")):
-            raise Refused(f"стабильность уже максимальная ({state.stability:+d})")
+            raise Refused(_("стабильность уже максимальная ({stability:+d})").format(stability=state.stability))
         price = stability_price(self.world, state, self.rules, self.by_owner.get(state.name, []))
-        self.budget.take(state.name, price, "+1 Ст")
+        self.budget.take(state.name, price, _("+1 Ст"))
         self.bought[state.name] += 1
         state.treasury -= price
         before, after = shift_stability(state, 1, self.rules)
+        change = stability_change(before, after)
         self.report.money(
-            state.name, PHASE, "стабильность", -price, f"+1 Ст (Ст {before:+d} → {after:+d})", order.row.ref
+            state.name, PHASE, "стабильность", -price, _("+1 Ст ({change})").format(change=change), order.row.ref
         )
-        self.report.tell(f"{state.name}: вложено {fmt(price)} Д в стабильность, Ст {before:+d} → {after:+d}.")
-        return f"+1 Ст за {fmt(price)} Д (Ст {before:+d} → {after:+d})"
+        self.report.tell(
+            _("{state}: вложено {price} Д в стабильность, {change}.").format(
+                state=state.name, price=fmt(price), change=change
+            )
+        )
+        return _("+1 Ст за {price} Д ({change})").format(price=fmt(price), change=change)
 
     def convert(self, state: State, order: Convert) -> str:
         """ANC-STRATA-04, -12, -15, -16: move people between strata for money and goods."""
@@ -188,16 +225,28 @@ class Expenses:
         rule = next((c for c in rules.conversions if c.src == order.src and c.dst == order.dst), None)
         if rule is None:
             allowed = ", ".join(f"{c.src} → {c.dst}" for c in rules.conversions)
-            raise Refused(f"перевода {order.src} → {order.dst} нет в правилах (есть: {allowed})")
+            raise Refused(
+                _("перевода {src} → {dst} нет в правилах (есть: {allowed})").format(
+                    src=order.src, dst=order.dst, allowed=allowed
+                )
+            )
         gov = rules.governments.get(state.government)
         gov_name = gov.name_ru if gov else state.government
         if rule.governments and state.government not in rule.governments:
             names = ", ".join(rules.governments[g].name_ru for g in rule.governments if g in rules.governments)
-            raise Refused(f"перевод {order.src} → {order.dst} возможен только при форме правления: {names}")
+            raise Refused(
+                _("перевод {src} → {dst} возможен только при форме правления: {governments}").format(
+                    src=order.src, dst=order.dst, governments=names
+                )
+            )
         if rule.cost.startswith("gov:"):
             price = getattr(gov, rule.cost[4:], None) if gov else None
             if price is None:
-                raise Refused(f"при форме правления «{gov_name}» перевод {order.src} → {order.dst} не разрешён")
+                raise Refused(
+                    _("при форме правления «{government}» перевод {src} → {dst} не разрешён").format(
+                        government=gov_name, src=order.src, dst=order.dst
+                    )
+                )
         else:
             price = Fraction(rule.cost)
         discount = Fraction(0)
@@ -215,25 +264,35 @@ class Expenses:
             left = rule.per_turn_max - self.converted[(state.name, rule.src, rule.dst)]
             if left < n:
                 n = max(0, left)
-                limits.append(f"не больше {rule.per_turn_max} за ход")
+                limits.append(_("не больше {n} за ход").format(n=rule.per_turn_max))
         have = province.population.get(order.src, 0)
         if have < n:
             n = have
-            limits.append(f"в провинции {province.name} только {have} {order.src}")
+            limits.append(
+                _("в провинции {province} только {have} {stratum}").format(
+                    province=province.name, have=have, stratum=order.src
+                )
+            )
         goods_used: Counter[str] = Counter()
         if rule.goods:
             pool = self.goods.setdefault(state.name, Counter())
             available = sum(pool[g] for g in rule.goods)
             if available < n:
                 n = available
-                limits.append("нужен товар: " + " или ".join(rule.goods) + f" (есть {available} ед.)")
+                limits.append(
+                    _("нужен товар: {goods} (в этот ход есть {available})").format(
+                        goods=_(" или ").join(rule.goods), available=available
+                    )
+                )
         if price:
             affordable = int(self.budget.can(state.name) // price)
             if affordable < n:
                 n = affordable
-                limits.append(f"денег хватает на {affordable}")
+                limits.append(_("денег хватает на {n}").format(n=affordable))
         if n <= 0:
-            raise Refused(f"перевод {order.src} → {order.dst} невозможен: " + "; ".join(limits))
+            raise Refused(
+                _("перевод {src} → {dst} невозможен: {why}").format(src=order.src, dst=order.dst, why="; ".join(limits))
+            )
         if rule.goods:
             pool = self.goods[state.name]
             need = n
@@ -244,14 +303,16 @@ class Expenses:
                 need -= take
         cost = price * n
         if cost:
-            self.budget.take(state.name, cost, "перевод")
+            self.budget.take(state.name, cost, _("перевод"))
             state.treasury -= cost
             self.report.money(
                 state.name,
                 PHASE,
                 "страты",
                 -cost,
-                f"{n} {order.src} → {order.dst} в провинции {province.name} по {fmt(price)} Д",
+                _("{n} {src} → {dst} в провинции {province} по {price} Д").format(
+                    n=n, src=order.src, dst=order.dst, province=province.name, price=fmt(price)
+                ),
                 order.row.ref,
             )
         province.population[order.src] -= n
@@ -260,13 +321,16 @@ class Expenses:
             state.armed += n  # aristocrats gained in play come armed for heavy cavalry (ANC-STRATA-17)
         self.converted[(state.name, rule.src, rule.dst)] += n
         spent = [f"{k} {v}" for k, v in goods_used.items() if v]
-        used = f", израсходовано: {', '.join(spent)}" if spent else ""
+        used = _(", израсходовано: {goods}").format(goods=", ".join(spent)) if spent else ""
+        told = dict(n=n, src=order.src, dst=order.dst, cost=fmt(cost), used=used)
         self.report.tell(
-            f"{state.name}: {n} {order.src} → {order.dst} в провинции {province.name} (−{fmt(cost)} Д{used})."
+            _("{state}: {n} {src} → {dst} в провинции {province} (−{cost} Д{used}).").format(
+                state=state.name, province=province.name, **told
+            )
         )
-        text = f"переведено {n} {order.src} → {order.dst} за {fmt(cost)} Д{used}"
+        text = _("переведено {n} {src} → {dst} за {cost} Д{used}").format(**told)
         if n < want:
-            raise Partial(f"{text}; из {want} — {'; '.join(limits)}")
+            raise Partial(_("{done}; из {want} — {why}").format(done=text, want=want, why="; ".join(limits)))
         return text
 
     def move(self, state: State, order: Move) -> str:
@@ -275,46 +339,60 @@ class Expenses:
         dst = self.own(state, order.dst)
         steps = _own_path(self.world, state.name, src.name, dst.name)
         if steps is None:
-            raise Refused(f"нет пути {Name(src.name):откуда} {Name(dst.name):куда} через свои провинции")
+            raise Refused(
+                _("нет пути {src:откуда} {dst:куда} через свои провинции").format(
+                    src=Name(src.name), dst=Name(dst.name)
+                )
+            )
         have = src.population.get(order.stratum, 0)
         n = min(order.count, have)
         if n <= 0:
-            raise Refused(f"в провинции {src.name} нет {order.stratum}")
+            raise Refused(_("в провинции {province} нет {stratum}").format(province=src.name, stratum=order.stratum))
         price = self.rules.param("move_cost_per_step") * steps
         if price:
             n = min(n, int(self.budget.can(state.name) // price))
             if n <= 0:
-                self.budget.take(state.name, price, "переселение")
+                self.budget.take(state.name, price, _("переселение"))
         cost = price * n
         if cost:
-            self.budget.take(state.name, cost, "переселение")
+            self.budget.take(state.name, cost, _("переселение"))
             state.treasury -= cost
             self.report.money(
                 state.name,
                 PHASE,
                 "переселение",
                 -cost,
-                f"{n} {order.stratum}: {src.name} → {dst.name}, {count(steps, 'провинция')} × {fmt(price / steps)} Д",
+                _("{n} {stratum}: {src} → {dst}, {steps} × {price} Д").format(
+                    n=n,
+                    stratum=order.stratum,
+                    src=src.name,
+                    dst=dst.name,
+                    steps=count(steps, "провинция"),
+                    price=fmt(price / steps),
+                ),
                 order.row.ref,
             )
         src.population[order.stratum] -= n
         dst.population[order.stratum] = dst.population.get(order.stratum, 0) + n
         self.report.tell(
-            f"{state.name}: переселено {n} {order.stratum} {Name(src.name):откуда} {Name(dst.name):куда} "
-            f"(−{fmt(cost)} Д)."
+            _("{state}: переселено {n} {stratum} {src:откуда} {dst:куда} (−{cost} Д).").format(
+                state=state.name, n=n, stratum=order.stratum, src=Name(src.name), dst=Name(dst.name), cost=fmt(cost)
+            )
         )
-        text = f"переселено {n} {order.stratum} за {fmt(cost)} Д (путь — {count(steps, 'провинция')})"
+        text = _("переселено {n} {stratum} за {cost} Д (путь — {steps})").format(
+            n=n, stratum=order.stratum, cost=fmt(cost), steps=count(steps, "провинция")
+        )
         if n < order.count:
-            raise Partial(f"{text}; из {order.count} — людей или денег не хватило")
+            raise Partial(_("{done}; из {want} — людей или денег не хватило").format(done=text, want=order.count))
         return text
 
     def government(self, state: State, order: ChangeGovernment) -> str:
         """ANC-GOV-02..13: one voluntary step a turn along the state's path; −2 Ст (ANC-STAB-08)."""
         rules = self.rules
         if state.name in self.changed_government:
-            raise Refused("форму правления можно менять не больше одного шага за ход")
+            raise Refused(_("форму правления можно менять не больше одного шага за ход"))
         if order.target == state.government:
-            raise Refused(f"форма правления уже «{order.target_name}»")
+            raise Refused(_("форма правления уже «{government}»").format(government=order.target_name))
         steps = [
             t
             for t in rules.transitions
@@ -328,53 +406,75 @@ class Expenses:
                     if t.src == state.government and t.path in (state.path, "any") and t.dst in rules.governments
                 }
             )
-            path = "западному" if state.path == "western" else "восточному"
-            hint = (
-                f"; по {path} пути отсюда можно перейти в: {', '.join(options)}"
-                if options
-                else f"; по {path} пути из этой формы правления шагов нет"
-            )
+            western = state.path == "western"
+            if options:
+                hint = (
+                    _("; по западному пути отсюда можно перейти в: {governments}")
+                    if western
+                    else _("; по восточному пути отсюда можно перейти в: {governments}")
+                ).format(governments=", ".join(options))
+            else:
+                hint = (
+                    _("; по западному пути из этой формы правления шагов нет")
+                    if western
+                    else _("; по восточному пути из этой формы правления шагов нет")
+                )
             gov = rules.governments.get(state.government)
             raise Refused(
-                f"переход «{gov.name_ru if gov else state.government}» → «{order.target_name}» не предусмотрен{hint}"
+                _("переход «{src}» → «{dst}» не предусмотрен{hint}").format(
+                    src=gov.name_ru if gov else state.government, dst=order.target_name, hint=hint
+                )
             )
         problems = [p for t in steps for p in [_transition_problems(self.world, state, t, rules)]]
         best = min(problems, key=len)
         if best:
-            raise Refused("условия не выполнены: " + "; ".join(best))
+            raise Refused(_("условия не выполнены: {why}").format(why="; ".join(best)))
         before_gov = rules.governments.get(state.government)
         state.government = order.target
         state.peace = 0  # the empire's clock counts from the change (ANC-STAB-14)
         self.changed_government.add(state.name)
         before, after = shift_stability(state, int(rules.param("government_change_stability")), rules)
+        change = stability_change(before, after)
         self.report.tell(
-            f"{state.name}: смена формы правления «{before_gov.name_ru if before_gov else ''}» → "
-            f"«{order.target_name}», Ст {before:+d} → {after:+d}."
+            _("{state}: смена формы правления «{src}» → «{dst}», {change}.").format(
+                state=state.name, src=before_gov.name_ru if before_gov else "", dst=order.target_name, change=change
+            )
         )
-        return f"теперь «{order.target_name}»; Ст {before:+d} → {after:+d}"
+        return _("теперь «{government}»; {change}").format(government=order.target_name, change=change)
 
     def research(self, state: State, order: Research) -> str:
         """ANC-SCI-01: buy a technology with the points accumulated in earlier turns."""
         tech = self.rules.techs[order.tech]
         if tech.name_ru in state.techs:
-            raise Refused(f"технология «{tech.name_ru}» уже изучена")
+            raise Refused(_("технология «{tech}» уже изучена").format(tech=tech.name_ru))
         missing = [p for p in tech.prerequisites if p not in state.techs]
         if missing:
-            raise Refused("сначала нужно изучить: " + ", ".join(f"«{m}»" for m in missing))
+            raise Refused(_("сначала нужно изучить: {techs}").format(techs=", ".join(f"«{m}»" for m in missing)))
         if state.science < tech.cost:
+            short = tech.cost - state.science
             raise Refused(
-                f"не хватает {count(tech.cost - state.science, 'очко', fmt(tech.cost - state.science), 'gent')} "
-                f"науки: нужно {fmt(tech.cost)}, "
-                f"накоплено {fmt(state.science)}"
+                _("не хватает {points} науки: нужно {cost}, накоплено {have}").format(
+                    points=count(short, "очко", fmt(short), "gent"), cost=fmt(tech.cost), have=fmt(state.science)
+                )
             )
         state.science -= tech.cost
         state.techs.append(tech.name_ru)
         self.report.ledger.add(
-            _science_entry(self.report, state.name, -tech.cost, f"изучена «{tech.name_ru}»", order.row.ref)
+            _science_entry(
+                self.report,
+                state.name,
+                -tech.cost,
+                _("изучена технология «{tech}»").format(tech=tech.name_ru),
+                order.row.ref,
+            )
         )
         points = count(tech.cost, "очко", fmt(tech.cost))
-        self.report.tell(f"{state.name}: изучена технология «{tech.name_ru}» (−{points} науки).")
-        return f"изучена за {points} науки, осталось {fmt(state.science)}"
+        self.report.tell(
+            _("{state}: изучена технология «{tech}» (−{points} науки).").format(
+                state=state.name, tech=tech.name_ru, points=points
+            )
+        )
+        return _("изучена за {points} науки, осталось {left}").format(points=points, left=fmt(state.science))
 
     def recruit(self, state: State, order: Recruit) -> str:
         """ANC-ARMY-11, ANC-STRATA-13/14/17/18, ANC-NAVY-02..12: recruits, money and goods, in phase 4."""
@@ -382,13 +482,15 @@ class Expenses:
         unit = rules.units[order.unit]
         province = self.own(state, order.province)
         if unit.tech and unit.tech not in state.techs:
-            raise Refused(f"для «{unit.name_ru}» нужна технология «{unit.tech}»")
+            raise Refused(_("для отряда «{unit}» нужна технология «{tech}»").format(unit=unit.name_ru, tech=unit.tech))
         if unit.where is not None:
             unmet = conditions.failures(unit.where, conditions.Context(self.world, state, province))
             if unmet:
-                raise Refused(f"«{unit.name_ru}» здесь не набрать: нужно " + "; ".join(unmet))
+                raise Refused(
+                    _("«{unit}» здесь не набрать: нужно {needs}").format(unit=unit.name_ru, needs="; ".join(unmet))
+                )
         if unit.kind == "sea" and not province.sea_zones:
-            raise Refused(f"провинция {province.name} не выходит к морю")
+            raise Refused(_("провинция {province} не выходит к морю").format(province=province.name))
         want = order.count
         n = want
         limits: list[str] = []
@@ -400,16 +502,23 @@ class Expenses:
                 n = max(0, left)
                 yard = rules.buildings.get("Верфь")
                 if "Верфь" in province.buildings and not staffed and yard is not None:
-                    limits.append(f"«Верфь» простаивает: нет работников ({yard.workers_text()})")
+                    limits.append(
+                        _("«{building}» простаивает: нет работников ({workers})").format(
+                            building=yard.name_ru, workers=yard.workers_text()
+                        )
+                    )
                 else:
-                    limits.append("верфь спускает 1 корабль за ход (ANC-NAVY-11)")
+                    limits.append(_("верфь спускает 1 корабль за ход (ANC-NAVY-11)"))
         pool = self._recruit_pool(state, unit.strata)
         people = sum(province.population.get(s, 0) for s in pool)
         if people < n * unit.recruits:
             n = people // unit.recruits
             limits.append(
-                f"рекрутов ({'/'.join(pool)}) в провинции {province.name}: {people}, "
-                f"нужно {unit.recruits} на {'корабль' if unit.kind == 'sea' else 'отряд'}"
+                (
+                    _("рекрутов ({strata}) в провинции {province}: {people}, а на корабль нужно {need}")
+                    if unit.kind == "sea"
+                    else _("рекрутов ({strata}) в провинции {province}: {people}, а на отряд нужно {need}")
+                ).format(strata="/".join(pool), province=province.name, people=people, need=unit.recruits)
             )
         goods = self.goods.setdefault(state.name, Counter())
         armed = min(state.armed, n) if unit.strata == ("АР",) else 0  # ANC-STRATA-17: bring their own weapons
@@ -417,20 +526,25 @@ class Expenses:
             have = goods[g] + (armed if g == "оружие" else 0)
             if have < n:
                 n = have
-                limits.append(f"нужен товар «{g}» (есть {goods[g]} ед. в этот ход)")
+                limits.append(_("нужен товар «{good}» (в этот ход есть {have})").format(good=g, have=goods[g]))
         if unit.cost:
             affordable = int(self.budget.can(state.name) // unit.cost)
             if affordable < n:
                 n = affordable
-                limits.append(f"денег хватает на {affordable}")
+                limits.append(_("денег хватает на {n}").format(n=affordable))
         if n <= 0:
-            raise Refused(f"«{unit.name_ru}» не набрать: " + "; ".join(limits))
+            raise Refused(_("«{unit}» не набрать: {why}").format(unit=unit.name_ru, why="; ".join(limits)))
         cost = unit.cost * n
         if cost:
             self.budget.take(state.name, cost, f"«{unit.name_ru}»")
             state.treasury -= cost
             self.report.money(
-                state.name, PHASE, "войска", -cost, f"{n} {unit.type} в провинции {province.name}", order.row.ref
+                state.name,
+                PHASE,
+                "войска",
+                -cost,
+                _("{n} {unit} в провинции {province}").format(n=n, unit=unit.type, province=province.name),
+                order.row.ref,
             )
         armed = min(armed, n)
         for g in unit.goods:
@@ -448,21 +562,23 @@ class Expenses:
             fleet = fleet_at(self.world, state.name, province.sea_zones[0])
             fleet.ships[unit.type] = fleet.ships.get(unit.type, 0) + n
             self.launched[province.name] += n
-            where = f"флот «{fleet.name}»"
+            where = _("флот «{fleet}»").format(fleet=fleet.name)
         else:
             army = army_at(self.world, state.name, province.name)
             army.units[unit.type] = army.units.get(unit.type, 0) + n
-            where = f"армия «{army.name}»"
+            where = _("армия «{army}»").format(army=army.name)
         used = "".join(
             f", {g}: {n - armed if g == 'оружие' else n}" for g in unit.goods if n - (armed if g == "оружие" else 0)
         )
+        told = dict(n=n, unit=unit.type, cost=fmt(cost), recruits=", ".join(taken), used=used, where=where)
         self.report.tell(
-            f"{state.name}: набрано {n} {unit.type} в провинции {province.name} "
-            f"(−{fmt(cost)} Д; рекруты: {', '.join(taken)}{used}) → {where}."
+            _(
+                "{state}: набрано {n} {unit} в провинции {province} (−{cost} Д; рекруты: {recruits}{used}) → {where}."
+            ).format(state=state.name, province=province.name, **told)
         )
-        text = f"набрано {n} {unit.type} за {fmt(cost)} Д (рекруты: {', '.join(taken)}{used}) → {where}"
+        text = _("набрано {n} {unit} за {cost} Д (рекруты: {recruits}{used}) → {where}").format(**told)
         if n < want:
-            raise Partial(f"{text}; из {want} — {'; '.join(limits)}")
+            raise Partial(_("{done}; из {want} — {why}").format(done=text, want=want, why="; ".join(limits)))
         return text
 
     def _recruit_pool(self, state: State, strata: tuple[str, ...]) -> list[str]:
@@ -478,17 +594,22 @@ class Expenses:
     def pay(self, state: State, order: Pay) -> str:
         """ANC-MONEY-06: tribute and other payments; the receiver may spend it next turn."""
         if order.to == state.name:
-            raise Refused("платить самому себе незачем")
+            raise Refused(_("платить самому себе незачем"))
         receiver = self.world.states[order.to]
         amount = Fraction(order.amount)
         payer, to = Name(state.name), Name(order.to)
-        self.budget.take(state.name, amount, f"платёж {to:datv}")
+        to_them = _("платёж {to:datv}").format(to=to)
+        self.budget.take(state.name, amount, to_them)
         state.treasury -= amount
         receiver.treasury += amount
-        self.report.money(state.name, PHASE, "дань и платежи", -amount, f"платёж {to:datv}", order.row.ref)
-        self.report.money(order.to, PHASE, "дань и платежи", amount, f"платёж от {payer:gent}", order.row.ref)
-        self.report.tell(f"{payer} {payer:заплатил} {fmt(amount)} Д {to:datv}.")
-        return f"передано {fmt(amount)} Д {to:datv}"
+        self.report.money(state.name, PHASE, "дань и платежи", -amount, to_them, order.row.ref)
+        self.report.money(
+            order.to, PHASE, "дань и платежи", amount, _("платёж от {payer:gent}").format(payer=payer), order.row.ref
+        )
+        self.report.tell(
+            _("{payer} {payer:заплатил} {amount} Д {to:datv}.").format(payer=payer, amount=fmt(amount), to=to)
+        )
+        return _("передано {amount} Д {to:datv}").format(amount=fmt(amount), to=to)
 
 
 def _science_entry(report: TurnReport, state: str, amount: Fraction, reason: str, ref: str = ""):  # type: ignore[no-untyped-def]
@@ -517,32 +638,38 @@ def _transition_problems(world: Campaign, state: State, t, rules: Rules) -> list
     out: list[str] = []
     at_war = bool(world_wars(world, state.name))
     if t.stability_min is not None and state.stability < t.stability_min:
-        out.append(f"Ст не ниже {t.stability_min:+d} (сейчас {state.stability:+d})")
+        out.append(_("Ст не ниже {bound:+d} (сейчас {now:+d})").format(bound=t.stability_min, now=state.stability))
     if t.stability_max is not None and state.stability > t.stability_max:
-        out.append(f"Ст не выше {t.stability_max:+d} (сейчас {state.stability:+d})")
+        out.append(_("Ст не выше {bound:+d} (сейчас {now:+d})").format(bound=t.stability_max, now=state.stability))
     if t.peace and at_war:
-        out.append("мир (государство воюет)")
+        out.append(_("мир (государство воюет)"))
     if t.war and not at_war:
-        out.append("война (государство ни с кем не воюет)")
+        out.append(_("война (государство ни с кем не воюет)"))
     aristocrats = count_people(provinces, "АР")
     if t.aristocrats_min is not None and aristocrats < t.aristocrats_min:
-        out.append(f"не меньше {t.aristocrats_min} АР (есть {aristocrats})")
+        out.append(_("не меньше {bound} АР (есть {have})").format(bound=t.aristocrats_min, have=aristocrats))
     if t.aristocrats_max is not None and aristocrats > t.aristocrats_max:
-        out.append(f"не больше {t.aristocrats_max} АР (есть {aristocrats})")
+        out.append(_("не больше {bound} АР (есть {have})").format(bound=t.aristocrats_max, have=aristocrats))
     if t.temples_min is not None:
         active = sum(1 for p in provinces for b, ok in staff(p, rules).staffed.items() if ok and b == "Храм")
         if active < t.temples_min:
-            out.append(f"действующих храмов не меньше {t.temples_min} (есть {active})")
+            out.append(_("действующих храмов не меньше {bound} (есть {have})").format(bound=t.temples_min, have=active))
     if t.forums_min is not None:
         forums = sum(1 for p in provinces if "Рынок" in p.buildings)
         if forums < t.forums_min:
-            out.append(f"форумов (рынков) не меньше {t.forums_min} (есть {forums})")
+            out.append(_("форумов (рынков) не меньше {bound} (есть {have})").format(bound=t.forums_min, have=forums))
     if t.provinces_min is not None and len(provinces) < t.provinces_min:
-        out.append(f"не меньше {count(t.provinces_min, 'провинция', case='gent')} (есть {len(provinces)})")
+        out.append(
+            _("не меньше {bound} (есть {have})").format(
+                bound=count(t.provinces_min, "провинция", case="gent"), have=len(provinces)
+            )
+        )
     if t.treasury_min is not None and state.treasury < t.treasury_min:
-        out.append(f"казна не меньше {fmt(t.treasury_min)} Д (есть {fmt(state.treasury)} Д)")
+        out.append(
+            _("казна не меньше {bound} Д (есть {have} Д)").format(bound=fmt(t.treasury_min), have=fmt(state.treasury))
+        )
     if t.tech and t.tech not in state.techs:
-        out.append(f"технология «{t.tech}»")
+        out.append(_("технология «{tech}»").format(tech=t.tech))
     return out
 
 
@@ -561,10 +688,17 @@ def _charges(world: Campaign, rules: Rules, report: TurnReport, exp: Expenses) -
             continue
         aristocrats = count_people(by_owner.get(name, []), "АР")
         for amount, reason in (
-            (gov.money_per_turn, f"{gov.name_ru}: {fmt(gov.money_per_turn, sign=True)} Д за ход"),
+            (
+                gov.money_per_turn,
+                _("{government}: {rate} Д за ход").format(
+                    government=gov.name_ru, rate=fmt(gov.money_per_turn, sign=True)
+                ),
+            ),
             (
                 gov.money_per_aristocrat * aristocrats,
-                f"{gov.name_ru}: {fmt(gov.money_per_aristocrat, sign=True)} Д × {aristocrats} АР",
+                _("{government}: {rate} Д × {n} АР").format(
+                    government=gov.name_ru, rate=fmt(gov.money_per_aristocrat, sign=True), n=aristocrats
+                ),
             ),
         ):
             if amount < 0:
@@ -595,25 +729,33 @@ def _disband_one(world: Campaign, state: State, order: Disband, rules: Rules, re
     if order.force:
         force = world.armies.get(order.force) or world.fleets.get(order.force)
         if force is None or force.state != name:
-            raise Refused(f"«{order.force}» — не ваша армия или флот")
+            raise Refused(_("«{force}» — не ваша армия и не ваш флот").format(force=order.force))
         forces: list = [force]  # type: ignore[type-arg]
-        where, nowhere = f"«{order.force}»", f"в «{order.force}»"
+        where = _("из «{force}»").format(force=order.force)
+        nowhere = _("в «{force}»").format(force=order.force)
     else:
         forces = sorted(
             (a for a in world.armies.values() if a.state == name and a.province == order.province),
             key=lambda a: a.name,
         )
         if not forces:
-            raise Refused(f"в провинции {order.province} нет вашей армии")
-        where, nowhere = f"армий в провинции {order.province}", f"в армиях в провинции {order.province}"
+            raise Refused(_("в провинции {province} нет вашей армии").format(province=order.province))
+        where = _("из армий в провинции {province}").format(province=order.province)
+        nowhere = _("в армиях в провинции {province}").format(province=order.province)
     home_stratum = RETURNS_TO.get(order.unit)
     if order.into and order.into != home_stratum:  # the parser allows only the seed's pairs
-        raise Refused(f"перевод {order.unit} → {order.into} не предусмотрен правилами")
+        raise Refused(
+            _("перевод {unit} → {stratum} не предусмотрен правилами").format(unit=order.unit, stratum=order.into)
+        )
     home = None
     if home_stratum:
         home = home_province(world, state, getattr(forces[0], "province", ""))
         if home is None:
-            raise Refused(f"{order.unit} некуда вернуться в страту {home_stratum}: у государства нет провинций")
+            raise Refused(
+                _("{unit} некуда вернуться в страту {stratum}: у государства нет провинций").format(
+                    unit=order.unit, stratum=home_stratum
+                )
+            )
     n = 0
     for force in forces:
         units = force.units if hasattr(force, "units") else force.ships  # type: ignore[union-attr]
@@ -625,7 +767,7 @@ def _disband_one(world: Campaign, state: State, order: Disband, rules: Rules, re
             units.pop(order.unit)
         n += take
     if n <= 0:
-        raise Refused(f"{nowhere} нет {order.unit}")
+        raise Refused(_("{where} нет {unit}").format(where=nowhere, unit=order.unit))
     back = ""
     if home is not None and home_stratum:
         unit = rules.units.get(order.unit)
@@ -633,11 +775,18 @@ def _disband_one(world: Campaign, state: State, order: Disband, rules: Rules, re
         home.population[home_stratum] = home.population.get(home_stratum, 0) + people
         if home_stratum == "АР":
             state.armed += people  # they bring their arms back: «вновь полученные аристократы» (ANC-STRATA-17)
-        back = f"; +{people} {home_stratum} в провинции {home.name} (обратный перевод бесплатно, ANC-STRATA-17)"
-    verb = "переведено" if order.into else "распущено"
-    report.tell(f"{name}: {verb} {n} {order.unit} из {where}{back}.")
+        back = _("; +{people} {stratum} в провинции {province} (обратный перевод бесплатно, ANC-STRATA-17)").format(
+            people=people, stratum=home_stratum, province=home.name
+        )
+    told = dict(n=n, unit=order.unit, where=where, back=back, want=order.count)
+    if order.into:
+        report.tell(_("{state}: переведено {n} {unit} {where}{back}.").format(state=name, **told))
+        done = _("переведено {n} {unit}{back}") if n == order.count else _("переведено {n} {unit} из {want}{back}")
+    else:
+        report.tell(_("{state}: распущено {n} {unit} {where}{back}.").format(state=name, **told))
+        done = _("распущено {n} {unit}{back}") if n == order.count else _("распущено {n} {unit} из {want}{back}")
     status = Status.DONE if n == order.count else Status.PARTIAL
-    return status, f"{verb} {n} {order.unit}" + ("" if n == order.count else f" из {order.count}") + back
+    return status, done.format(**told)
 
 
 def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnReport, exp: Expenses) -> None:
@@ -705,9 +854,13 @@ def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnRepor
         if total:
             state.treasury -= total
             exp.budget.charge(name, total)
-            report.money(name, PHASE, "содержание войск", -total, "содержание армий и флотов")
+            report.money(name, PHASE, "содержание войск", -total, _("содержание армий и флотов"))
         if deserted:
-            report.tell(f"{name}: казне не хватило на содержание — дезертировали: {', '.join(deserted)}.")
+            report.tell(
+                _("{state}: казне не хватило на содержание — дезертировали: {units}.").format(
+                    state=name, units=", ".join(deserted)
+                )
+            )
 
 
 def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
@@ -743,5 +896,5 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
 
 def _execute(handlers: dict, state: State, order: Order) -> str:  # type: ignore[type-arg]
     if isinstance(order, NoActions):
-        return "нет действий — приказ засчитан"
+        return _("нет действий — приказ засчитан")
     return handlers[type(order)](state, order)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from engine.core.dice import Dice
 from engine.core.turn import TurnReport
 
+from ..messages import _
 from ..model import Campaign
 from ..rules import Rules
 from ..turnorders import TurnOrders
@@ -24,13 +25,5 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
     if dice.blind:  # a check: the lot is not drawn; the check tries this order and its reverse
         return world
     if players:
-        report.tell(
-            (
-                "Lot: the states act in this order: "
-                if report.lang == "en"
-                else "Жребий: государства действуют в порядке: "
-            )
-            + ", ".join(players)
-            + "."
-        )
+        report.tell(_("Жребий: государства действуют в порядке: {states}.").format(states=", ".join(players)))
     return world

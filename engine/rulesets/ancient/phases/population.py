@@ -13,6 +13,7 @@ from engine.core.dice import Dice
 from engine.core.turn import TurnReport
 
 from ..economy import civilians, describe_people, lose_people, majority_stratum
+from ..messages import _
 from ..model import Campaign, Province
 from ..rules import Rules
 from ..speech import Name
@@ -41,7 +42,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
         if not provinces:
             continue
         if state.famine > 0:
-            report.tell(f"{name}: голод — населения не прибавилось.")
+            report.tell(_("{state}: голод — населения не прибавилось.").format(state=name))
         else:
             grown: list[str] = []
             stalled: dict[str, list[str]] = {}  # building -> provinces waiting for it
@@ -63,12 +64,16 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
                     p.population[s] += born
                     grown.append(f"{p.name} +{born} {s}")
             for need, names in stalled.items():
-                if len(names) == 1:
-                    report.tell(f"{name}: провинция {names[0]} не растёт — нужна постройка «{need}».")
-                else:
-                    report.tell(f"{name}: провинции {', '.join(names)} не растут — нужна постройка «{need}».")
+                text = (
+                    _("{state}: провинция {provinces} не растёт — нужна постройка «{building}».")
+                    if len(names) == 1
+                    else _("{state}: провинции {provinces} не растут — нужна постройка «{building}».")
+                )
+                report.tell(text.format(state=name, provinces=", ".join(names), building=need))
             if grown:
-                report.tell(f"{name}: прирост населения — {', '.join(grown)}.")
+                report.tell(
+                    _("{state}: прирост населения — {provinces}.").format(state=name, provinces=", ".join(grown))
+                )
         gov = rules.governments.get(state.government)
         if gov is not None and gov.people_per_turn < 0:  # tyranny's repressions (ANC-GOV-18)
             victims = -gov.people_per_turn
@@ -76,7 +81,9 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
             lost = lose_people(target, victims)
             if lost:
                 report.tell(
-                    f"{name}: репрессии ({gov.name_ru}) — в провинции {target.name} погибли: {describe_people(lost)}."
+                    _("{state}: репрессии ({government}) — в провинции {province} погибли: {people}.").format(
+                        state=name, government=gov.name_ru, province=target.name, people=describe_people(lost)
+                    )
                 )
         for p in provinces:
             for b in p.buildings:
@@ -87,7 +94,15 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
                     source = p if p.population.get("раб", 0) >= need else capital
                     if source.population.get("раб", 0) >= need:
                         source.population["раб"] -= need
-                        report.tell(f"{name}: «{b}» {Name(b):поглотил} {need} раб. ({source.name}).")
+                        report.tell(
+                            _("{state}: «{building}» {building:поглотил} {slaves} раб. ({province}).").format(
+                                state=name, building=Name(b), slaves=need, province=source.name
+                            )
+                        )
                     else:
-                        report.tell(f"{name}: для «{b}» нет рабов — {Name(b):он} {Name(b):простаивает}.")
+                        report.tell(
+                            _(
+                                "{state}: для постройки «{building}» нет рабов — {building:он} {building:простаивает}."
+                            ).format(state=name, building=Name(b))
+                        )
     return world

@@ -17,6 +17,7 @@ from engine.core.turn import TurnReport
 
 from .. import conditions
 from ..economy import count_people
+from ..messages import _
 from ..model import Campaign, Province
 from ..rules import Rules
 from ..speech import Name, count
@@ -51,24 +52,41 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
                 PHASE,
                 "налоги",
                 tax,
-                f"{citizens} СГ × {fmt(gov.tax)} Д ({gov.name_ru}) × {fmt(percent)} % (Ст {stability:+d})",
+                _("{citizens} СГ × {rate} Д ({government}) × {percent} % (Ст {stability:+d})").format(
+                    citizens=citizens,
+                    rate=fmt(gov.tax),
+                    government=gov.name_ru,
+                    percent=fmt(percent),
+                    stability=stability,
+                ),
             )
         report.notes.setdefault("taxes", {})[name] = (citizens, gov.tax, percent, tax)
         aristocrats = count_people(provinces, "АР")
         for amount, reason in (
             (
                 gov.money_per_aristocrat * aristocrats,
-                f"{gov.name_ru}: {fmt(gov.money_per_aristocrat)} Д × {aristocrats} АР",
+                _("{government}: {rate} Д × {n} АР").format(
+                    government=gov.name_ru, rate=fmt(gov.money_per_aristocrat), n=aristocrats
+                ),
             ),
             (
                 gov.money_per_province * len(provinces),
-                f"{gov.name_ru}: {fmt(gov.money_per_province)} Д × {count(len(provinces), 'провинция')}",
+                _("{government}: {rate} Д × {provinces}").format(
+                    government=gov.name_ru,
+                    rate=fmt(gov.money_per_province),
+                    provinces=count(len(provinces), "провинция"),
+                ),
             ),
             (
                 gov.money_per_route * routes.get(name, 0),
-                f"{gov.name_ru}: {fmt(gov.money_per_route)} Д × {count(routes.get(name, 0), 'маршрут')}",
+                _("{government}: {rate} Д × {routes}").format(
+                    government=gov.name_ru, rate=fmt(gov.money_per_route), routes=count(routes.get(name, 0), "маршрут")
+                ),
             ),
-            (gov.money_per_turn, f"{gov.name_ru}: {fmt(gov.money_per_turn)} Д за ход"),
+            (
+                gov.money_per_turn,
+                _("{government}: {rate} Д за ход").format(government=gov.name_ru, rate=fmt(gov.money_per_turn)),
+            ),
         ):
             if amount > 0:
                 state.treasury += amount
@@ -90,13 +108,18 @@ def _mint(
                 continue
             if not staff(p, rules).staffed[b_name]:
                 report.tell(
-                    f"{name}: «{b_name}» в провинции {p.name} {Name(b_name):простаивает} — нет работников "
-                    f"({b.workers_text()})."
+                    _(
+                        "{state}: «{building}» в провинции {province} {building:простаивает} — "
+                        "нет работников ({workers})."
+                    ).format(state=name, building=Name(b_name), province=p.name, workers=b.workers_text())
                 )
                 continue
             if not conditions.holds(b.where, conditions.Context(world, state, p)):
-                idle = Name(b_name)
-                report.tell(f"{name}: «{idle}» {idle:простаивает} — нет сырья ({conditions.describe(b.where)}).")
+                report.tell(
+                    _("{state}: «{building}» {building:простаивает} — нет сырья ({needs}).").format(
+                        state=name, building=Name(b_name), needs=conditions.describe(b.where)
+                    )
+                )
                 continue
             income = rate * len(provinces)
             state.treasury += income
@@ -105,7 +128,9 @@ def _mint(
                 PHASE,
                 "монетный двор",
                 income,
-                f"«{b_name}»: {fmt(rate)} Д × {count(len(provinces), 'провинция')}",
+                _("«{building}»: {rate} Д × {provinces}").format(
+                    building=b_name, rate=fmt(rate), provinces=count(len(provinces), "провинция")
+                ),
             )
 
 
@@ -128,5 +153,10 @@ def _mines(world: Campaign, name: str, provinces: list[Province], rules: Rules, 
                 PHASE,
                 "рудники",
                 income,
-                f"«{b_name}» ({p.specialisation}, {p.name}): {count(workers, 'работник')}",
+                _("«{building}» ({specialisation}, {province}): {workers}").format(
+                    building=b_name,
+                    specialisation=p.specialisation,
+                    province=p.name,
+                    workers=count(workers, "работник"),
+                ),
             )

@@ -24,7 +24,8 @@ from engine.core.money import fmt
 from engine.core.orders import Status
 from engine.core.turn import TurnReport
 
-from ..economy import Refused, shift_stability
+from ..economy import Refused, shift_stability, stability_change
+from ..messages import _
 from ..model import Campaign, Route, State
 from ..orders import AllowTransit, CancelRoute, Trade
 from ..rules import Rules
@@ -46,7 +47,7 @@ class Path:
         return len(self.steps)
 
     def text(self) -> str:
-        return " → ".join(str(n) if k == "p" else f"зона {n}" for k, n in self.steps)
+        return " → ".join(str(n) if k == "p" else _("зона {zone}").format(zone=n) for k, n in self.steps)
 
 
 def ship_range(world: Campaign, state: State, rules: Rules) -> int:
@@ -96,30 +97,36 @@ def find_path(
             p = world.provinces[str(name)]
             if name not in (src, dst) and not caravans and "Дорога" not in p.buildings:
                 # a transit province on a land leg needs a road, unless the seller knows caravan trade
-                why = why or f"в транзитной провинции {name} нет дороги (или изучите «{CARAVANS}»)"
+                why = why or _("в транзитной провинции {province} нет дороги (или изучите «{tech}»)").format(
+                    province=name, tech=CARAVANS
+                )
                 continue
             for n in sorted(world.neighbours(str(name))):
                 q = world.provinces[n]
                 if not may_cross(world, seller, buyer, q.owner):
-                    why = why or f"нет согласия владельца провинции {n} ({q.owner}) на транзит"
+                    why = why or _("нет согласия владельца провинции {province} ({owner}) на транзит").format(
+                        province=n, owner=q.owner
+                    )
                     continue
                 nexts.append((("p", n), 0))
             if p.coastal and "Порт" in p.buildings and sea_max:
                 nexts += [(("z", z), 1) for z in p.sea_zones]
             elif p.coastal and name == src and "Порт" not in p.buildings:
-                why = why or f"для морской торговли нужен порт в провинции {name}"
+                why = why or _("для морской торговли нужен порт в провинции {province}").format(province=name)
         else:
             zone = int(name)  # type: ignore[arg-type]
             if run < sea_max:
                 nexts += [(("z", z), run + 1) for z in zone_graph.get(zone, ())]
             elif sea_max:
                 longest = count(sea_max, "зона", case="gent")
-                why = why or f"морское «плечо» длиннее {longest} (лучший корабль государства)"
+                why = why or _("морское «плечо» длиннее {zones} (лучший корабль государства)").format(zones=longest)
             for p in world.provinces.values():
                 if zone in p.sea_zones and p.coastal:
                     if "Порт" not in p.buildings:
                         if p.name == dst:
-                            why = why or f"для морской торговли нужен порт в провинции {dst}"
+                            why = why or _("для морской торговли нужен порт в провинции {province}").format(
+                                province=dst
+                            )
                         continue
                     if may_cross(world, seller, buyer, p.owner):
                         nexts.append((("p", p.name), 0))
@@ -128,7 +135,7 @@ def find_path(
                 prev[nxt] = (node, run)
                 queue.append(nxt)
     if found is None:
-        return None, why or f"нет пути {Name(src):откуда} {Name(dst):куда}"
+        return None, why or _("нет пути {src:откуда} {dst:куда}").format(src=Name(src), dst=Name(dst))
     steps: list[tuple[str, object]] = []
     cur: tuple[tuple[str, object], int] | None = found
     while cur is not None and cur != start:
@@ -173,17 +180,17 @@ def _blockade(
     for p in provinces:
         for owner in armies.get(p, ()):
             if any(world.at_war(owner, s) for s in sides if s):
-                return f"блокада: в провинции {p} войска государства {owner}"
+                return _("блокада: в провинции {province} войска государства {owner}").format(province=p, owner=owner)
     for z in sorted(zones):
         for owner in fleets.get(z, ()):
             if any(world.at_war(owner, s) for s in sides if s):
-                return f"блокада: в морской зоне {z} флот государства {owner}"
+                return _("блокада: в морской зоне {zone} флот государства {owner}").format(zone=z, owner=owner)
     pirates = zones & set(report.notes.get("pirates", set()))
     if pirates:
-        return f"пираты в морской зоне {min(pirates)}"
+        return _("пираты в морской зоне {zone}").format(zone=min(pirates))
     revolts = set(provinces) & set(report.notes.get("revolts", set()))
     if revolts:
-        return f"восстание в провинции {min(revolts)}"
+        return _("восстание в провинции {province}").format(province=min(revolts))
     return ""
 
 
@@ -200,14 +207,22 @@ def _can_sell(world: Campaign, rules: Rules, route: Route, held: frozenset[tuple
     src = world.provinces[route.src]
     dst = world.provinces[route.dst]
     if src.owner != route.seller:
-        return f"провинция {route.src} больше не принадлежит продавцу"
+        return _("провинция {province} больше не принадлежит продавцу").format(province=route.src)
     held = held if held is not None else garrisons(world)
     out = province_output(src, rules, world, held)
     if out[route.good] <= 0:
-        made = ", ".join(sorted(out)) or "ничего"
-        return f"провинция {route.src} не производит «{route.good}» (производит: {made})"
+        made = sorted(g for g, n in out.items() if n > 0)
+        if not made:
+            return _("провинция {province} не производит «{good}» — она ничего не производит").format(
+                province=route.src, good=route.good
+            )
+        return _("провинция {province} не производит «{good}» (производит: {made})").format(
+            province=route.src, good=route.good, made=", ".join(made)
+        )
     if province_output(dst, rules, world, held)[route.good] > 0:
-        return f"провинция {route.dst} сама производит «{route.good}» — торговать одинаковым товаром нельзя"
+        return _("провинция {province} сама производит «{good}» — торговать одинаковым товаром нельзя").format(
+            province=route.dst, good=route.good
+        )
     return ""
 
 
@@ -219,7 +234,11 @@ def routes(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report
         for row, o in orders.of(name):
             if isinstance(o, AllowTransit):
                 world.transit.add((name, o.other))
-                report.result(row.ref, Status.DONE, f"караваны государства {o.other} могут ходить через ваши провинции")
+                report.result(
+                    row.ref,
+                    Status.DONE,
+                    _("караваны государства {other} могут ходить через ваши провинции").format(other=o.other),
+                )
             elif isinstance(o, CancelRoute):
                 gone = [
                     r
@@ -230,7 +249,9 @@ def routes(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report
                     and name in (r.seller, r.buyer)
                 ]
                 if not gone:
-                    report.result(row.ref, Status.REJECTED, f"нет вашего маршрута {o.src} → {o.dst}")
+                    report.result(
+                        row.ref, Status.REJECTED, _("нет вашего маршрута {src} → {dst}").format(src=o.src, dst=o.dst)
+                    )
                     continue
                 for r in gone:
                     world.routes.remove(r)
@@ -239,9 +260,13 @@ def routes(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report
                     before, after = shift_stability(
                         world.states[name], int(rules.param("break_treaty_stability")), rules
                     )
-                    note = f"; разрыв торгового договора: Ст {before:+d} → {after:+d}"
-                report.tell(f"{name}: закрыт маршрут {o.src} → {o.dst}{note}.")
-                report.result(row.ref, Status.DONE, f"маршрут закрыт{note}")
+                    note = _("; разрыв торгового договора: {change}").format(change=stability_change(before, after))
+                report.tell(
+                    _("{state}: закрыт маршрут {src} → {dst}{note}.").format(
+                        state=name, src=o.src, dst=o.dst, note=note
+                    )
+                )
+                report.result(row.ref, Status.DONE, _("маршрут закрыт{note}").format(note=note))
     for name in lot:
         for row, o in orders.of(name):
             if isinstance(o, Trade):
@@ -249,7 +274,11 @@ def routes(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report
                     text = _open(world, rules, report, o)
                 except Refused as exc:
                     report.result(row.ref, Status.REJECTED, str(exc))
-                    report.tell(f"{name}: маршрут {o.src} → {o.dst} ({o.good}) отклонён — {exc}.")
+                    report.tell(
+                        _("{state}: маршрут {src} → {dst} ({good}) отклонён — {why}.").format(
+                            state=name, src=o.src, dst=o.dst, good=o.good, why=exc
+                        )
+                    )
                 else:
                     report.result(row.ref, Status.DONE, text)
     _run_routes(world, rules, report, lot)
@@ -260,14 +289,14 @@ def _open(world: Campaign, rules: Rules, report: TurnReport, o: Trade) -> str:
     seller = o.state
     src, dst = world.provinces[o.src], world.provinces[o.dst]
     if src.owner != seller:
-        raise Refused(f"провинция {o.src} не ваша")
+        raise Refused(_("провинция {province} не ваша").format(province=o.src))
     buyer = dst.owner
     if not buyer:
-        raise Refused(f"провинция {o.dst} ничья — торговать не с кем")
+        raise Refused(_("провинция {province} ничья — торговать не с кем").format(province=o.dst))
     if world.at_war(seller, buyer):
-        raise Refused(f"с государством {buyer} идёт война")
+        raise Refused(_("с государством {other} идёт война").format(other=buyer))
     if any(r.src == o.src and r.dst == o.dst and r.good == o.good for r in world.routes):
-        raise Refused("такой маршрут уже есть")
+        raise Refused(_("такой маршрут уже есть"))
     route = Route(seller, o.src, o.good, o.dst, buyer, report.turn)
     why = _can_sell(world, rules, route, report.notes.get("garrisons"))
     if why:
@@ -279,24 +308,33 @@ def _open(world: Campaign, rules: Rules, report: TurnReport, o: Trade) -> str:
         limit = int(rules.param("ai_routes_out"))
     out = [r for r in world.routes if r.src == o.src]
     if len(out) >= limit:
-        extra = "" if "Рынок" in src.buildings else " (второй даёт Рынок — Форум)"
-        raise Refused(f"у провинции {o.src} уже {count(len(out), 'исходящий маршрут')} из {limit}{extra}")
+        text = (
+            _("у провинции {province} уже {routes} из {limit}")
+            if "Рынок" in src.buildings
+            else _("у провинции {province} уже {routes} из {limit} (второй даёт Рынок — Форум)")
+        )
+        raise Refused(text.format(province=o.src, routes=count(len(out), "исходящий маршрут"), limit=limit))
     reach = rules.trade_reach(o.good)
     if reach is None:
-        raise Refused(f"«{o.good}» нет в таблице торговли")
+        raise Refused(_("«{good}» нет в таблице торговли").format(good=o.good))
     path, why = find_path(world, rules, seller, buyer, o.src, o.dst)
     if path is None:
         raise Refused(why)
     if path.distance > reach:
         raise Refused(
-            f"«{o.good}» не довезти: путь — {count(path.distance, 'шаг')}, а по таблице торговли — "
-            f"не дальше {count(reach, 'шаг', case='gent')}"
+            _("«{good}» не довезти: путь — {steps}, а по таблице торговли — не дальше {reach}").format(
+                good=o.good, steps=count(path.distance, "шаг"), reach=count(reach, "шаг", case="gent")
+            )
         )
     route.distance, route.path = path.distance, path.text()
     world.routes.append(route)
     steps = count(path.distance, "шаг")
-    report.tell(f"{seller}: открыт маршрут {o.src} → {o.dst} ({o.good}, {steps}; {path.text()}).")
-    return f"маршрут открыт: {steps} ({path.text()})"
+    report.tell(
+        _("{state}: открыт маршрут {src} → {dst} ({good}, {steps}; {path}).").format(
+            state=seller, src=o.src, dst=o.dst, good=o.good, steps=steps, path=path.text()
+        )
+    )
+    return _("маршрут открыт: {steps} ({path})").format(steps=steps, path=path.text())
 
 
 def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str]) -> None:
@@ -324,21 +362,29 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
             reach = rules.trade_reach(route.good) or 0
             if path.distance > reach:
                 far = count(reach, "шаг", case="gent")
-                why = f"путь — {count(path.distance, 'шаг')}, а «{route.good}» везут не дальше {far}"
+                why = _("путь — {steps}, а «{good}» везут не дальше {reach}").format(
+                    steps=count(path.distance, "шаг"), good=route.good, reach=far
+                )
         if (
             path is not None
             and not why
             and sold[(route.src, route.good)]
             >= province_output(world.provinces[route.src], rules, world, held)[route.good]
         ):
-            why = f"весь «{route.good}» провинции {route.src} уже продан"
+            why = _("всё, что провинция {province} производит из «{good}», уже продано").format(
+                province=route.src, good=route.good
+            )
         if path is not None and not why and goods.get(route.seller, Counter())[route.good] <= 0:
-            why = f"«{route.good}» израсходован"
+            why = _("товар «{good}» уже израсходован").format(good=route.good)
         if path is not None and not why:
             why = _blockade(world, route, path, report, forces)
         if why or path is None:
-            route.status = f"ход {report.turn}: не работает — {why}"
-            report.tell(f"Маршрут {route.src} → {route.dst} ({route.good}, {route.seller}) не работает: {why}.")
+            route.status = _("ход {turn}: не работает — {why}").format(turn=report.turn, why=why)
+            report.tell(
+                _("Маршрут {src} → {dst} ({good}, {seller}) не работает: {why}.").format(
+                    src=route.src, dst=route.dst, good=route.good, seller=route.seller, why=why
+                )
+            )
             continue
         route.distance, route.path = path.distance, path.text()
         sold[(route.src, route.good)] += 1
@@ -355,10 +401,18 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
                 dropped.add(id(r))
                 world.routes.remove(r)
                 report.tell(
-                    f"{owner} (ИИ) {Name(owner):выбирает} торговлю с {Name(ranked[0].seller):ablt}: "
-                    f"маршрут {r.src} → {r.dst} "
-                    f"государства {r.seller} расторгнут (влияние {_influence(world, r.seller, owner)} против "
-                    f"{_influence(world, ranked[0].seller, owner)})."
+                    _(
+                        "{owner} (ИИ) {owner:выбирает} торговлю с {winner:ablt}: маршрут {src} → {dst} "
+                        "государства {seller} расторгнут (влияние {influence} против {best})."
+                    ).format(
+                        owner=Name(owner),
+                        winner=Name(ranked[0].seller),
+                        src=r.src,
+                        dst=r.dst,
+                        seller=r.seller,
+                        influence=_influence(world, r.seller, owner),
+                        best=_influence(world, ranked[0].seller, owner),
+                    )
                 )
     fair = rules.param("fair_share_percent") / 100
     internal = rules.param("internal_share_percent") / 100
@@ -385,7 +439,7 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
         else:
             route.seller_income, route.buyer_income = value, value * fair
         counts[route.seller] = counts.get(route.seller, 0) + 1
-        route.status = f"ход {report.turn}: работает"
+        route.status = _("ход {turn}: работает").format(turn=report.turn)
         pending.append(route)
 
 
@@ -400,24 +454,39 @@ def income(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report
                 PHASE,
                 "торговля",
                 route.seller_income,
-                f"караван: {route.good}, {route.src} → {route.dst}, {count(route.distance, 'шаг')}",
+                _("караван: {good}, {src} → {dst}, {steps}").format(
+                    good=route.good, src=route.src, dst=route.dst, steps=count(route.distance, "шаг")
+                ),
             )
         if route.buyer_income:
             world.states[route.buyer].treasury += route.buyer_income
-            side = "внутренняя торговля" if internal else "ярмарка"
+            side = (
+                _("внутренняя торговля: {good}, {src} → {dst}, {steps}")
+                if internal
+                else _("ярмарка: {good}, {src} → {dst}, {steps}")
+            )
             report.money(
                 route.buyer,
                 PHASE,
                 "торговля",
                 route.buyer_income,
-                f"{side}: {route.good}, {route.src} → {route.dst}, {count(route.distance, 'шаг')}",
+                side.format(good=route.good, src=route.src, dst=route.dst, steps=count(route.distance, "шаг")),
             )
+        told = (
+            _("Маршрут {src} → {dst} ({good}, {steps}): {buyer} +{buyer_income} Д (внутренняя торговля).")
+            if internal
+            else _("Маршрут {src} → {dst} ({good}, {steps}): {seller} +{seller_income} Д, {buyer} +{buyer_income} Д.")
+        )
         report.tell(
-            f"Маршрут {route.src} → {route.dst} ({route.good}, {count(route.distance, 'шаг')}): "
-            + (
-                f"{route.buyer} +{fmt(route.buyer_income)} Д (внутренняя торговля)."
-                if internal
-                else f"{route.seller} +{fmt(route.seller_income)} Д, {route.buyer} +{fmt(route.buyer_income)} Д."
+            told.format(
+                src=route.src,
+                dst=route.dst,
+                good=route.good,
+                steps=count(route.distance, "шаг"),
+                seller=route.seller,
+                seller_income=fmt(route.seller_income),
+                buyer=route.buyer,
+                buyer_income=fmt(route.buyer_income),
             )
         )
     return world

@@ -21,8 +21,9 @@ from engine.core.orders import Status
 from engine.core.turn import TurnReport
 
 from .. import speech
-from ..economy import Refused, lose_people, shift_stability
+from ..economy import Refused, lose_people, shift_stability, stability_change
 from ..forces import army_at, capacity, government_modifier, moves, weight
+from ..messages import _
 from ..military import Side, judge, pyramid, remove, units_text
 from ..model import BARBARIANS, Army, Campaign, Fleet, Province
 from ..orders import Embark, March, Raze, Sail
@@ -58,14 +59,15 @@ class War:
             return None
         zones = set(self.world.provinces[a].sea_zones) & set(self.world.provinces[b].sea_zones)
         if tons is None:
-            return f"через пролив {border.strait or ''} слонов не переправить: корабли их не возят"
+            return _("через пролив {strait} слонов не переправить: корабли их не возят").format(
+                strait=border.strait or ""
+            )
         cap = sum(capacity(f, self.rules) for f in self.world.fleets.values() if f.state == state and f.zone in zones)
         if cap < tons:
-            return (
-                f"чтобы пересечь пролив {border.strait or ''}, нужен свой флот в зоне "
-                f"{', '.join(map(str, sorted(zones)))} "
-                f"грузоподъёмностью {tons} у.т. (есть {cap})"
-            )
+            return _(
+                "чтобы пересечь пролив {strait}, нужен свой флот в зоне {zones} "
+                "грузоподъёмностью {tons} у.т. (есть {cap})"
+            ).format(strait=border.strait or "", zones=", ".join(map(str, sorted(zones))), tons=tons, cap=cap)
         return None
 
     def path(self, state: str, start: str, goal: str, tons: int | None) -> tuple[list[str] | None, str]:
@@ -82,13 +84,15 @@ class War:
                     continue
                 q = self.world.provinces[n]
                 if n != goal and not self.passable(state, q):
-                    blocked = blocked or (
-                        f"путь через провинцию {n} ({q.owner or 'ничья'}) закрыт: можно идти только "
-                        f"через свои, союзные и вражеские провинции"
-                    )
+                    blocked = blocked or _(
+                        "путь через провинцию {province} ({owner}) закрыт: можно идти только "
+                        "через свои, союзные и вражеские провинции"
+                    ).format(province=n, owner=q.owner or _("ничья"))
                     continue
                 if n == goal and q.owner and not self.passable(state, q):
-                    blocked = f"провинция {n} принадлежит государству {q.owner}, с которым нет войны, — входить нельзя"
+                    blocked = _(
+                        "провинция {province} принадлежит государству {owner}, с которым нет войны, — входить нельзя"
+                    ).format(province=n, owner=q.owner)
                     continue
                 why = self.strait_ok(state, p, n, tons)
                 if why:
@@ -97,7 +101,7 @@ class War:
                 prev[n] = p
                 queue.append(n)
         if goal not in prev:
-            return None, blocked or f"нет пути в провинцию {goal}"
+            return None, blocked or _("нет пути в провинцию {province}").format(province=goal)
         out = []
         p = goal
         while p != start:
@@ -142,19 +146,19 @@ class War:
         defenders = self.hostile_armies(attacker.state, province.name)
         att_mods: list[tuple[str, int]] = []
         if by_sea:
-            att_mods.append(("десант с моря", int(rules.param("landing_attack"))))
+            att_mods.append((_("десант с моря"), int(rules.param("landing_attack"))))
         elif came_from is not None:
             b = world.border(came_from, province.name)
             if b is not None and b.kind == "river":
-                att_mods.append(("через реку", int(rules.param("river_attack"))))
+                att_mods.append((_("через реку"), int(rules.param("river_attack"))))
         att_mods += government_modifier(world, [attacker.state], rules)
         def_states = [a.state for a in defenders]
         siege = rules.tech_effect(world.states[attacker.state].techs, "siege") if attacker.state in world.states else 0
         if siege and self.fortress(province)[1] and province.owner in def_states:
-            att_mods.append(("штурм укреплений", siege))  # ANC-FORT-05 (PROPOSAL techs)
+            att_mods.append((_("штурм укреплений"), siege))  # ANC-FORT-05 (PROPOSAL techs)
         def_mods: list[tuple[str, int]] = []
         if province.terrain.lower() == "лес":
-            def_mods.append(("оборона в лесу", int(rules.param("forest_defence"))))
+            def_mods.append((_("оборона в лесу"), int(rules.param("forest_defence"))))
         name, bonus = self.fortress(province)
         if bonus and province.owner in def_states:
             def_mods.append((f"«{name}»", bonus))
@@ -167,18 +171,36 @@ class War:
         dfn = Side(def_states, pool, def_mods)
         terrain = province.terrain
         outcome = judge(rules, "суша", att.bo(rules, terrain), dfn.bo(rules, terrain))
-        att_lost, _ = pyramid(attacker.units, outcome.attacker_loss, rules)
-        def_lost, _ = pyramid(pool, outcome.defender_loss, rules)
+        att_lost, _att_damaged = pyramid(attacker.units, outcome.attacker_loss, rules)
+        def_lost, _def_damaged = pyramid(pool, outcome.defender_loss, rules)
         remove(attacker.units, att_lost)
         self._spread_losses(defenders, def_lost)
-        verdict = {"attacker": "победа атакующего", "defender": "победа защитника", "draw": "ничья"}[outcome.result]
+        verdict = {
+            "attacker": _("победа атакующего"),
+            "defender": _("победа защитника"),
+            "draw": _.pgettext("исход боя", "ничья"),
+        }[outcome.result]
         defenders_txt = ", ".join(sorted(set(def_states)))
         self.report.tell(
-            f"Битва в провинции {province.name}: {attacker.state} ({outcome.attacker_bo} БО: "
-            f"{att.describe(rules, terrain)}) против {defenders_txt} ({outcome.defender_bo} БО: "
-            f"{dfn.describe(rules, terrain)}). Таблица боя, {outcome.cell()}: {verdict}, потери "
-            f"{outcome.attacker_loss}/{outcome.defender_loss}. {attacker.state} {Name(attacker.state):теряет} "
-            f"{units_text(att_lost, rules)}; {defenders_txt} — {units_text(def_lost, rules)}."
+            _(
+                "Битва в провинции {province}: {attacker} ({attacker_bo} БО: {attacker_units}) против {defenders} "
+                "({defender_bo} БО: {defender_units}). Таблица боя, {cell}: {verdict}, потери {attacker_loss}/"
+                "{defender_loss}. {attacker} {attacker:теряет} {attacker_lost}; {defenders} — {defender_lost}."
+            ).format(
+                province=province.name,
+                attacker=Name(attacker.state),
+                attacker_bo=outcome.attacker_bo,
+                attacker_units=att.describe(rules, terrain),
+                defenders=defenders_txt,
+                defender_bo=outcome.defender_bo,
+                defender_units=dfn.describe(rules, terrain),
+                cell=outcome.cell(),
+                verdict=verdict,
+                attacker_loss=outcome.attacker_loss,
+                defender_loss=outcome.defender_loss,
+                attacker_lost=units_text(att_lost, rules),
+                defender_lost=units_text(def_lost, rules),
+            )
         )
         self.battles.append(
             {
@@ -223,14 +245,17 @@ class War:
             )
             if options:
                 self.report.tell(
-                    f"{a.state}: остатки армии «{a.name}» ({units_text(a.units, self.rules)}) "
-                    f"отходят в провинцию {options[0]}."
+                    _("{state}: остатки армии «{army}» ({units}) отходят в провинцию {province}.").format(
+                        state=a.state, army=a.name, units=units_text(a.units, self.rules), province=options[0]
+                    )
                 )
                 old = a.province
                 a.province = options[0]
                 self._moved(a, old)
             else:
-                self.report.tell(f"{a.state}: армии «{a.name}» некуда отступить — она рассеяна.")
+                self.report.tell(
+                    _("{state}: армии «{army}» некуда отступить — она рассеяна.").format(state=a.state, army=a.name)
+                )
                 a.units.clear()
 
     def _barbarian_slaves(self, state: str, province: Province) -> None:
@@ -240,7 +265,11 @@ class War:
         home = self.world.provinces.get(st.capital)
         if home is not None and n:
             home.population["раб"] = home.population.get("раб", 0) + n
-            self.report.tell(f"{state}: победа над варварами — +{n} раб. ({home.name}).")
+            self.report.tell(
+                _("{state}: победа над варварами — +{n} раб. ({province}).").format(
+                    state=state, n=n, province=home.name
+                )
+            )
 
     # ------------------------------------------------------------ occupation
 
@@ -254,22 +283,36 @@ class War:
             gov = rules.governments.get(winner.government)
             if gov is not None and gov.annex:
                 province.owner = state
-                self.report.tell(f"{state}: нейтральная провинция {province.name} присоединена силой ({gov.name_ru}).")
+                self.report.tell(
+                    _("{state}: нейтральная провинция {province} присоединена силой ({government}).").format(
+                        state=state, province=province.name, government=gov.name_ru
+                    )
+                )
             return
         mode = int(rules.param("plunder_mode"))
         if mode == 2:
             loot = Fraction(sum(province.population.values()))
-            how = f"по 1 Д за каждого из {speech.count(int(loot), 'житель', case='gent')}"
+            how = _("по 1 Д за каждого из {people}").format(people=speech.count(int(loot), "житель", case="gent"))
         else:
             count = max(self.provinces_before.get(loser, 1), 1)
             loot = max(self.opening.get(loser, victim.treasury), Fraction(0)) / count
-            how = f"казна {fmt(self.opening.get(loser, victim.treasury))} Д ÷ {speech.count(count, 'провинция')}"
+            how = _("казна {treasury} Д ÷ {provinces}").format(
+                treasury=fmt(self.opening.get(loser, victim.treasury)), provinces=speech.count(count, "провинция")
+            )
             victim.treasury -= loot
             if loot:
-                self.report.money(loser, PHASE, "грабёж", -loot, f"разграблена провинция {province.name}")
+                self.report.money(
+                    loser, PHASE, "грабёж", -loot, _("разграблена провинция {province}").format(province=province.name)
+                )
         if loot:
             winner.treasury += loot
-            self.report.money(state, PHASE, "грабёж", loot, f"грабёж провинции {province.name}: {how}")
+            self.report.money(
+                state,
+                PHASE,
+                "грабёж",
+                loot,
+                _("грабёж провинции {province}: {how}").format(province=province.name, how=how),
+            )
         share = int(rules.param("enslave_share_percent"))
         slaves_n = sum(province.population.values()) * share // 100
         taken = lose_people(province, slaves_n)
@@ -281,25 +324,42 @@ class War:
             home.population["раб"] = home.population.get("раб", 0) + got
         province.owner = state
         self.captured[province.name] = loser
-        self.report.tell(
-            f"{state} {Name(state):занимает} провинцию {province.name} ({loser}): грабёж {fmt(loot)} Д ({how}); "
-            f"в рабство уведено {got} ({', '.join(f'{n} {s}' for s, n in taken.items()) or 'никого'})"
-            f"{f' → {home.name}' if got and home else ''}."
-        )
+        told = dict(state=Name(state), province=province.name, loser=loser, loot=fmt(loot), how=how)
+        if got and home is not None:
+            people = ", ".join(f"{n} {s}" for s, n in taken.items())
+            self.report.tell(
+                _(
+                    "{state} {state:занимает} провинцию {province} ({loser}): грабёж {loot} Д ({how}); "
+                    "в рабство уведено {got} ({people}) → {home}."
+                ).format(got=got, people=people, home=home.name, **told)
+            )
+        else:
+            self.report.tell(
+                _(
+                    "{state} {state:занимает} провинцию {province} ({loser}): грабёж {loot} Д ({how}); "
+                    "никого не увели в рабство."
+                ).format(**told)
+            )
         if victim.capital == province.name:
             before, after = shift_stability(victim, int(rules.param("capital_lost_stability")), rules)
-            self.report.tell(f"{loser} {Name(loser):потерял} столицу! Ст {before:+d} → {after:+d}.")
+            self.report.tell(
+                _("{loser} {loser:потерял} столицу! {change}.").format(
+                    loser=Name(loser), change=stability_change(before, after)
+                )
+            )
             known = [rules.techs[t] for t in victim.techs if t in rules.techs and t not in winner.techs]
             if known:
                 prize = max(known, key=lambda t: (t.cost, t.name_ru))
                 winner.techs.append(prize.name_ru)
                 self.report.tell(
-                    f"{state} {Name(state):захватывает} знания побеждённого: технология «{prize.name_ru}»."
+                    _("{state} {state:захватывает} знания побеждённого: технология «{tech}».").format(
+                        state=Name(state), tech=prize.name_ru
+                    )
                 )
             rest = [p for p in world.provinces.values() if p.owner == loser]
             victim.capital = max(rest, key=lambda p: (sum(p.population.values()), p.name)).name if rest else ""
             if victim.capital:
-                self.report.tell(f"{loser}: новая столица — {victim.capital}.")
+                self.report.tell(_("{state}: новая столица — {capital}.").format(state=loser, capital=victim.capital))
 
     # ------------------------------------------------------------ orders
 
@@ -325,10 +385,10 @@ class War:
             return self.land(order)
         army = world.armies.get(order.force)
         if army is None or army.state != order.state or not army.size():
-            raise Refused(f"«{order.force}» — не ваша армия или в ней никого нет")
+            raise Refused(_("«{force}» — не ваша армия или в ней никого нет").format(force=order.force))
         start = army.province
         if start == order.to:
-            raise Refused(f"армия уже в провинции {order.to}")
+            raise Refused(_("армия уже в провинции {province}").format(province=order.to))
         tons = weight(army.units, rules)
         route, why = self.path(army.state, start, order.to, tons)
         if route is None:
@@ -339,8 +399,10 @@ class War:
             reach += int(rules.param("road_bonus"))
         if len(route) > reach:
             raise Refused(
-                f"до провинции {order.to} — {speech.count(len(route), 'переход')}, а запас хода армии — {reach} "
-                f"(самый медленный отряд задаёт ход)"
+                _(
+                    "до провинции {province} — {marches}, а запас хода армии — {reach} "
+                    "(самый медленный отряд задаёт ход)"
+                ).format(province=order.to, marches=speech.count(len(route), "переход"), reach=reach)
             )
         setting_out = dict(army.units)  # every unit that marched pays for its way (ANC-UPKEEP-02)
         prev = start
@@ -354,13 +416,12 @@ class War:
                     army.province = start
                     self._moved(army, old)
                     if not army.size():
-                        return f"армия разбита в провинции {p}"
-                    return (
-                        f"поражение в провинции {p}: остатки ({units_text(army.units, rules)}) "
-                        f"вернулись {Name(start):куда}"
+                        return _("армия разбита в провинции {province}").format(province=p)
+                    return _("поражение в провинции {province}: остатки ({units}) вернулись {start:куда}").format(
+                        province=p, units=units_text(army.units, rules), start=Name(start)
                     )
                 if not army.size():
-                    return f"армия погибла в провинции {p}"
+                    return _("армия погибла в провинции {province}").format(province=p)
             prev = p
         old = army.province
         army.province = order.to
@@ -369,78 +430,107 @@ class War:
         target = world.provinces[order.to]
         if target.owner != army.state and (not target.owner or world.at_war(army.state, target.owner)):
             self.occupy(army.state, target, start)
-        return f"армия в провинции {order.to} ({speech.count(len(route), 'переход')})"
+        return _("армия в провинции {province} ({marches})").format(
+            province=order.to, marches=speech.count(len(route), "переход")
+        )
 
     def land(self, order: March) -> str:
         """ANC-MOVE-10: the troops aboard land in a province on the fleet's sea zone, −2 in battle."""
         world, rules = self.world, self.rules
         fleet = world.fleets.get(order.force)
         if fleet is None or fleet.state != order.state:
-            raise Refused(f"«{order.force}» — не ваш флот")
+            raise Refused(_("«{fleet}» — не ваш флот").format(fleet=order.force))
         if not fleet.cargo:
-            raise Refused(f"на флоте «{fleet.name}» нет войск")
+            raise Refused(_("на флоте «{fleet}» нет войск").format(fleet=fleet.name))
         province = world.provinces[order.to]
         if fleet.zone not in province.sea_zones:
-            raise Refused(f"провинция {order.to} не выходит к морской зоне {fleet.zone}, где стоит флот")
+            raise Refused(
+                _("провинция {province} не выходит к морской зоне {zone}, где стоит флот").format(
+                    province=order.to, zone=fleet.zone
+                )
+            )
         if (
             province.owner
             and province.owner != order.state
             and not (world.allied(order.state, province.owner) or world.at_war(order.state, province.owner))
         ):
-            raise Refused(f"провинция {order.to} принадлежит государству {province.owner}, с которым нет войны")
-        landing = Army(f"{order.state}: десант ({order.to})", order.state, order.to, dict(fleet.cargo))
+            raise Refused(
+                _("провинция {province} принадлежит государству {owner}, с которым нет войны").format(
+                    province=order.to, owner=province.owner
+                )
+            )
+        landing = Army(
+            _("{state}: десант ({province})").format(state=order.state, province=order.to),
+            order.state,
+            order.to,
+            dict(fleet.cargo),
+        )
         fleet.cargo = {}
         if self.hostile_armies(order.state, order.to):
             result = self.land_battle(landing, province, None, by_sea=True)
             if result != "attacker":
                 fleet.cargo = dict(landing.units)
-                return f"высадка отбита: остатки ({units_text(landing.units, rules)}) вернулись на корабли"
+                return _("высадка отбита: остатки ({units}) вернулись на корабли").format(
+                    units=units_text(landing.units, rules)
+                )
         army = army_at(world, order.state, order.to)
         for t, n in landing.units.items():
             army.units[t] = army.units.get(t, 0) + n
         if province.owner != order.state and (not province.owner or world.at_war(order.state, province.owner)):
             self.occupy(order.state, province, None)
-        return f"войска высадились в провинции {order.to}"
+        return _("войска высадились в провинции {province}").format(province=order.to)
 
     def embark(self, order: Embark) -> str:
         world, rules = self.world, self.rules
         army = world.armies.get(order.army)
         fleet = world.fleets.get(order.fleet)
         if army is None or army.state != order.state or not army.size():
-            raise Refused(f"«{order.army}» — не ваша армия")
+            raise Refused(_("«{army}» — не ваша армия").format(army=order.army))
         if fleet is None or fleet.state != order.state:
-            raise Refused(f"«{order.fleet}» — не ваш флот")
+            raise Refused(_("«{fleet}» — не ваш флот").format(fleet=order.fleet))
         province = world.provinces[army.province]
         if "Порт" not in province.buildings:
-            raise Refused(f"грузиться на корабли можно только в порту, а в провинции {province.name} порта нет")
+            raise Refused(
+                _("грузиться на корабли можно только в порту, а в провинции {province} порта нет").format(
+                    province=province.name
+                )
+            )
         if fleet.zone not in province.sea_zones:
-            raise Refused(f"флот стоит в зоне {fleet.zone}, а провинция {province.name} к ней не выходит")
+            raise Refused(
+                _("флот стоит в зоне {zone}, а провинция {province} к ней не выходит").format(
+                    zone=fleet.zone, province=province.name
+                )
+            )
         tons = weight(army.units, rules)
         if tons is None:
-            raise Refused("слонов корабли не возят (ANC-MOVE-09)")
+            raise Refused(_("слонов корабли не возят (ANC-MOVE-09)"))
         room = capacity(fleet, rules) - (weight(fleet.cargo, rules) or 0)
         if tons > room:
-            raise Refused(f"армия весит {tons} у.т., а на флоте свободно {room} у.т.")
+            raise Refused(_("армия весит {tons} у.т., а на флоте свободно {room} у.т.").format(tons=tons, room=room))
         for t, n in army.units.items():
             fleet.cargo[t] = fleet.cargo.get(t, 0) + n
         army.units.clear()
-        return f"погружено на «{fleet.name}» ({tons} у.т.)"
+        return _("погружено на «{fleet}» ({tons} у.т.)").format(fleet=fleet.name, tons=tons)
 
     def sail(self, order: Sail) -> str:
         world, rules = self.world, self.rules
         fleet = world.fleets.get(order.fleet)
         if fleet is None or fleet.state != order.state or not fleet.size():
-            raise Refused(f"«{order.fleet}» — не ваш флот")
+            raise Refused(_("«{fleet}» — не ваш флот").format(fleet=order.fleet))
         if order.zone not in world.seas:
-            raise Refused(f"нет морской зоны {order.zone}")
+            raise Refused(_("нет морской зоны {zone}").format(zone=order.zone))
         route = self.sea_path(fleet.zone, order.zone)
         if route is None:
-            raise Refused(f"из зоны {fleet.zone} в зону {order.zone} моря нет")
+            raise Refused(_("из зоны {src} в зону {dst} моря нет").format(src=fleet.zone, dst=order.zone))
         lighthouses = sum(p.buildings.count("Маяк") for p in world.provinces.values() if p.owner == fleet.state)
         discoveries = rules.tech_effect(world.states[fleet.state].techs, "ship_range")
         reach = min(moves(fleet.ships, rules) + lighthouses + discoveries, int(rules.param("ship_range_max")))
         if len(route) > reach:
-            raise Refused(f"до зоны {order.zone} — {speech.count(len(route), 'переход')}, а запас хода флота — {reach}")
+            raise Refused(
+                _("до зоны {zone} — {marches}, а запас хода флота — {reach}").format(
+                    zone=order.zone, marches=speech.count(len(route), "переход"), reach=reach
+                )
+            )
         for z in route:
             enemies = [
                 f for f in world.fleets.values() if f.zone == z and f.size() and world.at_war(fleet.state, f.state)
@@ -448,9 +538,11 @@ class War:
             if enemies:
                 result = self.sea_battle(fleet, enemies, z)
                 if result != "attacker":
-                    return f"морской бой в зоне {z}: флот остановлен ({units_text(fleet.ships, rules)})"
+                    return _("морской бой в зоне {zone}: флот остановлен ({units})").format(
+                        zone=z, units=units_text(fleet.ships, rules)
+                    )
             fleet.zone = z
-        return f"флот в зоне {order.zone} ({speech.count(len(route), 'переход')})"
+        return _("флот в зоне {zone} ({marches})").format(zone=order.zone, marches=speech.count(len(route), "переход"))
 
     def sea_path(self, a: int, b: int) -> list[int] | None:
         graph: dict[int, set[int]] = {z: set() for z in self.world.seas}
@@ -497,17 +589,40 @@ class War:
                     remove(f.ships, {t: take})
                     n -= take
         drowned = self._drown(fleet) + functools.reduce(operator.iadd, (self._drown(f) for f in enemies), [])
-        verdict = {"attacker": "победа атакующего", "defender": "победа обороняющегося", "draw": "ничья"}[
-            outcome.result
-        ]
+        verdict = {
+            "attacker": _("победа атакующего"),
+            "defender": _("победа обороняющегося"),
+            "draw": _.pgettext("исход боя", "ничья"),
+        }[outcome.result]
         names = ", ".join(sorted({f.state for f in enemies}))
-        dmg = "".join(f"; повреждён {t} ({side})" for t, side in ((att_dmg, fleet.state), (def_dmg, names)) if t)
+        dmg = "".join(
+            _("; повреждён {ship} ({side})").format(ship=t, side=side)
+            for t, side in ((att_dmg, fleet.state), (def_dmg, names))
+            if t
+        )
+        drowned_txt = _(" Утонули с кораблями: {troops}.").format(troops=", ".join(drowned)) if drowned else ""
         self.report.tell(
-            f"Морской бой в зоне {zone}: {fleet.state} ({outcome.attacker_bo} БО: {att.describe(rules, '')}) против "
-            f"{names} ({outcome.defender_bo} БО: {dfn.describe(rules, '')}). Таблица боя, {outcome.cell()}: {verdict}, "
-            f"потери {outcome.attacker_loss}/{outcome.defender_loss}: {fleet.state} — {units_text(att_lost, rules)}; "
-            f"{names} — {units_text(def_lost, rules)}{dmg}."
-            + (f" Утонули с кораблями: {', '.join(drowned)}." if drowned else "")
+            _(
+                "Морской бой в зоне {zone}: {attacker} ({attacker_bo} БО: {attacker_units}) против {defenders} "
+                "({defender_bo} БО: {defender_units}). Таблица боя, {cell}: {verdict}, потери {attacker_loss}/"
+                "{defender_loss}: {attacker} — {attacker_lost}; {defenders} — {defender_lost}{damaged}.{drowned}"
+            ).format(
+                zone=zone,
+                attacker=fleet.state,
+                attacker_bo=outcome.attacker_bo,
+                attacker_units=att.describe(rules, ""),
+                defenders=names,
+                defender_bo=outcome.defender_bo,
+                defender_units=dfn.describe(rules, ""),
+                cell=outcome.cell(),
+                verdict=verdict,
+                attacker_loss=outcome.attacker_loss,
+                defender_loss=outcome.defender_loss,
+                attacker_lost=units_text(att_lost, rules),
+                defender_lost=units_text(def_lost, rules),
+                damaged=dmg,
+                drowned=drowned_txt,
+            )
         )
         self.battles.append(
             {
@@ -539,15 +654,26 @@ class War:
     def raze(self, order: Raze) -> str:
         province = self.world.provinces[order.province]
         if province.owner != order.state or province.name not in self.captured:
-            raise Refused(f"разрушать можно только в провинции, захваченной в этот ход, а {province.name} — нет")
+            raise Refused(
+                _(
+                    "разрушать можно только в провинции, захваченной в этот ход, "
+                    "а провинцию {province} вы в этот ход не захватывали"
+                ).format(province=province.name)
+            )
         victims = [order.building] if order.building else list(province.buildings)
         gone = [b for b in victims if b in province.buildings]
         if not gone:
-            raise Refused(f"в провинции {province.name} нет «{order.building}»")
+            raise Refused(
+                _("в провинции {province} нет «{building}»").format(province=province.name, building=order.building)
+            )
         for b in gone:
             province.buildings.remove(b)
-        self.report.tell(f"{order.state} {Name(order.state):разрушает} в провинции {province.name}: {', '.join(gone)}.")
-        return "разрушено: " + ", ".join(gone)
+        self.report.tell(
+            _("{state} {state:разрушает} в провинции {province}: {buildings}.").format(
+                state=Name(order.state), province=province.name, buildings=", ".join(gone)
+            )
+        )
+        return _("разрушено: {buildings}").format(buildings=", ".join(gone))
 
 
 def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
