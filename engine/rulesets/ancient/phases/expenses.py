@@ -104,9 +104,11 @@ def why_not(world: Campaign, state: State, province: Province, b: Building, rule
             ).format(province=province.name, workshop=have[0])
     slaves = province.population.get("раб", 0)
     if b.cost_slaves > slaves:
-        return _("нужно {need} раб. в провинции {province}, есть {have}").format(
-            need=b.cost_slaves, province=province.name, have=slaves
-        )
+        return _.ngettext(
+            "нужно {need} раб. в провинции {province}, есть {have}",
+            "нужно {need} раб. в провинции {province}, есть {have}",
+            b.cost_slaves,
+        ).format(need=b.cost_slaves, province=province.name, have=slaves)
     return None
 
 
@@ -158,7 +160,9 @@ class Expenses:
             province.population["раб"] -= b.cost_slaves
         province.buildings.append(b.name_ru)
         price = (
-            _("{cost} Д и {slaves} раб.").format(cost=fmt(cost), slaves=b.cost_slaves)
+            _.ngettext("{cost} Д и {slaves} раб.", "{cost} Д и {slaves} раб.", b.cost_slaves).format(
+                cost=fmt(cost), slaves=b.cost_slaves
+            )
             if b.cost_slaves
             else _("{cost} Д").format(cost=fmt(cost))
         )
@@ -696,7 +700,7 @@ def _charges(world: Campaign, rules: Rules, report: TurnReport, exp: Expenses) -
             ),
             (
                 gov.money_per_aristocrat * aristocrats,
-                _("{government}: {rate} Д × {n} АР").format(
+                _.ngettext("{government}: {rate} Д × {n} АР", "{government}: {rate} Д × {n} АР", aristocrats).format(
                     government=gov.name_ru, rate=fmt(gov.money_per_aristocrat, sign=True), n=aristocrats
                 ),
             ),

@@ -52,7 +52,11 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
                 PHASE,
                 "налоги",
                 tax,
-                _("{citizens} СГ × {rate} Д ({government}) × {percent} % (Ст {stability:+d})").format(
+                _.ngettext(
+                    "{citizens} СГ × {rate} Д ({government}) × {percent} % (Ст {stability:+d})",
+                    "{citizens} СГ × {rate} Д ({government}) × {percent} % (Ст {stability:+d})",
+                    citizens,
+                ).format(
                     citizens=citizens,
                     rate=fmt(gov.tax),
                     government=gov.name_ru,
@@ -65,7 +69,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
         for amount, reason in (
             (
                 gov.money_per_aristocrat * aristocrats,
-                _("{government}: {rate} Д × {n} АР").format(
+                _.ngettext("{government}: {rate} Д × {n} АР", "{government}: {rate} Д × {n} АР", aristocrats).format(
                     government=gov.name_ru, rate=fmt(gov.money_per_aristocrat), n=aristocrats
                 ),
             ),
