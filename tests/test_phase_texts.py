@@ -19,9 +19,8 @@ import pytest
 from engine.core import i18n
 from engine.core.tables import Tables, apply_changes
 from engine.core.turn import TurnReport
-from engine.rulesets.ancient import codec, ruleset
+from engine.rulesets.ancient import codec, economy, ruleset
 from engine.rulesets.ancient.demo import sample_orders
-from engine.rulesets.ancient.economy import stability_change
 from engine.rulesets.ancient.phases import events
 from engine.rulesets.ancient.rules import EventCard
 from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables, put_orders
@@ -127,8 +126,8 @@ def test_i16_p2_no_stability_change_from_a_value_to_itself(russian: list[Turn]) 
     same = re.compile(r"Ст ([+−-]?\d+) → \1(?!\d)")
     bad = [f"{where}: {text}" for turn in russian for where, text in turn.texts() if "Ст" in text and same.search(text)]
     assert not bad, "\n".join(bad)
-    assert stability_change(0, 0) == "Ст не изменилась (+0)"
-    assert stability_change(-1, 1) == "Ст -1 → +1"
+    assert economy.stability_change(0, 0) == "Ст осталась +0"
+    assert economy.stability_change(-1, 1) == "Ст -1 → +1"
 
 
 def test_i16_p2_an_ai_capital_in_revolt_says_its_stability_stays() -> None:
@@ -140,11 +139,11 @@ def test_i16_p2_an_ai_capital_in_revolt_says_its_stability_stays() -> None:
     report.notes["revolts"] = set()
     events.apply(world, rules, report, card, state, world.provinces[state.capital], None)
     line = report.chronicle[-1]
-    assert "восстала столица: Ст не изменилась (+0)" in line, line
+    assert "восстала столица: Ст осталась +0" in line, line
     assert "+0 → +0" not in line
     with i18n.using("en"):
         events.apply(world, rules, report, card, state, world.provinces[state.capital], None)
-    assert "the capital revolts: stability unchanged (+0)" in report.chronicle[-1], report.chronicle[-1]
+    assert "the capital revolts: stability stayed at +0" in report.chronicle[-1], report.chronicle[-1]
 
 
 def test_i16_p2_no_abbreviations_the_seed_does_not_use(russian: list[Turn]) -> None:

@@ -62,10 +62,10 @@ def budget(world: Campaign, report: TurnReport) -> Budget:
 
 
 def stability_change(before: int, after: int) -> str:
-    """«Ст +1 → 0», or «Ст не изменилась (+0)» when nothing moved (an AI state's fixed stability, a bound),
+    """«Ст +1 → 0», or «Ст осталась +0» when nothing moved (an AI state's fixed stability, a bound),
     so no message says «Ст +0 → +0»."""
     if before == after:
-        return _("Ст не изменилась ({value:+d})").format(value=after)
+        return _("Ст осталась {value:+d}").format(value=after)
     return _("Ст {before:+d} → {after:+d}").format(before=before, after=after)
 
 

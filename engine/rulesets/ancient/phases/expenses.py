@@ -91,9 +91,12 @@ def why_not(world: Campaign, state: State, province: Province, b: Building, rule
         )
     unmet = conditions.failures(b.where, conditions.Context(world, state, province))
     if unmet:
-        return _("«{building}» нельзя строить в провинции {province}: нужно {needs}").format(
-            building=b.name_ru, province=province.name, needs="; ".join(unmet)
+        text = (
+            _("«{building}» нельзя строить в провинции {province} — условие: {needs}")
+            if len(unmet) == 1
+            else _("«{building}» нельзя строить в провинции {province} — условия: {needs}")
         )
+        return text.format(building=b.name_ru, province=province.name, needs="; ".join(unmet))
     if b.workshop and state.capital != province.name:
         limit = int(rules.param("workshops_per_province"))
         have = [x for x in province.buildings if (r := rules.buildings.get(x)) is not None and r.workshop]
@@ -490,9 +493,12 @@ class Expenses:
         if unit.where is not None:
             unmet = conditions.failures(unit.where, conditions.Context(self.world, state, province))
             if unmet:
-                raise Refused(
-                    _("«{unit}» здесь не набрать: нужно {needs}").format(unit=unit.name_ru, needs="; ".join(unmet))
+                text = (
+                    _("«{unit}» здесь не набрать — условие: {needs}")
+                    if len(unmet) == 1
+                    else _("«{unit}» здесь не набрать — условия: {needs}")
                 )
+                raise Refused(text.format(unit=unit.name_ru, needs="; ".join(unmet)))
         if unit.kind == "sea" and not province.sea_zones:
             raise Refused(_("провинция {province} не выходит к морю").format(province=province.name))
         want = order.count
