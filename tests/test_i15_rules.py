@@ -74,7 +74,7 @@ def test_i15_p15_short_of_the_whole_crew_the_farm_yields_its_one_unit() -> None:
     assert s.workers["Зерновая ферма"] == 2 and s.free["раб"] == 3
     assert province_output(province, rules)["зерно"] == 1
     (why,) = staffing.short_crews(province, rules)
-    assert "6 раб или 3 СГ" in why and "обычный состав — 1 ед." in why
+    assert "6 раб или 3 СГ" in why and "обычный состав, и урожай — 1 единица" in why
 
 
 def test_i15_p15_irrigation_without_a_farm_yields_nothing_and_says_so() -> None:

@@ -106,7 +106,7 @@ def short_crews(province: Province, rules: Rules, s: Staffing | None = None) -> 
             text = (
                 _(
                     "для постройки «{building}» с орошением нужно {crew} в провинции {province}, "
-                    "пока работает только обычный состав"
+                    "пока работает только обычный состав, и урожай — 1 единица, как без орошения"
                 )
                 if s.staffed.get(b.name_ru)
                 else _(
