@@ -13,14 +13,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
+import yaml
 
 from engine.core import i18n
+from engine.core.errors import StrategosError
 from engine.core.tables import Tables, apply_changes
 from engine.core.turn import TurnReport
 from engine.rulesets.ancient import codec, economy, ruleset
 from engine.rulesets.ancient.demo import sample_orders
+from engine.rulesets.ancient.model import BARBARIANS
 from engine.rulesets.ancient.phases import events
 from engine.rulesets.ancient.rules import EventCard
 from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables, put_orders
@@ -54,7 +58,8 @@ class Turn:
 def _names(d: codec.Decoded) -> list[str]:
     """Every name the turn's texts may quote, longest first (so «Нижний Египет» goes before «Египет»)."""
     c, r = d.campaign, d.rules
-    names: set[str] = set(c.states) | set(c.armies) | set(c.fleets)
+    names: set[str] = set(c.states) | set(c.armies) | set(c.fleets) | {BARBARIANS}
+    names |= {b.strait for b in c.borders if getattr(b, "strait", "")}
     for p in c.provinces.values():
         names |= {p.name, p.specialisation, p.terrain, *p.population, *p.buildings}
     names |= {b.name_ru for b in r.buildings.values()} | set(r.buildings)
@@ -172,3 +177,34 @@ def test_i16_p2_russian_wording_of_the_fixed_messages() -> None:
     assert "стабильность можно покупать только раз за ход — это уже второй приказ" in reasons
     assert "провинция Рим принадлежит государству Рим, а не вам" in reasons
     assert not any(" ед." in r for r in reasons), reasons
+
+
+SCENARIOS = sorted((Path(__file__).parent / "scenarios" / "ancient").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_i16_p3_every_scenario_turn_in_english_writes_no_russian_but_names(path: Path) -> None:
+    """The scenario corpus reaches every phase's messages (battles, plunder, trade, degradation...):
+    each of its turns, resolved in English, says nothing in Russian but the names."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    setup = data.get("setup") or {}
+    tables = build_tables(setup)
+    bad: list[str] = []
+    for n, turn in enumerate(data.get("turns") or [], start=1):
+        put_orders(tables, turn.get("orders") or {})
+        if turn.get("mode", "resolve") != "resolve":
+            continue
+        try:
+            d = codec.decode(tables)
+            names = _names(d)
+            with i18n.using("en"):
+                _world, report, orders = ruleset.run_turn(d)
+            result = ruleset.resolve(tables, turn.get("turn"), secret=setup.get("secret", FIXED_SECRET))
+        except StrategosError:
+            continue  # a scenario about a refused turn: nothing resolved, nothing told
+        tables = apply_changes(tables, result.changes)
+        names += _names(codec.decode(tables))
+        for where, text in Turn(report, orders, names).texts():
+            if CYRILLIC.search(_without_names(text, names)):
+                bad.append(f"turn {n}, {where}: {text}")
+    assert not bad, "\n".join(bad[:20])

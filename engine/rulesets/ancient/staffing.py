@@ -89,6 +89,11 @@ def staff(province: Province, rules: Rules, extra: Building | None = None) -> St
     return Staffing(staffed, workers, free, raised)
 
 
+def workers_text(b: Building) -> str:
+    """The crews that may work `b`, in the reader's language: «2 раб или 1 СГ»."""
+    return _(" или ").join(w.text() for w in b.workers)
+
+
 def short_crews(province: Province, rules: Rules, s: Staffing | None = None) -> list[str]:
     """Why an irrigation system of the province raises nothing this turn, in Russian (ANC-AGRI-04):
     its farm lacks the raised crew, or there is no farm to irrigate. Empty when it works."""

@@ -38,7 +38,7 @@ from ..orders import (
 )
 from ..rules import Building, Rules
 from ..speech import Name, count
-from ..staffing import allocate, improved, production, short_crews, staff
+from ..staffing import allocate, improved, production, short_crews, staff, workers_text
 from ..turnorders import TurnOrders
 
 PHASE = "расходы"
@@ -195,7 +195,7 @@ class Expenses:
             note += f"; {change}"
         if b.workers and not allocate(province, self.rules)[b.name_ru]:
             note += _("; но работать некому: в провинции нет работников ({workers}) — пока не производит").format(
-                workers=b.workers_text()
+                workers=workers_text(b)
             )
         elif b.effect("crew") or improved(b):
             short = short_crews(province, self.rules)  # irrigation without its whole crew (ANC-AGRI-04)
@@ -514,7 +514,7 @@ class Expenses:
                 if "Верфь" in province.buildings and not staffed and yard is not None:
                     limits.append(
                         _("«{building}» простаивает: нет работников ({workers})").format(
-                            building=yard.name_ru, workers=yard.workers_text()
+                            building=yard.name_ru, workers=workers_text(yard)
                         )
                     )
                 else:

@@ -21,7 +21,7 @@ from ..messages import _
 from ..model import Campaign, Province
 from ..rules import Rules
 from ..speech import Name, count
-from ..staffing import staff
+from ..staffing import staff, workers_text
 from ..turnorders import TurnOrders
 
 PHASE = "налоги"
@@ -115,7 +115,7 @@ def _mint(
                     _(
                         "{state}: «{building}» в провинции {province} {building:простаивает} — "
                         "нет работников ({workers})."
-                    ).format(state=name, building=Name(b_name), province=p.name, workers=b.workers_text())
+                    ).format(state=name, building=Name(b_name), province=p.name, workers=workers_text(b))
                 )
                 continue
             if not conditions.holds(b.where, conditions.Context(world, state, p)):
