@@ -24,7 +24,7 @@ from rich.table import Table
 
 from engine import rulesets
 from engine.core import i18n
-from engine.core.errors import StrategosError, UsageError
+from engine.core.errors import SCREENFUL, CampaignError, StrategosError, UsageError
 from engine.core.messages import _
 from engine.core.orders import STATUS_TEXT, Status
 
@@ -330,6 +330,9 @@ def _guarded(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(_located(exc), file=sys.stderr)
         return 2
+    except CampaignError as exc:  # a broken sheet: its causes first, at most a screenful
+        print(_located(exc.render(limit=SCREENFUL)), file=sys.stderr)
+        return 1
     except StrategosError as exc:
         print(_located(exc), file=sys.stderr)
         return 1
@@ -350,13 +353,14 @@ def _guarded(args: argparse.Namespace) -> int:
         return 1
 
 
-def _located(exc: Exception) -> str:
+def _located(error: Exception | str) -> str:
     """«strategos: <message>», never «strategos: : …» when a message came with an empty location."""
-    text = str(exc).lstrip()
+    text = str(error).lstrip()
     while text.startswith(":"):
         text = text[1:].lstrip()
-    return f"strategos: {text}" if text else "strategos: " + _("ошибка без описания ({kind})").format(
-        kind=type(exc).__name__)
+    if not text:
+        text = _("ошибка без описания ({kind})").format(kind=type(error).__name__)
+    return f"strategos: {text}"
 
 
 if __name__ == "__main__":

@@ -50,8 +50,8 @@ class Problem:
 
     @property
     def is_cause(self) -> bool:
-        """A problem of a whole tab, row or header (no cell of its own): others often follow from it."""
-        return not self.column or self.row <= 1
+        """A problem of a whole tab or of its header row: the problems of its rows often follow from it."""
+        return self.row <= 1
 
     def __str__(self) -> str:
         where = self.where()
@@ -70,13 +70,16 @@ class CampaignError(StrategosError):
         self.problems: list[Problem] = list(problems)
         super().__init__(self.render())
 
-    def render(self, limit: int = SCREENFUL) -> str:
-        """One problem as itself; several as a count, then the causes (whole tabs, rows, headers:
-        what the rest often follows from) and at most `limit` lines in all, the rest counted by tab."""
+    def render(self, limit: int | None = None) -> str:
+        """One problem as itself; several as a count and the list. With a `limit` (the CLI's
+        screenful), the causes first (whole tabs and headers: what the rest often follows from),
+        at most `limit` of them in all and the rest counted by tab."""
         if len(self.problems) == 1:
             return str(self.problems[0])
-        ordered = [p for p in self.problems if p.is_cause] + [p for p in self.problems if not p.is_cause]
-        shown, rest = ordered[:limit], ordered[limit:]
+        ordered = self.problems
+        if limit is not None:
+            ordered = [p for p in self.problems if p.is_cause] + [p for p in self.problems if not p.is_cause]
+        shown, rest = ordered[:limit], ordered[len(ordered[:limit]):]
         lines = [_("Найдено проблем в таблице: {n}").format(n=len(self.problems))]
         lines += [f"  - {p}" for p in shown]
         if rest:
