@@ -56,7 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="strategos", description=_("Strategos — инструменты ведущего для форумных стратегий."))
     p.add_argument("--version", action="version", version=f"strategos {version()}",
                    help=_("показать версию программы и выйти"))
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar=_("КОМАНДА"))
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar=_("КОМАНДА"),
+                           help=_("одна из команд ниже; «strategos КОМАНДА --help» описывает её"))
 
     new = sub.add_parser("new", help=_("создать кампанию (.xlsx или Google Таблица)"))
     new.add_argument("target", nargs="?", metavar="CAMPAIGN.xlsx",

@@ -54,7 +54,8 @@ def add_parsers(sub: Any, campaign: Callable[[argparse.ArgumentParser], None]) -
 
     s = sub.add_parser("secret",
                        help=_("перенести секрет ведущего кампании на другую машину (он не хранится в таблице)"))
-    actions = s.add_subparsers(dest="action", required=True, parser_class=type(s), metavar=_("ДЕЙСТВИЕ"))
+    actions = s.add_subparsers(dest="action", required=True, parser_class=type(s), metavar=_("ДЕЙСТВИЕ"),
+                               help=_("export или import; «strategos secret ДЕЙСТВИЕ --help» описывает его"))
     ex = actions.add_parser("export", help=_("напечатать секрет кампании из хранилища этой машины (для secret import)"))
     campaign(ex)
     im = actions.add_parser("import", help=_("сохранить секрет кампании в хранилище этой машины"))
