@@ -11,8 +11,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import IO, Any
 
@@ -21,10 +23,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from engine import rulesets
-from engine.core.errors import StrategosError, UsageError
+from engine.core import i18n
+from engine.core.errors import SCREENFUL, CampaignError, StrategosError, UsageError
+from engine.core.messages import _
 from engine.core.orders import STATUS_TEXT, Status
 
-from . import commands, faults, progress, sync, xlsx_lock
+from . import argparse_texts, commands, faults, progress, sync, xlsx_lock
 from .progress import RichProgress
 from .xlsx import XlsxBackend
 
@@ -32,57 +36,90 @@ from .xlsx import XlsxBackend
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
-        print(f"strategos: ошибка в команде: {message}", file=sys.stderr)
+        print(_("strategos: ошибка в команде: {message}").format(message=message), file=sys.stderr)
         raise SystemExit(2)
 
 
+def version() -> str:
+    """The installed package's version (the checkout's pyproject.toml when it is not installed)."""
+    try:
+        return metadata.version("strategos")
+    except metadata.PackageNotFoundError:
+        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        found = re.search(r'^version\s*=\s*"([^"]+)"', pyproject.read_text(encoding="utf-8"), re.M)
+        return found.group(1) if found else "0"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="strategos", description="Strategos — инструменты ведущего для форумных стратегий.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    """The command line, with every help text in the current language (build it inside `i18n.using`)."""
+    argparse_texts.install()
+    p = _Parser(prog="strategos", description=_("Strategos — инструменты ведущего для форумных стратегий."))
+    p.add_argument("--version", action="version", version=f"strategos {version()}",
+                   help=_("показать версию программы и выйти"))
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar=_("КОМАНДА"),
+                           help=_("одна из команд ниже; «strategos КОМАНДА --help» описывает её"))
 
-    new = sub.add_parser("new", help="создать кампанию (.xlsx или Google Таблица)")
-    new.add_argument("target", nargs="?", help="путь к новому файлу CAMPAIGN.xlsx (не нужен с --google)")
-    new.add_argument("--ruleset", default="ancient", help="правила (по умолчанию ancient)")
-    new.add_argument("--scenario", default="demo", help="сценарий (по умолчанию demo)")
-    new.add_argument("--lang", choices=("ru", "en"), default="ru", help="язык листов (ru по умолчанию)")
-    new.add_argument("--title", help="название кампании")
-    new.add_argument("--force", action="store_true", help="заменить существующий файл")
-    new.add_argument("--json", action="store_true", help="вывод в JSON")
-    new.add_argument("-q", "--quiet", action="store_true", help="ничего не печатать, кроме ошибок")
-    google = new.add_argument_group("Google Таблицы")
-    google.add_argument("--google", action="store_true", help="создать кампанию в Google Таблицах и открыть доступ")
-    google.add_argument("--gm", metavar="EMAIL", help="адрес ведущего (получит права редактора)")
-    google.add_argument("--player", action="append", default=[], metavar="ГОСУДАРСТВО=EMAIL",
-                        help="игрок: может править только свой лист приказов (можно повторять)")
+    new = sub.add_parser("new", help=_("создать кампанию (.xlsx или Google Таблица)"))
+    new.add_argument("target", nargs="?", metavar="CAMPAIGN.xlsx",
+                     help=_("путь к новому файлу кампании (не нужен с --google)"))
+    new.add_argument("--ruleset", default="ancient", help=_("правила (по умолчанию ancient)"))
+    new.add_argument("--scenario", default="demo", help=_("сценарий (по умолчанию demo)"))
+    _lang(new, _("язык листов кампании и сообщений (по умолчанию ru)"), default="ru")
+    new.add_argument("--title", help=_("название кампании"))
+    new.add_argument("--force", action="store_true", help=_("заменить существующий файл"))
+    _output(new, _("вывод в JSON"))
+    google = new.add_argument_group(_("Google Таблицы"))
+    google.add_argument("--google", action="store_true", help=_("создать кампанию в Google Таблицах и открыть доступ"))
+    google.add_argument("--gm", metavar="EMAIL", help=_("адрес ведущего (получит права редактора)"))
+    google.add_argument("--player", action="append", default=[], metavar=_("ГОСУДАРСТВО=EMAIL"),
+                        help=_("игрок: может править только свой лист приказов (можно повторять)"))
     google.add_argument("--private-orders", action="store_true",
-                        help="лист приказов каждого игрока — в отдельной таблице, видной только ему и ведущему")
-    _google_auth(new)
+                        help=_("лист приказов каждого игрока — в отдельной таблице, видной только ему и ведущему"))
+    _google_auth(google)
 
-    for name, text in (("check", "проверить приказы и записать статусы"),
-                       ("resolve", "разрешить открытый ход и записать итоги")):
+    for name, text in (("check", _("проверить приказы и записать статусы")),
+                       ("resolve", _("разрешить открытый ход и записать итоги"))):
         c = sub.add_parser(name, help=text)
-        c.add_argument("target", help="CAMPAIGN.xlsx или id/URL таблицы Google")
-        c.add_argument("--json", action="store_true", help="вывод в JSON (без индикаторов)")
-        c.add_argument("-q", "--quiet", action="store_true", help="ничего не печатать, кроме ошибок")
-        _google_auth(c)
+        _campaign(c)
+        _output(c, _("вывод в JSON (без индикаторов)"))
         if name == "resolve":
-            c.add_argument("--turn", type=int, help="разрешить, только если открыт именно этот ход")
+            c.add_argument("--turn", type=argparse_texts.integer, metavar="N",
+                           help=_("разрешить, только если открыт именно этот ход"))
 
-    demo = sub.add_parser("demo", help="демо-кампания: создать, заполнить приказы, проверить и разрешить ход")
-    demo.add_argument("dir", nargs="?", default="strategos-demo", help="папка (по умолчанию ./strategos-demo)")
-    demo.add_argument("--lang", choices=("ru", "en"), default="ru")
-    demo.add_argument("--json", action="store_true", help="вывод в JSON")
-    demo.add_argument("-q", "--quiet", action="store_true", help="ничего не печатать, кроме ошибок")
-    commands.add_parsers(sub)
+    demo = sub.add_parser("demo", help=_("демо-кампания: создать, заполнить приказы, проверить и разрешить ход"))
+    demo.add_argument("dir", nargs="?", default="strategos-demo", metavar=_("ПАПКА"),
+                      help=_("папка демо-кампании (по умолчанию ./strategos-demo)"))
+    _lang(demo, _("язык листов кампании и сообщений (по умолчанию ru)"), default="ru")
+    _output(demo, _("вывод в JSON"))
+    commands.add_parsers(sub, _campaign)
     return p
 
 
-def _google_auth(parser: argparse.ArgumentParser) -> None:
+def _lang(parser: argparse.ArgumentParser, text: str, default: str | None = None) -> None:
+    parser.add_argument("--lang", choices=i18n.LANGUAGES, default=default, help=text)
+
+
+def _output(parser: argparse.ArgumentParser, json_help: str) -> None:
+    """--json and --quiet: output for scripts."""
+    parser.add_argument("--json", action="store_true", help=json_help)
+    parser.add_argument("-q", "--quiet", action="store_true", help=_("ничего не печатать, кроме ошибок"))
+
+
+def _campaign(parser: argparse.ArgumentParser) -> None:
+    """What every command that opens a campaign takes: the campaign, the Google credentials and the
+    language of the messages printed before the campaign is read (then they follow the campaign)."""
+    parser.add_argument("target", metavar="CAMPAIGN", help=_("файл кампании .xlsx или id/URL таблицы Google"))
+    _google_auth(parser)
+    _lang(parser, _("язык сообщений, пока кампания не прочитана (дальше — язык кампании); "
+                    "по умолчанию — язык системы, иначе ru"))
+
+
+def _google_auth(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
     """The Google credential flags shared by every command that may talk to Google."""
     parser.add_argument("--credentials", metavar="FILE",
-                        help="JSON-ключ сервисного аккаунта Google (иначе GOOGLE_APPLICATION_CREDENTIALS)")
+                        help=_("JSON-ключ сервисного аккаунта Google (иначе GOOGLE_APPLICATION_CREDENTIALS)"))
     parser.add_argument("--oauth-client-secrets", metavar="FILE",
-                        help="OAuth-клиент Google для входа своим аккаунтом (токен хранится в ~/.config/strategos/)")
+                        help=_("OAuth-клиент Google для входа своим аккаунтом (токен хранится в ~/.config/strategos/)"))
 
 
 def _options(args: argparse.Namespace) -> sync.Options:
@@ -97,9 +134,9 @@ def _players(pairs: Sequence[str]) -> dict[str, str]:
     for pair in pairs:
         state, sep, email = pair.partition("=")
         if not sep or not state.strip() or not email.strip():
-            raise UsageError(f"--player ждёт ГОСУДАРСТВО=EMAIL, а получено {pair!r}")
+            raise UsageError(_("--player ждёт ГОСУДАРСТВО=EMAIL, а получено «{pair}»").format(pair=pair))
         if state.strip() in out:
-            raise UsageError(f"игрок для «{state.strip()}» указан дважды")
+            raise UsageError(_("игрок для «{state}» указан дважды").format(state=state.strip()))
         out[state.strip()] = email.strip()
     return out
 
@@ -107,7 +144,7 @@ def _players(pairs: Sequence[str]) -> dict[str, str]:
 def _new_google(args: argparse.Namespace) -> int:
     """`strategos new --google`: create, protect and share the campaign spreadsheet(s)."""
     if args.target:
-        raise UsageError("с --google путь к файлу не нужен: таблица создаётся в Google Drive")
+        raise UsageError(_("с --google путь к файлу не нужен: таблица создаётся в Google Drive"))
     players = _players(args.player)
     created = sync.create_google(ruleset=args.ruleset, scenario=args.scenario, lang=args.lang, title=args.title,
                                  gm=args.gm, players=players, private_orders=args.private_orders,
@@ -117,43 +154,46 @@ def _new_google(args: argparse.Namespace) -> int:
                           "order_spreadsheets": created.order_urls(), "requests": created.requests, "turn": 1},
                          ensure_ascii=False))
         return 0
-    print(f"Создана кампания в Google Таблицах: {created.url}")
+    if args.quiet:
+        return 0
+    print(_("Создана кампания в Google Таблицах: {url}").format(url=created.url))
     for tab, url in created.order_urls().items():
         print(f"  {tab}: {url}")
     if args.gm:
-        print(f"Ведущий {args.gm} — редактор.")
+        print(_("Ведущий {email} — редактор.").format(email=args.gm))
     for state, email in players.items():
-        print(f"Игрок {state}: {email} — правит только свой лист приказов.")
-    print("Открыт приём приказов на ход 1.")
+        print(_("Игрок {state}: {email} — правит только свой лист приказов.").format(state=state, email=email))
+    print(_("Открыт приём приказов на ход {turn}.").format(turn=1))
     return 0
 
 
 def _counts(counts: dict[str, int]) -> str:
-    """Order counts by status, in Russian words: «выполнен: 8, отклонён: 3»."""
-    words = STATUS_TEXT["ru"]
+    """Order counts by status, in the current language's words: «выполнен: 8, отклонён: 3»."""
+    words = STATUS_TEXT.get(i18n.current(), STATUS_TEXT["ru"])
     return ", ".join(f"{words[Status(k)]}: {v}" for k, v in sorted(counts.items()))
 
 
 def _print_summary(result: Any, out: IO[str]) -> None:
     """What a turn did, for the GM's eyes: order counts and a table of the played states."""
     s = result.summary
-    word = "Проверен" if s["mode"] == "check" else "Разрешён"
+    heading = _("Проверен ход {turn}.") if s["mode"] == "check" else _("Разрешён ход {turn}.")
     console = Console(file=out, width=max(100, Console(file=out).width), highlight=False)
-    console.print(f"{word} ход {s['turn']}.")
+    console.print(heading.format(turn=s["turn"]))
     for notice in s.get("notices") or ():  # e.g. the secret moved to the GM's store
         console.print(escape(str(notice)))
-    console.print(f"Приказы — {_counts(s['orders']) or 'приказов нет'}")
+    console.print(_("Приказы — {counts}").format(counts=_counts(s["orders"]) or _("приказов нет")))
     for warning in s.get("warnings", []):
-        console.print(f"[yellow]Предупреждение:[/yellow] {escape(str(warning))}")
+        console.print(f"[yellow]{escape(_('Предупреждение:'))}[/yellow] {escape(str(warning))}")
     rows = [st for st in s["states"] if not st["ai"]]
     if not rows:
         return
     table = Table(title=None, header_style="bold", show_footer=s["mode"] == "resolve" and len(rows) > 1)
-    money = {"opening": "Казна на начало", "income": "Доход", "expenses": "Расход", "closing": "Казна на конец"}
-    table.add_column("Государство", footer="Итого")
+    money = {"opening": _("Казна на начало"), "income": _("Доход"), "expenses": _("Расход"),
+             "closing": _("Казна на конец")}
+    table.add_column(_("Государство"), footer=_("Итого"))
     for key, title in money.items():
         table.add_column(title, justify="right", footer=_money(sum(st[key] for st in rows)))
-    table.add_column("Ст", justify="right")
+    table.add_column(_.pgettext("столбец", "Ст"), justify="right")
     for st in rows:
         closing = _money(st["closing"])
         if st["closing"] < 0:
@@ -165,13 +205,16 @@ def _print_summary(result: Any, out: IO[str]) -> None:
     console.print(table)
     undrawn = sorted({d for st in rows for d in st.get("dice") or ()})
     if s["mode"] == "check" and undrawn:  # a check draws no dice: say what its figures leave out
-        console.print(f"Без жребия хода ({escape(', '.join(undrawn))}): доход, расход, казна и Ст могут измениться "
-                      "при разрешении — исход зависит от жребия хода.")
+        console.print(escape(_("Без жребия хода ({dice}): доход, расход, казна и Ст могут измениться при "
+                               "разрешении — исход зависит от жребия хода.").format(dice=", ".join(undrawn))))
 
 
 def _money(value: float) -> str:
-    """12345.5 -> «12 345,5» (a narrow no-break space between thousands, a decimal comma)."""
+    """12345.5 -> «12 345,5» in Russian (a narrow no-break space between thousands, a decimal comma),
+    «12,345.5» in English; a true minus sign in both."""
     text = f"{value:,.2f}".rstrip("0").rstrip(".")
+    if i18n.current() == "en":
+        return text.replace("-", "\u2212")
     return text.replace(",", "\u202f").replace(".", ",").replace("-", "\u2212")
 
 
@@ -196,6 +239,7 @@ def _sync(args: argparse.Namespace) -> Any:
 
 def _run(args: argparse.Namespace) -> int:
     if args.command == "new":
+        i18n.adopt(args.lang)  # the new campaign's language from the start
         if args.google:
             return _new_google(args)
         google_only = [flag for flag, value in (("--gm", args.gm), ("--player", args.player),
@@ -203,15 +247,15 @@ def _run(args: argparse.Namespace) -> int:
                                                 ("--credentials", args.credentials),
                                                 ("--oauth-client-secrets", args.oauth_client_secrets)) if value]
         if google_only:
-            raise UsageError(f"{google_only[0]} имеет смысл только вместе с --google")
+            raise UsageError(_("{flag} имеет смысл только вместе с --google").format(flag=google_only[0]))
         if not args.target:
-            raise UsageError("укажите путь к новому файлу CAMPAIGN.xlsx или --google")
+            raise UsageError(_("укажите путь к новому файлу CAMPAIGN.xlsx или --google"))
         path = sync.create(args.target, ruleset=args.ruleset, scenario=args.scenario, lang=args.lang,
                            title=args.title, overwrite=args.force)
         if args.json:
             print(json.dumps({"created": path, "turn": 1}, ensure_ascii=False))
         elif not args.quiet:
-            print(f"Создана кампания: {path}. Открыт приём приказов на ход 1.")
+            print(_("Создана кампания: {path}. Открыт приём приказов на ход {turn}.").format(path=path, turn=1))
         return 0
     if args.command in ("check", "resolve"):
         result = _sync(args)
@@ -221,14 +265,18 @@ def _run(args: argparse.Namespace) -> int:
             _print_summary(result, sys.stdout)
         return 0
     if args.command in commands.COMMANDS:
-        return commands.run(args)
+        return commands.run(args, _options(args))
     if args.command == "demo":
+        i18n.adopt(args.lang)
         return _demo(Path(args.dir), args.lang, args.json, args.quiet)
-    raise UsageError(f"неизвестная команда {args.command}")
+    raise UsageError(_("неизвестная команда {command}").format(command=args.command))
 
 
 def _demo(folder: Path, lang: str, as_json: bool, quiet: bool = False) -> int:
-    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise faults.backend_error(exc, folder) from exc
     path = folder / "demo.xlsx"
     with xlsx_lock.exclusive(path, "demo"):  # create, fill, check and resolve as one command
         sync.create(str(path), scenario="demo", lang=lang, overwrite=True)
@@ -243,38 +291,77 @@ def _demo(folder: Path, lang: str, as_json: bool, quiet: bool = False) -> int:
         return 0
     if quiet:
         return 0
-    print(f"Демо-кампания: {path}")
-    print("Образцы приказов записаны; проверка:", _counts(checked.summary["orders"]))
+    print(_("Демо-кампания: {path}").format(path=path))
+    print(_("Образцы приказов записаны; проверка: {counts}").format(counts=_counts(checked.summary["orders"])))
     _print_summary(resolved, sys.stdout)
-    print(f"Откройте {path}: листы «Баланс», «Журнал», «Казна» и «Приказы — …» показывают итоги хода 1.")
+    print(_("Откройте {path}: листы баланса, журнала, казны и приказов показывают итоги хода {turn}.")
+          .format(path=path, turn=1))
     return 0
 
 
+def first_language(argv: Sequence[str], env: Mapping[str, str] | None = None) -> str:
+    """The language of what the CLI prints before it has read a campaign: ``--lang`` on the command
+    line, else the system locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG), else Russian."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        value = None
+        if arg == "--lang" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif arg.startswith("--lang="):
+            value = arg.partition("=")[2]
+        if value in i18n.LANGUAGES:
+            return value
+    return i18n.from_environment(env)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run one command; its messages are in the campaign's language once it is read."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    with i18n.using(first_language(args_list)):
+        parser = build_parser()
+        args = parser.parse_args(args_list)
+        return _guarded(args)
+
+
+def _guarded(args: argparse.Namespace) -> int:
+    """`_run` with every error turned into one message and an exit code."""
     try:
         return _run(args)
     except UsageError as exc:
-        print(f"strategos: {exc}", file=sys.stderr)
+        print(_located(exc), file=sys.stderr)
         return 2
+    except CampaignError as exc:  # a broken sheet: its causes first, at most a screenful
+        print(_located(exc.render(limit=SCREENFUL)), file=sys.stderr)
+        return 1
     except StrategosError as exc:
-        print(f"strategos: {exc}", file=sys.stderr)
+        print(_located(exc), file=sys.stderr)
         return 1
     except OSError as exc:  # a fault outside the campaign's own save (e.g. report --out into a read-only folder)
         print(f"strategos: {faults.os_message(exc)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("strategos: прервано (Ctrl+C). Кампания записывается целиком или не записывается вовсе — она либо "
-              "прежняя, либо уже с итогами команды; запустите команду снова.", file=sys.stderr)
+        print(_("strategos: прервано (Ctrl+C). Кампания записывается целиком или не записывается вовсе — она "
+                "либо прежняя, либо уже с итогами команды; запустите команду снова."), file=sys.stderr)
         return 130
     except Exception as exc:  # a bug of ours: a message, never a traceback, for the GM
         if os.environ.get("STRATEGOS_DEBUG"):
             raise
-        print(f"strategos: непредвиденная ошибка программы ({type(exc).__name__}: {exc}). Кампания записывается "
-              "целиком или не записывается вовсе, наполовину она не изменена. Это ошибка Strategos, а не ваша: "
-              "запустите команду снова с STRATEGOS_DEBUG=1 и приложите вывод к сообщению об ошибке.", file=sys.stderr)
+        print(_("strategos: непредвиденная ошибка программы ({kind}: {error}). Кампания записывается целиком или "
+                "не записывается вовсе, наполовину она не изменена. Это ошибка Strategos, а не ваша: запустите "
+                "команду снова с STRATEGOS_DEBUG=1 и приложите вывод к сообщению об ошибке.")
+              .format(kind=type(exc).__name__, error=exc), file=sys.stderr)
         return 1
+
+
+def _located(error: Exception | str) -> str:
+    """«strategos: <message>», never «strategos: : …» when a message came with an empty location."""
+    text = str(error).lstrip()
+    while text.startswith(":"):
+        text = text[1:].lstrip()
+    if not text:
+        text = _("ошибка без описания ({kind})").format(kind=type(error).__name__)
+    return f"strategos: {text}"
 
 
 if __name__ == "__main__":

@@ -9,56 +9,64 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from engine.core import meta
 from engine.core.errors import UsageError
+from engine.core.messages import _
 
-from . import secrets, sync, timeline
+from . import argparse_texts, faults, secrets, sync, timeline
 
 COMMANDS = ("history", "rollback", "verify", "report", "secret")
 
 
-def add_parsers(sub: Any) -> None:
-    h = sub.add_parser("history", help="ходы, сохранённые в истории кампании")
-    h.add_argument("target", help="CAMPAIGN.xlsx или id/URL таблицы Google")
-    h.add_argument("--json", action="store_true")
-    h.add_argument("--credentials", help="JSON сервисного аккаунта Google")
+def add_parsers(sub: Any, campaign: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Register the commands; `campaign` adds what every command that opens a campaign takes (the
+    campaign, the Google credentials, --lang), so each of them reaches Google the same way."""
+    h = sub.add_parser("history", help=_("ходы, сохранённые в истории кампании"))
+    campaign(h)
+    h.add_argument("--json", action="store_true", help=_("вывод в JSON"))
 
-    r = sub.add_parser("rollback", help="вернуть кампанию к состоянию, когда был открыт ход N")
-    r.add_argument("target")
-    r.add_argument("--to", type=int, required=True, help="номер хода")
-    r.add_argument("--credentials")
+    r = sub.add_parser("rollback", help=_("вернуть кампанию к состоянию, когда был открыт ход N"))
+    campaign(r)
+    r.add_argument("--to", type=argparse_texts.integer, required=True, metavar="N",
+                   help=_("номер хода: кампания станет такой, какой была, когда он был открыт"))
 
-    v = sub.add_parser("verify", help="пересчитать опубликованный ход по раскрытому зерну и сверить")
-    v.add_argument("target")
-    v.add_argument("--turn", type=int, required=True)
-    v.add_argument("--credentials")
-    v.add_argument("--json", action="store_true")
+    v = sub.add_parser("verify", help=_("пересчитать опубликованный ход по раскрытому зерну и сверить"))
+    campaign(v)
+    v.add_argument("--turn", type=argparse_texts.integer, required=True, metavar="N", help=_("номер разрешённого хода"))
+    v.add_argument("--json", action="store_true", help=_("вывод в JSON"))
 
-    p = sub.add_parser("report", help="пост для форума, личные отчёты игроков, график")
-    p.add_argument("target")
-    p.add_argument("--turn", type=int, help="ход (по умолчанию последний разрешённый)")
-    p.add_argument("--format", choices=("bbcode", "markdown"), default="bbcode")
-    p.add_argument("--out", help="файл поста (несколько постов: FILE, FILE.2, …); по умолчанию — на экран")
-    p.add_argument("--limit", type=int, default=60_000, help="наибольшая длина поста, знаков")
-    p.add_argument("--players", help="папка для личных отчётов игроков (по одному .md на государство)")
-    p.add_argument("--credentials")
+    p = sub.add_parser("report", help=_("пост для форума, личные отчёты игроков, график"))
+    campaign(p)
+    p.add_argument("--turn", type=argparse_texts.integer, metavar="N",
+                   help=_("ход (по умолчанию последний разрешённый)"))
+    p.add_argument("--format", choices=("bbcode", "markdown"), default="bbcode",
+                   help=_("разметка поста: bbcode (по умолчанию) или markdown"))
+    p.add_argument("--out", metavar="FILE",
+                   help=_("файл поста (несколько постов: FILE, FILE.2, …); по умолчанию — на экран"))
+    p.add_argument("--limit", type=argparse_texts.integer, default=60_000, metavar=_("ЗНАКОВ"),
+                   help=_("наибольшая длина поста, знаков (по умолчанию 60000)"))
+    p.add_argument("--players", metavar=_("ПАПКА"),
+                   help=_("папка для личных отчётов игроков (по одному .md на государство)"))
 
-    s = sub.add_parser("secret", help="перенести секрет ведущего кампании на другую машину (он не хранится в таблице)")
-    actions = s.add_subparsers(dest="action", required=True, parser_class=type(s))
-    ex = actions.add_parser("export", help="напечатать секрет кампании из хранилища этой машины (для secret import)")
-    ex.add_argument("target", help="CAMPAIGN.xlsx или id/URL таблицы Google")
-    ex.add_argument("--credentials", help="JSON сервисного аккаунта Google")
-    im = actions.add_parser("import", help="сохранить секрет кампании в хранилище этой машины")
-    im.add_argument("target", help="CAMPAIGN.xlsx или id/URL таблицы Google")
-    im.add_argument("file", nargs="?", default="-", help="файл из secret export (по умолчанию — стандартный ввод)")
-    im.add_argument("--credentials", help="JSON сервисного аккаунта Google")
+    s = sub.add_parser("secret",
+                       help=_("перенести секрет ведущего кампании на другую машину (он не хранится в таблице)"))
+    actions = s.add_subparsers(dest="action", required=True, parser_class=type(s), metavar=_("ДЕЙСТВИЕ"),
+                               help=_("export или import; «strategos secret ДЕЙСТВИЕ --help» описывает его"))
+    ex = actions.add_parser("export", help=_("напечатать секрет кампании из хранилища этой машины (для secret import)"))
+    campaign(ex)
+    im = actions.add_parser("import", help=_("сохранить секрет кампании в хранилище этой машины"))
+    campaign(im)
+    im.add_argument("file", nargs="?", default="-", metavar="FILE",
+                    help=_("файл из secret export (по умолчанию — стандартный ввод)"))
 
 
-def run(args: argparse.Namespace) -> int:
-    backend = sync.open_backend(args.target, sync.Options(credentials=getattr(args, "credentials", None)))
+def run(args: argparse.Namespace, options: sync.Options | None = None) -> int:
+    """Run one of `COMMANDS` on the campaign `args.target`, reached with `options` (Google credentials)."""
+    backend = sync.open_backend(args.target, options or sync.Options(credentials=getattr(args, "credentials", None)))
     if args.command == "secret":
         return _secret_command(backend, args)
     if args.command == "history":
@@ -66,15 +74,16 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(turns, ensure_ascii=False))
         elif not turns:
-            print("В истории пока нет ходов: ни один ход не разрешён.")
+            print(_("В истории пока нет ходов: ни один ход не разрешён."))
         else:
-            print(f"{'Ход':>4}  {'sha256 снимка':<16}  размер")
+            print(f"{_('Ход'):>4}  {_('sha256 снимка'):<16}  {_('размер')}")
             for t in turns:
-                print(f"{t['turn']:>4}  {t['sha256'][:16]}  {t['bytes'] / 1024:.0f} КБ")
+                size = _("{kb} КБ").format(kb=f"{t['bytes'] / 1024:.0f}")
+                print(f"{t['turn']:>4}  {t['sha256'][:16]}  {size}")
         return 0
     if args.command == "rollback":
         timeline.rollback(backend, args.to)
-        print(f"Кампания возвращена к ходу {args.to}: открыт приём приказов на ход {args.to}.")
+        print(_("Кампания возвращена к ходу {turn}: открыт приём приказов на ход {turn}.").format(turn=args.to))
         return 0
     if args.command == "verify":
         verdict = timeline.verify(backend, args.turn)
@@ -85,18 +94,18 @@ def run(args: argparse.Namespace) -> int:
         return 0 if verdict.ok else 1
     if args.command == "report":
         return _report(backend, args)
-    raise UsageError(f"неизвестная команда {args.command}")
+    raise UsageError(_("неизвестная команда {command}").format(command=args.command))
 
 
 def _report(backend: Any, args: argparse.Namespace) -> int:
     from engine.rulesets.ancient import codec
     from engine.rulesets.ancient.report import chart_png, forum_post, private_report
 
-    tables = backend.read()
+    tables = sync.read(backend)
     campaign = codec.decode(tables).campaign
     turn = args.turn if args.turn is not None else campaign.last_resolved
     if turn < 1:
-        raise UsageError("ещё ни один ход не разрешён — отчитываться не о чем")
+        raise UsageError(_("ещё ни один ход не разрешён — отчитываться не о чем"))
     posts = forum_post(tables, turn, args.format, args.limit)
     if args.out:
         out = Path(args.out)
@@ -104,7 +113,8 @@ def _report(backend: Any, args: argparse.Namespace) -> int:
         for i, post in enumerate(posts, start=1):
             (out if i == 1 else out.with_name(f"{out.name}.{i}")).write_text(post + "\n", encoding="utf-8")
         png = chart_png(tables, out.with_suffix(".png"))
-        print(f"Пост хода {turn}: {out} ({len(posts)} шт.), график: {png}")
+        print(_("Пост хода {turn}: {path} (постов: {n}), график: {png}").format(turn=turn, path=out, n=len(posts),
+                                                                               png=png))
     else:
         sys.stdout.write("\n\n".join(posts) + "\n")
     if args.players:
@@ -113,7 +123,7 @@ def _report(backend: Any, args: argparse.Namespace) -> int:
         for name, st in sorted(campaign.states.items()):
             if not st.ai:
                 (folder / f"{name}.md").write_text(private_report(tables, name, turn), encoding="utf-8")
-        print(f"Личные отчёты: {folder}")
+        print(_("Личные отчёты: {folder}").format(folder=folder))
     return 0
 
 
@@ -121,25 +131,26 @@ def _secret_command(backend: Any, args: argparse.Namespace) -> int:
     """`secret export`: the campaign's secret from this machine's store, as text for `secret import`;
     `secret import`: that text into this machine's store, refused unless it is this campaign's and
     hashes to the commitment the campaign published (a wrong secret is never stored)."""
-    tables = backend.read()
+    tables = sync.read(backend)
     cid = meta.text(tables, meta.CAMPAIGN_ID)
     if args.action == "export":
         found = sync._secret(backend, tables, need=False, settle=False)
         if not found.value:
             raise secrets.missing(cid)
     if not cid:  # an old campaign: its next resolve (where the secret is) gives it an id
-        raise UsageError("у этой кампании ещё нет идентификатора: разрешите ход там, где есть её секрет, — "
-                         "идентификатор появится на листе кампании; затем перенесите секрет")
+        raise UsageError(_("у этой кампании ещё нет идентификатора: разрешите ход там, где есть её секрет, — "
+                           "идентификатор появится на листе кампании; затем перенесите секрет"))
     if args.action == "export":
         sys.stdout.write(secrets.export_text(cid, found.value))
         return 0
     try:
         text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
     except OSError as exc:
-        raise UsageError(f"не читается файл {args.file}: {exc.strerror or exc}") from None
+        raise UsageError(_("не читается файл {file}: {error}").format(file=args.file, error=faults.os_message(exc)))\
+            from None
     secret = secrets.import_text(text, cid)
     if not sync.matches(tables, secret):
-        raise UsageError("этот секрет не совпадает с хэшем зерна хода, опубликованным в кампании: не сохранён")
+        raise UsageError(_("этот секрет не совпадает с хэшем зерна хода, опубликованным в кампании: не сохранён"))
     where = secrets.save(cid, secret)
-    print(f"Секрет кампании {cid} сохранён в {where}.")
+    print(_("Секрет кампании {cid} сохранён в {where}.").format(cid=cid, where=where))
     return 0

@@ -1,7 +1,7 @@
 """Operating-system faults in the GM's words: disk full, no permission, read-only folder...
 
 An `OSError` carries an errno and an English text from the C library; the GM needs to know, in
-Russian, what happened to which file and what to do about it. `os_message` is the one place
+their language, what happened to which file and what to do about it. `os_message` is the one place
 that words them: the .xlsx backend and its lock wrap their OS calls with it, and the CLI uses
 it for any OSError that still reaches the top.
 """
@@ -12,37 +12,42 @@ import errno
 import os
 
 from engine.core.errors import BackendError
+from engine.core.i18n import N_
+from engine.core.messages import _
 
 # errno -> (what happened, what to do); the path is named by the caller's `what`
 _WORDS: dict[int, tuple[str, str]] = {
-    errno.ENOSPC: ("на диске нет места", "освободите место на диске и запустите команду снова"),
-    errno.EDQUOT: ("исчерпана дисковая квота", "освободите место (или попросите увеличить квоту) и запустите снова"),
-    errno.EROFS: ("диск или папка только для чтения",
-                  "скопируйте кампанию в папку, куда можно писать, и запускайте команды там"),
-    errno.EACCES: ("нет прав доступа",
-                   "проверьте права на файл и папку (файл не должен быть «только для чтения») или скопируйте "
-                   "кампанию в свою папку"),
-    errno.EPERM: ("операция запрещена системой",
-                  "проверьте права на файл и папку или скопируйте кампанию в свою папку"),
-    errno.ENOENT: ("файл или папка не найдены", "проверьте путь"),
-    errno.EISDIR: ("это папка, а не файл", "укажите путь к файлу .xlsx"),
-    errno.ENOTDIR: ("часть пути — не папка", "проверьте путь"),
-    errno.ENAMETOOLONG: ("слишком длинное имя файла", "выберите имя или папку покороче"),
-    errno.EIO: ("ошибка ввода-вывода: диск или сеть не ответили",
-                "проверьте диск (или сетевую папку) и запустите команду снова"),
-    errno.EMFILE: ("открыто слишком много файлов", "закройте лишние программы и запустите снова"),
-    errno.EBUSY: ("файл занят другой программой", "закройте программу, которая держит файл, и запустите снова"),
-    errno.EPIPE: ("вывод оборван: программа, читавшая вывод, закрылась", "запустите команду без конвейера"),
+    errno.ENOSPC: (N_("на диске нет места"), N_("освободите место на диске и запустите команду снова")),
+    errno.EDQUOT: (N_("исчерпана дисковая квота"),
+                   N_("освободите место (или попросите увеличить квоту) и запустите снова")),
+    errno.EROFS: (N_("диск или папка только для чтения"),
+                  N_("скопируйте кампанию в папку, куда можно писать, и запускайте команды там")),
+    errno.EACCES: (N_("нет прав доступа"),
+                   N_("проверьте права на файл и папку (файл не должен быть «только для чтения») или скопируйте "
+                      "кампанию в свою папку")),
+    errno.EPERM: (N_("операция запрещена системой"),
+                  N_("проверьте права на файл и папку или скопируйте кампанию в свою папку")),
+    errno.ENOENT: (N_("файл или папка не найдены"), N_("проверьте путь")),
+    errno.EISDIR: (N_("это папка, а не файл"), N_("укажите путь к файлу .xlsx")),
+    errno.ENOTDIR: (N_("часть пути — не папка"), N_("проверьте путь")),
+    errno.ENAMETOOLONG: (N_("слишком длинное имя файла"), N_("выберите имя или папку покороче")),
+    errno.EIO: (N_("ошибка ввода-вывода: диск или сеть не ответили"),
+                N_("проверьте диск (или сетевую папку) и запустите команду снова")),
+    errno.EMFILE: (N_("открыто слишком много файлов"), N_("закройте лишние программы и запустите снова")),
+    errno.EBUSY: (N_("файл занят другой программой"),
+                  N_("закройте программу, которая держит файл, и запустите снова")),
+    errno.EPIPE: (N_("вывод оборван: программа, читавшая вывод, закрылась"), N_("запустите команду без конвейера")),
 }
 
 
 def os_message(exc: OSError, what: str | os.PathLike[str] | None = None) -> str:
-    """One Russian sentence for an OS fault on `what` (a path or a description), with a hint."""
+    """One sentence in the current language for an OS fault on `what` (a path or a words), with a hint."""
     target = what if what is not None else (exc.filename or "")
-    words, hint = _WORDS.get(exc.errno or 0, ("системная ошибка", "проверьте диск и права и запустите снова"))
-    detail = f" (код {errno.errorcode.get(exc.errno or 0, exc.errno)})" if exc.errno else ""
+    words, hint = _WORDS.get(exc.errno or 0, (N_("системная ошибка"), N_("проверьте диск и права и запустите снова")))
+    code = errno.errorcode.get(exc.errno or 0, exc.errno)
+    detail = " " + _("(код {code})").format(code=code) if exc.errno else ""
     where = f"{target}: " if str(target) else ""
-    return f"{where}{words}{detail} — {hint}"
+    return f"{where}{_(words)}{detail} — {_(hint)}"
 
 
 def backend_error(exc: OSError, what: str | os.PathLike[str] | None = None, prefix: str = "") -> BackendError:

@@ -14,6 +14,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeElapsedColumn
 from rich.progress import Progress as RichBars
 
+from engine.core.messages import _
+
 
 class Progress(Protocol):
     """Where a sync reports what it is doing."""
@@ -68,7 +70,7 @@ class RichProgress:
     def finish(self, key: str) -> None:
         task = self.tasks[key]
         total = self.bars.tasks[task].total or 1
-        self.bars.update(task, completed=total, detail="готово")
+        self.bars.update(task, completed=total, detail=_("готово"))
 
     @contextmanager
     def shown(self) -> Iterator[RichProgress]:

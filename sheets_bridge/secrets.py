@@ -15,7 +15,10 @@ import os
 from pathlib import Path
 
 from engine.core.errors import CampaignError
+from engine.core.messages import _
 from engine.core.tables import WorkbookSpec
+
+from . import faults
 
 
 def path() -> Path:
@@ -30,11 +33,20 @@ def _all() -> dict[str, str]:
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise CampaignError(f"хранилище секретов ведущего {p} не читается ({exc}): поправьте или восстановите "
-                            "этот файл — в нём секреты всех ваших кампаний") from None
+        raise CampaignError(_("хранилище секретов ведущего {path} не читается ({why}): поправьте или восстановите "
+                              "этот файл — в нём секреты всех ваших кампаний").format(path=p, why=_why(exc))) from None
     if not isinstance(data, dict):
-        raise CampaignError(f"хранилище секретов ведущего {p} повреждено: ожидался объект JSON")
+        raise CampaignError(_("хранилище секретов ведущего {path} повреждено: ожидался объект JSON").format(path=p))
     return {str(k): str(v) for k, v in data.items() if v}
+
+
+def _why(exc: Exception) -> str:
+    """A library's fault in words: an OS fault as `faults.os_message` says it, bad JSON with its place."""
+    if isinstance(exc, OSError):
+        return faults.os_message(exc)
+    if isinstance(exc, json.JSONDecodeError):
+        return _("это не JSON: ошибка в строке {line}, знак {column}").format(line=exc.lineno, column=exc.colno)
+    return _("это не JSON в UTF-8")
 
 
 def load(key: str) -> str | None:
@@ -46,7 +58,7 @@ def save(key: str, secret: str) -> Path:
     """Keep `secret` under `key`: written to a temporary file first, then moved over the store
     (a crash leaves the old store or the new one), readable by its owner only."""
     if not key or not secret:
-        raise CampaignError("нечего сохранить: нет идентификатора кампании или секрета")
+        raise CampaignError(_("нечего сохранить: нет идентификатора кампании или секрета"))
     p = path()
     p.parent.mkdir(parents=True, exist_ok=True)
     data = _all()
@@ -61,7 +73,8 @@ def save(key: str, secret: str) -> Path:
         os.replace(tmp, p)
     except OSError as exc:
         tmp.unlink(missing_ok=True)
-        raise CampaignError(f"не удалось сохранить секрет кампании в {p}: {exc.strerror or exc}") from None
+        raise CampaignError(_("не удалось сохранить секрет кампании в {path}: {why}").format(path=p, why=_why(exc)))\
+            from None
     return p
 
 
@@ -70,17 +83,17 @@ def keep(spec: WorkbookSpec) -> None:
     so a campaign is never created without its secret on this machine)."""
     if spec.secret:
         if not spec.campaign_id:
-            raise CampaignError("у новой кампании нет идентификатора: секрет ведущего некуда сохранить")
+            raise CampaignError(_("у новой кампании нет идентификатора: секрет ведущего некуда сохранить"))
         save(spec.campaign_id, spec.secret)
 
 
 def missing(campaign_id: str) -> CampaignError:
     """The error of a machine that lacks a campaign's secret: what happened and what to do."""
     return CampaignError(
-        f"на этой машине нет секрета кампании {campaign_id or '(без идентификатора)'} (хранилище {path()}). "
-        "Без него ход не разрешить. Перенесите секрет с машины, где кампания создана: там "
-        "«strategos secret export CAMPAIGN > секрет.json», здесь «strategos secret import CAMPAIGN секрет.json» "
-        "(см. docs/reliability.md, «The campaign secret»)."
+        _("на этой машине нет секрета кампании {campaign} (хранилище {path}). Без него ход не разрешить. "
+          "Перенесите секрет с машины, где кампания создана: там «strategos secret export CAMPAIGN > secret.json», "
+          "здесь «strategos secret import CAMPAIGN secret.json» (см. docs/reliability.md, «The campaign secret»).")
+        .format(campaign=campaign_id or _("(без идентификатора)"), path=path())
     )
 
 
@@ -95,10 +108,10 @@ def import_text(text: str, campaign_id: str) -> str:
         data = json.loads(text)
         got, secret = str(data["campaign_id"]), str(data["secret"])
     except (ValueError, KeyError, TypeError):
-        raise CampaignError("это не экспорт секрета: ожидался JSON из «strategos secret export»") from None
+        raise CampaignError(_("это не экспорт секрета: ожидался JSON из «strategos secret export»")) from None
     if got != campaign_id:
-        raise CampaignError(f"этот секрет — от кампании {got}, а у этой кампании идентификатор {campaign_id}: "
-                            "ничего не изменено")
+        raise CampaignError(_("этот секрет — от кампании {other}, а у этой кампании идентификатор {campaign}: "
+                              "ничего не изменено").format(other=got, campaign=campaign_id))
     if not secret:
-        raise CampaignError("в экспорте пустой секрет: ничего не изменено")
+        raise CampaignError(_("в экспорте пустой секрет: ничего не изменено"))
     return secret

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine import rulesets
-from engine.core import history, meta
+from engine.core import history, i18n, meta
 from engine.core.dice import commitment, turn_seed
 from engine.core.errors import CampaignError
 from engine.core.layout import norm
+from engine.core.messages import _
 from engine.core.tables import Changeset, Grid, ReplaceTab, Tables, WorkbookSpec, WriteBlock, apply_changes
 
 from . import secrets
@@ -77,8 +78,8 @@ def ruleset_of(tables: Tables) -> Any:
             for row in grid[1:]:
                 if len(row) > 1 and norm(row[0]) in (norm("Правила"), norm("Ruleset"), "ruleset"):
                     return rulesets.get(str(row[1]))
-            raise CampaignError(f"на листе «{name}» нет строки «Правила» (ruleset)")
-    raise CampaignError("нет листа «Кампания» — это не таблица кампании Strategos")
+            raise CampaignError(_("на листе «{tab}» нет строки «Правила» (Ruleset)").format(tab=name))
+    raise CampaignError(_("нет листа «Кампания» (Campaign) — это не таблица кампании Strategos"))
 
 
 @dataclass
@@ -114,23 +115,26 @@ def _secret(backend: Backend, tables: Tables, need: bool = True, settle: bool = 
         return Secret("", cid, tables)
     if need and not matches(tables, value):
         turn = meta.text(tables, meta.OPEN_TURN)
+        label = meta.COMMITMENT[1] if i18n.current() == "en" else meta.COMMITMENT[0]
         raise CampaignError(
-            f"секрет ведущего кампании {cid or sid or ''} не совпадает с опубликованным хэшем зерна хода {turn} "
-            f"(«{meta.COMMITMENT[0]}» на листе «{meta.meta_tab(tables)}»): с ним жребий был бы не тем, что обещан "
-            "игрокам. Ход не разрешён, ничего не изменено. Верните секрет, с которым кампания создана "
-            "(strategos secret import CAMPAIGN FILE)."
+            _("секрет ведущего кампании {campaign} не совпадает с опубликованным хэшем зерна хода {turn} («{label}» "
+              "на листе «{tab}»): с ним жребий был бы не тем, что обещан игрокам. Ход не разрешён, ничего не "
+              "изменено. Верните секрет, с которым кампания создана (strategos secret import CAMPAIGN FILE).")
+            .format(campaign=cid or sid or "", turn=turn, label=label, tab=meta.meta_tab(tables))
         )
     if (cid and not in_sheet) or not settle:
         return Secret(value, cid, tables)
     cid = cid or meta.new_campaign_id()
     where = secrets.save(cid, value)  # before the write: the sheet never loses it first
     if in_sheet:
-        notice = (f"Секрет ведущего перенесён из листа «{meta.meta_tab(tables)}» в хранилище секретов ведущего "
-                  f"({where}) под идентификатором кампании {cid}; из таблицы и из снимков истории он удалён. "
-                  "Прежние копии файла (например, .bak) его ещё хранят — удалите их, когда они не нужны. "
-                  "Чтобы разрешать ходы на другой машине, перенесите секрет: strategos secret export CAMPAIGN.")
+        notice = _("Секрет ведущего перенесён из листа «{tab}» в хранилище секретов ведущего ({where}) под "
+                   "идентификатором кампании {cid}; из таблицы и из снимков истории он удалён. Прежние копии файла "
+                   "(например, .bak) его ещё хранят — удалите их, когда они не нужны. Чтобы разрешать ходы на другой "
+                   "машине, перенесите секрет: strategos secret export CAMPAIGN.").format(
+            tab=meta.meta_tab(tables), where=where, cid=cid)
     else:
-        notice = f"Кампании присвоен идентификатор {cid}; её секрет ведущего хранится под ним ({where})."
+        notice = _("Кампании присвоен идентификатор {cid}; её секрет ведущего хранится под ним ({where}).").format(
+            cid=cid, where=where)
     out = dict(tables)
     tab = meta.meta_tab(tables)
     if tab is not None:
@@ -178,7 +182,7 @@ def refuse_leak(tables: Tables, changes: Changeset, secret: str) -> None:
     cells += [v for b in changes.all_blocks() for row in b.values for v in row]
     cells += [n[3] for n in changes.notes]
     if any(_holds(v, secret) for v in cells):
-        raise CampaignError("ошибка программы: секрет ведущего попал бы в ячейку таблицы — ничего не записано")
+        raise CampaignError(_("ошибка программы: секрет ведущего попал бы в ячейку таблицы — ничего не записано"))
     tab = meta.meta_tab(tables)
     if tab is None:
         return
@@ -199,7 +203,7 @@ def _check(backend: Backend, progress: Progress | None) -> Any:
     p = progress or Silent()
     tables = _read(backend, p)
     rules = ruleset_of(tables)
-    p.start("turn", "Проверка приказов", len(getattr(rules, "PHASES", ())) or 1)
+    p.start("turn", _("Проверка приказов"), len(getattr(rules, "PHASES", ())) or 1)
     result = rules.check(tables, on_phase=lambda name: p.advance("turn", name), **_tab_ids(backend))
     p.finish("turn")
     if not _secret(backend, tables, need=False, settle=False).value:
@@ -224,7 +228,7 @@ def _resolve(backend: Backend, turn: int | None, progress: Progress | None) -> A
     tables = _read(backend, p)
     rules = ruleset_of(tables)
     sec = _secret(backend, tables)
-    p.start("turn", "Разрешение хода", len(getattr(rules, "PHASES", ())) or 1)
+    p.start("turn", _("Разрешение хода"), len(getattr(rules, "PHASES", ())) or 1)
     result = rules.resolve(sec.tables, expect_turn=turn, secret=sec.value,
                            on_phase=lambda name: p.advance("turn", name), **_tab_ids(backend))
     if sec.history is not None:  # an old campaign's snapshots, now without the secret
@@ -283,15 +287,23 @@ def exclusive(backend: Backend, command: str) -> contextlib.AbstractContextManag
     return hold(command) if hold is not None else contextlib.nullcontext()
 
 
-def _read(backend: Backend, p: Progress) -> Tables:
-    p.start("read", "Чтение таблицы")
+def read(backend: Backend) -> Tables:
+    """Every tab of the campaign; from here on the command speaks the campaign's language
+    (its meta tab's «Язык»/«Language»), until the CLI's `i18n.using` block ends."""
     tables = backend.read()
+    i18n.adopt(meta.lang(tables) or i18n.current())
+    return tables
+
+
+def _read(backend: Backend, p: Progress) -> Tables:
+    p.start("read", _("Чтение таблицы"))
+    tables = read(backend)
     p.finish("read")
     return tables
 
 
 def _write(backend: Backend, changes: Changeset, p: Progress) -> None:
-    p.start("write", "Запись итогов")
+    p.start("write", _("Запись итогов"))
     backend.write(changes)
     p.finish("write")
 
@@ -324,4 +336,4 @@ def create_google(ruleset: str = "ancient", scenario: str = "demo", lang: str = 
 def _no_secret_in_cells(spec: WorkbookSpec) -> None:
     """A ruleset that put the dice's secret into a cell of a new campaign is refused (players could read it)."""
     if spec.secret and any(_holds(v, spec.secret) for t in spec.tabs for r in t.rows for v in r):
-        raise CampaignError("ошибка правил: секрет ведущего оказался бы в ячейке новой кампании — она не создана")
+        raise CampaignError(_("ошибка правил: секрет ведущего оказался бы в ячейке новой кампании — она не создана"))

@@ -15,6 +15,7 @@ from typing import Any
 from engine.core import history, meta
 from engine.core.errors import CampaignError
 from engine.core.layout import norm
+from engine.core.messages import _
 from engine.core.tables import (
     Cell,
     Changeset,
@@ -28,14 +29,14 @@ from engine.core.tables import (
 )
 
 from .base import Backend
-from .sync import _secret, exclusive, private_reports, refuse_leak, ruleset_of, settled
+from .sync import _secret, exclusive, private_reports, read, refuse_leak, ruleset_of, settled
 
 META_NAMES = {norm("Кампания"), norm("Campaign")}
 
 
 def list_turns(backend: Backend) -> list[dict[str, Any]]:
     """The kept turns: number, snapshot hash and size."""
-    tables = backend.read()
+    tables = read(backend)
     return [{"turn": e.turn, "sha256": e.digest, "bytes": e.size} for e in history.entries(tables)]
 
 
@@ -49,7 +50,7 @@ def rollback(backend: Backend, to: int) -> int:
 
 
 def _rollback(backend: Backend, to: int) -> int:
-    real = backend.read()
+    real = read(backend)
     sec = _secret(backend, real, need=False)
     tables = sec.tables
     snapshot = settled(history.entry(tables, to).tables(), sec.campaign_id)
@@ -147,21 +148,22 @@ def _first_difference(published: Tables, again: Tables, changes: Changeset, rule
 
 def _where(tab: str, r: int, c: int, published: Cell, again: Cell) -> str:
     cell = f"{column_letter(c + 1)}{r + 1}"
-    return f"лист «{tab}», ячейка {cell} ({tab}!{cell}): опубликовано {published!r}, пересчёт даёт {again!r}"
+    return _("лист «{tab}», ячейка {cell} ({ref}): опубликовано {published}, пересчёт даёт {again}").format(
+        tab=tab, cell=cell, ref=f"{tab}!{cell}", published=repr(published), again=repr(again))
 
 
 def verify(backend: Backend, turn: int) -> Verdict:
     """Re-run turn `turn` from its snapshot with the revealed seed and compare with what was published."""
-    tables = backend.read()
+    tables = read(backend)
     cid = meta.text(tables, meta.CAMPAIGN_ID)  # an old campaign's secret row reads as this id: never shown
     before = settled(history.entry(tables, turn).tables(), cid)
     seed = _seed_of(tables, turn)
     if seed is None:
-        raise CampaignError(f"в журнале нет раскрытого зерна хода {turn} — ход ещё не разрешён?")
+        raise CampaignError(_("в журнале нет раскрытого зерна хода {turn} — ход ещё не разрешён?").format(turn=turn))
     published = _commitment(before)
     if published != hashlib.sha256(seed.encode()).hexdigest():
-        return Verdict(False, f"зерно хода {turn} подменено: sha256({seed[:12]}…) ≠ опубликованному до хода "
-                              f"{(published or '—')[:12]}…")
+        return Verdict(False, _("зерно хода {turn} подменено: sha256({seed}…) ≠ опубликованному до хода {published}…")
+                       .format(turn=turn, seed=seed[:12], published=(published or "—")[:12]))
     rules = ruleset_of(before)
     result = rules.resolve(before, expect_turn=turn, seed=seed)
     again = apply_changes(before, result.changes)
@@ -169,5 +171,6 @@ def verify(backend: Backend, turn: int) -> Verdict:
     after = settled(later[0].tables() if later else tables, cid)
     diff = _first_difference(after, again, result.changes, rules)
     if diff:
-        return Verdict(False, f"ход {turn} не совпадает с пересчётом: {diff}")
-    return Verdict(True, f"ход {turn} подтверждён: зерно совпадает с опубликованным хэшем, пересчёт даёт те же таблицы")
+        return Verdict(False, _("ход {turn} не совпадает с пересчётом: {diff}").format(turn=turn, diff=diff))
+    return Verdict(True, _("ход {turn} подтверждён: зерно совпадает с опубликованным хэшем, пересчёт даёт те же "
+                           "таблицы").format(turn=turn))

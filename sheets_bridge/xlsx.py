@@ -44,6 +44,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from engine.core import fit
 from engine.core.errors import BackendError, CampaignError, Problem
+from engine.core.messages import _
 from engine.core.tables import Cell, Changeset, Chart, Formula, Grid, Tables, TabSpec, WorkbookSpec
 
 from . import xlsx_lock
@@ -65,7 +66,8 @@ def _hook(step: str) -> None:
 
 def check_title(name: str) -> None:
     if len(name) > 31 or any(ch in INVALID_TITLE_CHARS for ch in name) or not name.strip():
-        raise BackendError(f"имя листа «{name}» не подходит для Excel: не длиннее 31 знака и без []:*?/\\")
+        raise BackendError(_("имя листа «{name}» не подходит для Excel: не длиннее 31 знака и без []:*?/\\")
+                           .format(name=name))
 
 
 def _put(ws: Worksheet, row: int, col: int, value: Cell) -> None:
@@ -154,9 +156,9 @@ def _keep_mode_and_owner(tmp: Path, was: os.stat_result | None) -> None:
 
 def _changed_on_disk(path: Path) -> BackendError:
     return BackendError(
-        f"файл {path} изменился на диске после того, как strategos его прочитал (его сохранила другая "
-        f"программа — Excel, LibreOffice, синхронизация папки?). Чтобы не затереть эти изменения, ничего не "
-        f"записано: запустите команду снова.")
+        _("файл {path} изменился на диске после того, как strategos его прочитал (его сохранила другая программа — "
+          "Excel, LibreOffice, синхронизация папки?). Чтобы не затереть эти изменения, ничего не записано: "
+          "запустите команду снова.").format(path=path))
 
 
 def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True, expect: str | None = None) -> str:
@@ -202,7 +204,7 @@ def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True, expect: str 
             os.replace(tmp, path)
             _hook("replaced")
         except OSError as exc:
-            raise backend_error(exc, path, prefix="кампания не записана — ") from exc
+            raise backend_error(exc, path, prefix=_("кампания не записана — ")) from exc
         with contextlib.suppress(OSError):  # the file is replaced; a folder that cannot be fsynced changes nothing
             dir_fd = os.open(path.parent, os.O_RDONLY)
             try:
@@ -249,11 +251,11 @@ def _merged_conflicts(sheets: dict[str, Worksheet], changes: Changeset) -> list[
                    for c in sorted(set(by_row[r]))
                    if rng.min_col <= c <= rng.max_col and (r, c) != (rng.min_row, rng.min_col)]
             if hit:
-                cells = ", ".join(hit[:5]) + (f" и ещё {len(hit) - 5}" if len(hit) > 5 else "")
-                problems.append(Problem(tab, 0, "", (
-                    f"ячейки {rng.coord} объединены, а программа записывает в {cells} — разъедините их "
-                    f"(Excel: «Объединить и поместить в центре» ещё раз; LibreOffice: Формат → Объединить ячейки → "
-                    f"Разъединить) и запустите команду снова")))
+                cells = ", ".join(hit[:5]) + (_(" и ещё {n}").format(n=len(hit) - 5) if len(hit) > 5 else "")
+                problems.append(Problem(tab, 0, "", _(
+                    "ячейки {merged} объединены, а программа записывает в {cells} — разъедините их (Excel: "
+                    "«Объединить и поместить в центре» ещё раз; LibreOffice: Формат → Объединить ячейки → "
+                    "Разъединить) и запустите команду снова").format(merged=rng.coord, cells=cells)))
     return problems
 
 
@@ -272,7 +274,7 @@ class XlsxBackend:
         A missing workbook is named before any lock file is made beside it.
         """
         if not self.path.exists():
-            raise BackendError(f"файл кампании не найден: {self.path}")
+            raise BackendError(_("файл кампании не найден: {path}").format(path=self.path))
         return xlsx_lock.exclusive(self.path, command)
 
     def _load(self) -> Workbook:
@@ -280,24 +282,27 @@ class XlsxBackend:
             try:
                 data = self.path.read_bytes()
             except FileNotFoundError:
-                raise BackendError(f"файл кампании не найден: {self.path}") from None
+                raise BackendError(_("файл кампании не найден: {path}").format(path=self.path)) from None
             except OSError as exc:
-                raise backend_error(exc, self.path, prefix="не удалось прочитать кампанию — ") from exc
+                raise backend_error(exc, self.path, prefix=_("не удалось прочитать кампанию — ")) from exc
             try:
                 self._wb = openpyxl.load_workbook(io.BytesIO(data))
             except zipfile.BadZipFile as exc:
-                raise BackendError(self._not_a_workbook("это не zip-архив, каким должен быть .xlsx")) from exc
-            except Exception as exc:  # openpyxl raises many kinds for a broken file
-                raise BackendError(self._not_a_workbook(f"{type(exc).__name__}: {exc}")) from exc
+                raise BackendError(self._not_a_workbook(_("это не zip-архив, каким должен быть .xlsx"))) from exc
+            except KeyError as exc:  # a zip without the parts of a workbook
+                raise BackendError(self._not_a_workbook(_("в zip-архиве нет частей книги Excel"))) from exc
+            except Exception as exc:  # openpyxl raises many kinds for a broken file; its English text stays out
+                raise BackendError(self._not_a_workbook(_("содержимое книги не разбирается"))) from exc
             self._digest = _sha256(data)
         return self._wb
 
     def _not_a_workbook(self, why: str) -> str:
         bak = self.path.with_name(self.path.name + ".bak")
-        back = f"; предыдущая версия лежит рядом: {bak} — её можно вернуть на место" if bak.exists() else ""
-        return (f"{self.path} не читается как книга Excel (.xlsx): файл повреждён или сохранён в другом формате "
-                f"(.xls, .ods, .csv) ({why}). Откройте его в Excel или LibreOffice и сохраните как «Книга Excel "
-                f"(.xlsx)»{back}")
+        back = _("; предыдущая версия лежит рядом: {bak} — её можно вернуть на место").format(bak=bak) \
+            if bak.exists() else ""
+        return _("{path} не читается как книга Excel (.xlsx): файл повреждён или сохранён в другом формате "
+                 "(.xls, .ods, .csv) ({why}). Откройте его в Excel или LibreOffice и сохраните как «Книга Excel "
+                 "(.xlsx)»{back}").format(path=self.path, why=why, back=back)
 
     def read(self) -> Tables:
         wb = self._load()
@@ -447,14 +452,15 @@ def create_xlsx(spec: WorkbookSpec, path: str | os.PathLike[str], overwrite: boo
     """Create a campaign workbook from a spec; refuses to overwrite unless asked (and while it is in use)."""
     target = Path(path)
     if target.suffix.lower() != ".xlsx":
-        raise BackendError(f"файл кампании должен оканчиваться на .xlsx: {target}")
+        raise BackendError(_("файл кампании должен оканчиваться на .xlsx: {path}").format(path=target))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise backend_error(exc, target.parent, prefix="не удалось создать папку кампании — ") from exc
+        raise backend_error(exc, target.parent, prefix=_("не удалось создать папку кампании — ")) from exc
     with xlsx_lock.exclusive(target, "new"):
         if target.exists() and not overwrite:
-            raise BackendError(f"файл {target} уже есть — выберите другое имя (или --force, чтобы заменить)")
+            raise BackendError(_("файл {path} уже есть — выберите другое имя (или --force, чтобы заменить)")
+                               .format(path=target))
         wb = openpyxl.Workbook()
         wb.remove(wb.active)
         for tab in spec.tabs:

@@ -33,6 +33,7 @@ from pathlib import Path
 from filelock import FileLock, Timeout
 
 from engine.core.errors import BackendError
+from engine.core.messages import _
 
 from .faults import backend_error
 
@@ -92,17 +93,18 @@ def refuse_if_open_elsewhere(path: Path) -> None:
     for lock in office_locks(path):
         app = "LibreOffice" if lock.name.startswith(".~lock.") else "Excel"
         raise BackendError(
-            f"файл {path} открыт в {app}{_office_user(lock)}: рядом лежит {lock.name}. Закройте его там и "
-            f"запустите команду снова — иначе сохранение из {app} затрёт записанный ход. Если {app} уже закрыт "
-            f"(например, после сбоя), удалите {lock}. Ничего не изменено.")
+            _("файл {path} открыт в {app}{user}: рядом лежит {lock_name}. Закройте его там и запустите команду "
+              "снова — иначе сохранение из {app} затрёт записанный ход. Если {app} уже закрыт (например, после "
+              "сбоя), удалите {lock}. Ничего не изменено.")
+            .format(path=path, app=app, user=_office_user(lock), lock_name=lock.name, lock=lock))
 
 
 def _holder(path: Path) -> str:
     """Who holds the lock, from the holder file, in words; '' when unknown."""
     try:
         data = json.loads(_holder_file(path).read_text(encoding="utf-8"))
-        return (f"«strategos {data['command']}», процесс {data['pid']} на {data['host']}, "
-                f"начата в {data['since']}")
+        return _("«strategos {command}», процесс {pid} на {host}, начата в {since}").format(
+            command=data["command"], pid=data["pid"], host=data["host"], since=data["since"])
     except (OSError, ValueError, KeyError, TypeError):
         return ""
 
@@ -150,12 +152,12 @@ def exclusive(path: str | os.PathLike[str], command: str) -> Iterator[None]:
     try:
         lock.acquire(timeout=0)
     except Timeout:
-        who = _holder(target) or "другая команда strategos"
+        who = _holder(target) or _("другая команда strategos")
         raise BackendError(
-            f"кампания {target} сейчас занята: её записывает {who}. Дождитесь, пока та команда закончит, "
-            f"и запустите эту снова. Ничего не изменено.") from None
+            _("кампания {path} сейчас занята: её записывает {who}. Дождитесь, пока та команда закончит, и "
+              "запустите эту снова. Ничего не изменено.").format(path=target, who=who)) from None
     except OSError as exc:
-        raise backend_error(exc, target.parent, prefix="не удалось взять замок кампании — ") from exc
+        raise backend_error(exc, target.parent, prefix=_("не удалось взять замок кампании — ")) from exc
     try:
         with _guard:
             _held[key] = 1

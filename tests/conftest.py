@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.core import i18n
 from sheets_bridge import sync
 
 
@@ -32,3 +33,11 @@ def _secrets_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ.pop("STRATEGOS_SECRETS", None)
     else:
         os.environ["STRATEGOS_SECRETS"] = before
+
+
+@pytest.fixture(autouse=True)
+def _source_language() -> Iterator[None]:
+    """Each test starts in the source language, and a language one test's command adopted (the
+    bridge adopts a campaign's language when it reads it) ends with that test."""
+    with i18n.using(i18n.SOURCE):
+        yield

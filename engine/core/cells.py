@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from .errors import Problem
 from .layout import norm
+from .messages import _
 from .money import amount, fmt
 from .tables import Cell, Formula, column_letter, is_blank, shorten
 
@@ -31,23 +32,23 @@ class Bound:
     required: bool = False
 
     def describe(self) -> str:
-        """«от 0 до 100», «не меньше 0», «не больше 3» (Russian, as the messages)."""
+        """«от 0 до 100», «не меньше 0», «не больше 3», in the current language."""
         lo = None if self.lo is None or self.lo <= -BIG else fmt(Fraction(self.lo))
         hi = None if self.hi is None or self.hi >= BIG else fmt(Fraction(self.hi))
         if lo is not None and hi is not None:
-            return f"от {lo} до {hi}"
+            return _("от {lo} до {hi}").format(lo=lo, hi=hi)
         if lo is not None:
-            return f"не меньше {lo}"
+            return _("не меньше {lo}").format(lo=lo)
         if hi is not None:
-            return f"не больше {hi}"
-        return f"от {fmt(Fraction(-BIG))} до {fmt(Fraction(BIG))}"
+            return _("не больше {hi}").format(hi=hi)
+        return _("от {lo} до {hi}").format(lo=fmt(Fraction(-BIG)), hi=fmt(Fraction(BIG)))
 
     def problem(self, value: Fraction) -> str | None:
         """Why ``value`` does not fit, or None when it does."""
         if self.integer and value.denominator != 1:
-            return f"нужно целое число, а не {shorten(fmt(value), 24)}"
+            return _("нужно целое число, а не {value}").format(value=shorten(fmt(value), 24))
         if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            return f"{shorten(fmt(value), 24)} вне допустимого: {self.describe()}"
+            return _("{value} вне допустимого: {bounds}").format(value=shorten(fmt(value), 24), bounds=self.describe())
         return None
 
 
@@ -94,11 +95,11 @@ class CellReader:
     def text(self, row: int, rec: dict[str, Cell], key: str, required: bool = False) -> str:
         value = rec.get(key)
         if isinstance(value, Formula):
-            self.bad(row, key, f"формула {str(value)[:40]!r} вместо значения")
+            self.bad(row, key, _("формула {formula} вместо значения").format(formula=repr(str(value)[:40])))
             return ""
         if is_blank(value):
             if required:
-                self.bad(row, key, "пустая ячейка")
+                self.bad(row, key, _("пустая ячейка"))
             return ""
         if isinstance(value, float) and value.is_integer():
             value = int(value)
@@ -111,19 +112,19 @@ class CellReader:
         bound = self._bound(key)
         if is_blank(value):
             if bound is not None and bound.required:
-                self.bad(row, key, "пустая ячейка, нужно целое число")
+                self.bad(row, key, _("пустая ячейка, нужно целое число"))
             return default
         try:
             num = amount(value)
         except (ValueError, TypeError, ZeroDivisionError, OverflowError):
-            self.bad(row, key, f"не число: {value!r}")
+            self.bad(row, key, _("не число: {value}").format(value=repr(value)))
             return default
         if num.denominator != 1:
-            self.bad(row, key, f"нужно целое число, а не {value!r}")
+            self.bad(row, key, _("нужно целое число, а не {value}").format(value=repr(value)))
             return default
         out = int(num)
         if (lo is not None and out < lo) or (hi is not None and out > hi):
-            self.bad(row, key, f"число {out} вне допустимого ({lo}…{hi})")
+            self.bad(row, key, _("число {value} вне допустимого ({lo}…{hi})").format(value=out, lo=lo, hi=hi))
             return default
         return int(self.checked(row, key, Fraction(out), Fraction(default)))
 
@@ -132,12 +133,12 @@ class CellReader:
         bound = self._bound(key)
         if is_blank(value):
             if bound is not None and bound.required:
-                self.bad(row, key, "пустая ячейка, нужно число")
+                self.bad(row, key, _("пустая ячейка, нужно число"))
             return default
         try:
             num = amount(value)
         except (ValueError, TypeError, ZeroDivisionError, OverflowError):
-            self.bad(row, key, f"не число: {value!r}")
+            self.bad(row, key, _("не число: {value}").format(value=repr(value)))
             return default
         return self.checked(row, key, num, default)
 
@@ -150,7 +151,7 @@ class CellReader:
             return True
         if n in {norm(w) for w in NO_WORDS}:
             return False
-        self.bad(row, key, f"ожидается «да» или «нет», а не {value!r}")
+        self.bad(row, key, _("ожидается «да» или «нет», а не {value}").format(value=repr(value)))
         return False
 
     def items(self, row: int, rec: dict[str, Cell], key: str) -> list[str]:
@@ -166,7 +167,7 @@ class CellReader:
             if not part:
                 continue
             if not part.isdigit():
-                self.bad(row, key, f"не номер: {part!r}")
+                self.bad(row, key, _("не номер: {value}").format(value=repr(part)))
                 continue
             out.append(int(part))
         return tuple(out)

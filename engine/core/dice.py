@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from .messages import _
+
 T = TypeVar("T")
 
 
@@ -69,7 +71,7 @@ class Dice:
 
     def withhold(self, purpose: str, subject: str = "") -> None:
         """Record a draw a phase did not make because the dice are blind."""
-        self.withheld.append(Roll(purpose, subject, "скрыто"))
+        self.withheld.append(Roll(purpose, subject, _("скрыто")))
 
     def _rng(self, purpose: str, subject: str) -> random.Random:
         if self.blind:
@@ -108,5 +110,5 @@ class Dice:
     def chance(self, purpose: str, probability: float, subject: str = "") -> bool:
         """True with the given probability."""
         value = self._rng(purpose, subject).random() < probability
-        self.log.append(Roll(purpose, subject, "да" if value else "нет"))
+        self.log.append(Roll(purpose, subject, _("да") if value else _("нет")))
         return value

@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .messages import _
+
+SCREENFUL = 20  # at most this many problems are listed in one message; the rest are counted
+
 
 class StrategosError(Exception):
     """Base of every error the project raises on purpose."""
@@ -26,15 +30,33 @@ class Problem:
     column: str
     message: str
 
-    def __str__(self) -> str:
-        where = self.tab
+    def where(self) -> str:
+        """«Провинции!B3», «Провинции, строка 3», «Провинции, столбец B», «Провинции», or '' when
+        the problem has no place; never a location with a part missing («!B3», «, строка 3»)."""
+        tab = self.tab.strip()
+        if not tab:
+            if self.row and self.column:
+                return _("ячейка {cell}").format(cell=f"{self.column}{self.row}")
+            if self.row:
+                return _("строка {row}").format(row=self.row)
+            return _("столбец {column}").format(column=self.column) if self.column else ""
         if self.row and self.column:
-            where = f"{self.tab}!{self.column}{self.row}"
-        elif self.row:
-            where = f"{self.tab}, строка {self.row}"
-        elif self.column:
-            where = f"{self.tab}, столбец {self.column}"
-        return f"{where}: {self.message}" if where else self.message
+            return f"{tab}!{self.column}{self.row}"
+        if self.row:
+            return _("{tab}, строка {row}").format(tab=tab, row=self.row)
+        if self.column:
+            return _("{tab}, столбец {column}").format(tab=tab, column=self.column)
+        return tab
+
+    @property
+    def is_cause(self) -> bool:
+        """A problem of a whole tab or of its header row: the problems of its rows often follow from it."""
+        return self.row <= 1
+
+    def __str__(self) -> str:
+        where = self.where()
+        message = self.message.strip()
+        return f"{where}: {message}" if where else message
 
 
 class CampaignError(StrategosError):
@@ -48,11 +70,25 @@ class CampaignError(StrategosError):
         self.problems: list[Problem] = list(problems)
         super().__init__(self.render())
 
-    def render(self) -> str:
+    def render(self, limit: int | None = None) -> str:
+        """One problem as itself; several as a count and the list. With a `limit` (the CLI's
+        screenful), the causes first (whole tabs and headers: what the rest often follows from),
+        at most `limit` of them in all and the rest counted by tab."""
         if len(self.problems) == 1:
             return str(self.problems[0])
-        lines = [f"Найдено проблем в таблице: {len(self.problems)}"]
-        lines += [f"  - {p}" for p in self.problems]
+        ordered = self.problems
+        if limit is not None:
+            ordered = [p for p in self.problems if p.is_cause] + [p for p in self.problems if not p.is_cause]
+        shown, rest = ordered[:limit], ordered[len(ordered[:limit]):]
+        lines = [_("Найдено проблем в таблице: {n}").format(n=len(self.problems))]
+        lines += [f"  - {p}" for p in shown]
+        if rest:
+            by_tab: dict[str, int] = {}
+            for p in rest:
+                by_tab[p.tab] = by_tab.get(p.tab, 0) + 1
+            tabs = ", ".join(_("«{tab}»: {n}").format(tab=tab, n=n) if tab else str(n) for tab, n in by_tab.items())
+            lines.append(_("  … и ещё {n} не показаны ({tabs}): исправьте показанные, и команда назовёт "
+                           "оставшиеся.").format(n=len(rest), tabs=tabs))
         return "\n".join(lines)
 
 

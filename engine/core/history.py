@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import CampaignError
+from .messages import _
 from .tables import Cell, Formula, Grid, Tables, is_blank
 
 HISTORY_TAB = "_История"
@@ -50,19 +51,21 @@ def pack(tables: Tables) -> tuple[str, list[str]]:
 def unpack(chunks: list[str], digest: str = "", where: str = "") -> Tables:
     """A snapshot back as tables; a damaged one is a CampaignError in words, naming `where`
     (e.g. «снимок хода 2: «_История», строка 3») -- never a zlib, base64 or JSON traceback."""
-    where = where or "снимок истории"
+    where = where or _("снимок истории")
     try:
         raw = gzip.decompress(base64.b64decode("".join(chunks), validate=True))
     except (ValueError, OSError, EOFError, zlib.error) as exc:  # binascii.Error is a ValueError
-        raise CampaignError(f"{where} повреждён: его текст не читается как сжатый снимок ({type(exc).__name__}). "
-                            "Ячейки снимка кто-то изменил; этот ход нельзя откатить или проверить.") from None
+        raise CampaignError(_("{where} повреждён: его текст не читается как сжатый снимок ({kind}). Ячейки снимка "
+                              "кто-то изменил; этот ход нельзя откатить или проверить.")
+                            .format(where=where, kind=type(exc).__name__)) from None
     if digest and hashlib.sha256(raw).hexdigest() != digest:
-        raise CampaignError(f"{where} повреждён: sha256 не совпадает с записанным ({digest[:12]}…)")
+        raise CampaignError(_("{where} повреждён: sha256 не совпадает с записанным ({digest}…)")
+                            .format(where=where, digest=digest[:12]))
     try:
         data = json.loads(raw)
         return {str(name): [[_decode_cell(c) for c in row] for row in grid] for name, grid in data.items()}
     except (ValueError, TypeError, AttributeError):
-        raise CampaignError(f"{where} повреждён: внутри не таблицы кампании") from None
+        raise CampaignError(_("{where} повреждён: внутри не таблицы кампании").format(where=where)) from None
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,8 @@ class Entry:
     @property
     def where(self) -> str:
         """Where this snapshot is, in words (for messages)."""
-        return f"снимок хода {self.turn} (лист «{HISTORY_TAB}», строка {self.row})"
+        text = _("снимок хода {turn} (лист «{tab}», строка {row})")
+        return text.format(turn=self.turn, tab=HISTORY_TAB, row=self.row)
 
     def tables(self) -> Tables:
         return unpack(self.chunks, self.digest, self.where)
@@ -99,9 +103,10 @@ def entries(tables: Tables) -> list[Entry]:
         try:
             turn, n = int(row[0]), int(row[2])
         except (TypeError, ValueError):
-            raise CampaignError(f"лист «{HISTORY_TAB}», строка {r}: повреждена запись истории — в столбцах A "
-                                f"(ход) и C (частей) должны быть целые числа, а там {row[0]!r} и "
-                                f"{row[2] if len(row) > 2 else None!r}") from None
+            raise CampaignError(_("лист «{tab}», строка {row}: повреждена запись истории — в столбцах A (ход) и C "
+                                  "(частей) должны быть целые числа, а там {turn} и {parts}")
+                                .format(tab=HISTORY_TAB, row=r, turn=repr(row[0]),
+                                        parts=repr(row[2] if len(row) > 2 else None))) from None
         out.append(Entry(turn, str(row[1]), [str(c or "") for c in row[3 : 3 + n]], r))
     return out
 
@@ -110,8 +115,8 @@ def entry(tables: Tables, turn: int) -> Entry:
     for e in entries(tables):
         if e.turn == turn:
             return e
-    kept = ", ".join(str(e.turn) for e in entries(tables)) or "нет"
-    raise CampaignError(f"в истории нет хода {turn} (сохранены ходы: {kept})")
+    kept = ", ".join(str(e.turn) for e in entries(tables)) or _("нет")
+    raise CampaignError(_("в истории нет хода {turn} (сохранены ходы: {kept})").format(turn=turn, kept=kept))
 
 
 def row_for(turn: int, tables: Tables) -> list[Cell]:

@@ -19,7 +19,8 @@ Extract and update a catalogue with Babel (see docs/i18n.md)::
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import os
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -46,6 +47,33 @@ def using(lang: str | None) -> Iterator[str]:
         yield code
     finally:
         _current.reset(token)
+
+
+def adopt(lang: str | None) -> str:
+    """Produce texts in `lang` from now on, until the enclosing `using` block ends.
+
+    For the moment a command learns its campaign's language (the bridge, once it has read the
+    campaign's meta tab): the CLI prints the rest of the command in it. Outside any `using` block
+    the change lasts for the whole context (a thread, or the test that made it)."""
+    code = lang if lang in LANGUAGES else SOURCE
+    _current.set(code)
+    return code
+
+
+def from_environment(env: Mapping[str, str] | None = None) -> str:
+    """The language of the system locale, as gettext reads it (LANGUAGE, LC_ALL, LC_MESSAGES,
+    LANG, the first one set); the source language when none names one of ours (C, POSIX, unset)."""
+    env = os.environ if env is None else env
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if value:
+            for part in value.split(":"):  # LANGUAGE may list several: en_GB:en
+                code = part.split("_")[0].split(".")[0].split("@")[0].lower()
+                if code in LANGUAGES:
+                    return code
+            if var != "LANGUAGE":
+                return SOURCE  # the first set of LC_ALL/LC_MESSAGES/LANG decides, as in gettext
+    return SOURCE
 
 
 def N_(message: str) -> str:
@@ -107,14 +135,15 @@ class Domain:
     ``_("текст")`` translates into the current language; ``_.ngettext("{n} ход", "{n} хода", n)`` picks
     the plural form; ``_.pgettext("контекст", "текст")`` tells apart two uses of the same words."""
 
-    def __init__(self, name: str, localedir: Path | str) -> None:
+    def __init__(self, name: str, localedir: Path | str, source: str = SOURCE) -> None:
         self.name = name
         self.localedir = str(localedir)
+        self.source = source  # the language of the msgids: ours are Russian, a library's may be English
         _DOMAINS[name] = self
 
     def _catalogue(self, lang: str | None = None) -> _Catalogue | None:
         code = lang or current()
-        return None if code == SOURCE else _load(self.localedir, self.name, code)
+        return None if code == self.source else _load(self.localedir, self.name, code)
 
     def __call__(self, message: str) -> str:
         cat = self._catalogue()
@@ -133,7 +162,7 @@ class Domain:
             forms = cat.plural.get((context, singular))
             if forms:
                 return forms[min(_PLURAL.get(code, _english_plural)(n), len(forms) - 1)]
-        return singular if _russian_plural(n) == 0 else plural
+        return singular if _PLURAL.get(self.source, _russian_plural)(n) == 0 else plural
 
     def translated(self, message: str, lang: str, context: str | None = None) -> bool:
         """Whether `lang` has `message` (for checks; the source language has every message)."""

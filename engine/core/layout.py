@@ -11,7 +11,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from . import i18n
 from .errors import Problem
+from .messages import _
 from .tables import Cell, Grid, column_letter, is_blank
 from .tabs import tab_key
 
@@ -100,7 +102,8 @@ class Layout:
                                 tab,
                                 1,
                                 column_letter(i + 1),
-                                f"столбец «{cell}» повторяется (уже есть в {column_letter(found[c.key] + 1)})",
+                                _("столбец «{header}» повторяется (уже есть в {column})").format(
+                                    header=cell, column=column_letter(found[c.key] + 1)),
                             )
                         )
                     else:
@@ -109,7 +112,8 @@ class Layout:
             seen[n] = i
         for c in self.columns:
             if c.required and c.key not in found:
-                problems.append(Problem(tab, 1, "", f"нет столбца «{c.ru}» ({c.en})"))
+                name, other = (c.en, c.ru) if i18n.current() == "en" else (c.ru, c.en)
+                problems.append(Problem(tab, 1, "", _("нет столбца «{name}» ({other})").format(name=name, other=other)))
         return found
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import uuid
 
+from . import i18n
 from .layout import norm
 from .tables import Cell, Grid, Tables, is_blank
 
@@ -20,6 +21,7 @@ CAMPAIGN_ID = ("Идентификатор кампании", "Campaign id")
 OPEN_TURN = ("Открытый ход", "Open turn")
 COMMITMENT = ("Хэш зерна хода (sha256)", "Turn seed hash (sha256)")
 LEGACY_SECRET = ("Секрет ведущего", "GM secret")  # read only: no campaign keeps it in a cell any more
+LANG = ("Язык", "Language", "lang")
 
 
 def new_campaign_id() -> str:
@@ -55,6 +57,18 @@ def text(tables: Tables, labels: tuple[str, ...]) -> str:
     """A meta value as trimmed text ('' when blank or absent)."""
     v = value(tables, labels)
     return "" if is_blank(v) else str(v).strip()
+
+
+def lang(tables: Tables) -> str | None:
+    """The campaign's language: its meta row «Язык»/«Language» («ru», «en»), else the language of
+    the meta tab's own name («Campaign»: English); None when the tables hold no meta tab."""
+    tab = meta_tab(tables)
+    if tab is None:
+        return None
+    code = text(tables, LANG).lower()
+    if code in i18n.LANGUAGES:
+        return code
+    return "en" if norm(tab) == norm(META_TABS[1]) else i18n.SOURCE
 
 
 def settle(grid: Grid, campaign_id: str) -> Grid:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
+from .messages import _
 from .tables import Cell
 
 
@@ -53,7 +54,7 @@ class OrderRow:
 
     def where(self, fieldname: str) -> str:
         col = self.columns.get(fieldname, "")
-        return f"{self.tab}!{col}{self.row}" if col else f"{self.tab}, строка {self.row}"
+        return f"{self.tab}!{col}{self.row}" if col else _("{tab}, строка {row}").format(tab=self.tab, row=self.row)
 
 
 @dataclass

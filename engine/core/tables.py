@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from .errors import BackendError
+from .messages import _
 
 
 class Formula(str):
@@ -235,7 +236,7 @@ class Changeset:
             for dr, line in enumerate(grid):
                 for dc, v in enumerate(line):
                     if isinstance(v, str) and len(v) > limit:
-                        found.append(f"{tab}!{a1(row + dr, col + dc)} ({len(v)} знаков)")
+                        found.append(_("{cell} ({n} знаков)").format(cell=f"{tab}!{a1(row + dr, col + dc)}", n=len(v)))
 
         for rep in self.replace:
             scan(rep.tab, 1, 1, rep.rows)
@@ -243,7 +244,7 @@ class Changeset:
             scan(block.tab, block.row, block.col, block.values)
         for tab, row, col, text in self.notes:
             if len(text) > limit:
-                found.append(f"{tab}!{a1(row, col)}, примечание ({len(text)} знаков)")
+                found.append(_("{cell}, примечание ({n} знаков)").format(cell=f"{tab}!{a1(row, col)}", n=len(text)))
         return found
 
     def check_cells(self, limit: int = MAX_CELL_CHARS) -> None:
@@ -251,10 +252,10 @@ class Changeset:
         player's: player text is refused or shortened long before); nothing is written then."""
         found = self.oversized(limit)
         if found:
-            shown = "; ".join(found[:5]) + (f" и ещё {len(found) - 5}" if len(found) > 5 else "")
+            shown = "; ".join(found[:5]) + (_(" и ещё {n}").format(n=len(found) - 5) if len(found) > 5 else "")
             raise BackendError(
-                f"запись отменена, ничего не изменено: в ячейке больше {limit} знаков "
-                f"(предел Google Таблиц): {shown}"
+                _("запись отменена, ничего не изменено: в ячейке больше {limit} знаков (предел Google Таблиц): "
+                  "{cells}").format(limit=limit, cells=shown)
             )
 
 
