@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from engine.core import i18n
 from engine.core.cells import Bound, CellReader
 from engine.core.errors import CampaignError, Problem
 from engine.core.layout import Layout, find_tab, norm, records
@@ -18,7 +19,7 @@ from engine.core.money import to_cell
 from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
 from engine.core.tables import Cell, Formula, Grid, Tables, as_text, column_letter, is_blank, shorten
 
-from . import tabset
+from . import naming, tabset
 from .bounds import BOUNDS
 from .model import BARBARIANS, Army, Border, Campaign, Fleet, GMEvent, Province, Relation, Route, SeaZone, State
 from .rules import Rules, load_rules
@@ -450,15 +451,17 @@ def parse_units(text: str) -> dict[str, int] | None:
         m = re.fullmatch(r"(\d+)\s*(\S+)", part)
         if not m:
             return None
-        unit = {norm(u): u for u in LAND_UNITS}.get(norm(m.group(2)))
-        if unit is None:
+        unit = naming.code("unit", m.group(2))
+        if unit not in LAND_UNITS:
             return None
         out[unit] = out.get(unit, 0) + int(m.group(1))
     return out
 
 
-def units_text(units: dict[str, int], order: tuple[str, ...] = LAND_UNITS) -> str:
-    return ", ".join(f"{units[u]} {u}" for u in order if units.get(u))
+def units_text(units: dict[str, int], order: tuple[str, ...] = LAND_UNITS, lang: str | None = None) -> str:
+    """«2 ТП, 1 ЛК», the types as the campaign's language writes them («2 HI, 1 LC» in English)."""
+    lang = lang or i18n.current()
+    return ", ".join(f"{units[u]} {naming.shown('unit', u, lang)}" for u in order if units.get(u))
 
 
 def armies_grid(c: Campaign, lang: str) -> Grid:
@@ -473,7 +476,8 @@ def fleets_grid(c: Campaign, lang: str) -> Grid:
     grid: Grid = [FLEETS.header(lang)]
     for f in c.fleets.values():
         if f.size():
-            grid.append([f.name, f.state, f.zone, *[f.ships.get(u) or None for u in SHIPS], units_text(f.cargo)])
+            ships = [f.ships.get(u) or None for u in SHIPS]
+            grid.append([f.name, f.state, f.zone, *ships, units_text(f.cargo, lang=lang)])
     return grid
 
 

@@ -12,7 +12,7 @@ from engine.core.layout import Layout, find_tab, norm, records
 from engine.core.money import amount
 from engine.core.tables import Cell, Tables, column_letter, is_blank
 
-from . import conditions
+from . import conditions, naming
 from .bounds import BOUNDS, param_bound
 from .vocab import (
     PATHS,
@@ -351,12 +351,12 @@ def parse_workers(text: str) -> tuple[WorkerOption, ...]:
         if not m:
             raise ValueError(f"непонятные работники {part!r}: ожидается «2 раб» или «3+ раб+СГ»")
         strata = tuple(s.strip() for s in m.group(3).split("+") if s.strip())
-        known = {norm(s): s for s in STRATA}
         fixed = []
         for s in strata:
-            if norm(s) not in known:
+            code = naming.code("stratum", s)
+            if code is None:
                 raise ValueError(f"неизвестная страта {s!r} (есть: {', '.join(STRATA)})")
-            fixed.append(known[norm(s)])
+            fixed.append(code)
         out.append(WorkerOption(int(m.group(1)), tuple(fixed), bool(m.group(2))))
     return tuple(out)
 
@@ -384,6 +384,7 @@ class _Reader:
         self.tab = find_tab(tables, layout) or ""
         self.rows: list[tuple[int, dict[str, Cell]]] = []
         self.cols: dict[str, int] = {}
+        self.lang = "ru"
         if not self.tab:
             problems.append(Problem(layout.ru, 0, "", f"нет листа правил «{layout.ru}» ({layout.en})"))
             return
@@ -393,6 +394,13 @@ class _Reader:
             return
         self.cols = layout.locate(self.tab, grid[0], problems)
         self.rows = records(grid, self.cols)
+        # the campaign's own names are in its language's column; the other column holds aliases
+        self.lang = "en" if norm(self.tab) == norm(layout.en) and norm(layout.en) != norm(layout.ru) else "ru"
+
+    def name(self, rec: dict[str, Cell]) -> str:
+        """The row's name in the campaign's language (the other language's when that is empty)."""
+        ru, en = self.text(rec, "name_ru"), self.text(rec, "name_en")
+        return (en or ru) if self.lang == "en" else (ru or en)
 
     def num(
         self, row: int, rec: dict[str, Cell], key: str, default: Fraction | None = None, bound: Bound | None = None
@@ -445,7 +453,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         }
         governments[key] = Government(
             key=key,
-            name_ru=r.text(rec, "name_ru") or key,
+            name_ru=r.name(rec) or key,
             name_en=r.text(rec, "name_en") or key,
             tax=r.num(row, rec, "tax"),
             science=r.num(row, rec, "science", Fraction(0)),
@@ -472,7 +480,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     techs: dict[str, Technology] = {}
     r = _Reader(tables, RULES_TECHS, problems)
     for row, rec in r.rows:
-        name = r.text(rec, "name_ru")
+        name = r.name(rec)
         if not name:
             continue
         techs[name] = Technology(
@@ -490,7 +498,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     buildings: dict[str, Building] = {}
     r = _Reader(tables, RULES_BUILDINGS, problems)
     for row, rec in r.rows:
-        name = r.text(rec, "name_ru")
+        name = r.name(rec)
         if not name:
             continue
         try:
@@ -591,7 +599,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     goods: dict[str, Good] = {}
     r = _Reader(tables, RULES_GOODS, problems)
     for _row, rec in r.rows:
-        name = r.text(rec, "name_ru")
+        name = r.name(rec)
         if name:
             goods[name] = Good(
                 name, r.text(rec, "name_en") or name, r.text(rec, "specialisation"), norm(r.text(rec, "food")) in YES
@@ -599,11 +607,10 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
 
     conversions: list[Conversion] = []
     r = _Reader(tables, RULES_CONVERSIONS, problems)
-    known = {norm(s): s for s in STRATA}
     for row, rec in r.rows:
         src, dst = r.text(rec, "from"), r.text(rec, "to")
         for key, value in (("from", src), ("to", dst)):
-            if norm(value) not in known:
+            if naming.code("stratum", value) is None:
                 r.bad(row, key, f"неизвестная страта «{value}» (есть: {', '.join(STRATA)})")
         cost = r.text(rec, "cost")
         if not cost.startswith("gov:"):
@@ -614,8 +621,8 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
                 r.bad(row, "goods", f"неизвестный товар «{g}»")
         conversions.append(
             Conversion(
-                known.get(norm(src), src),
-                known.get(norm(dst), dst),
+                naming.code("stratum", src) or src,
+                naming.code("stratum", dst) or dst,
                 cost,
                 goods_list,
                 opt_int(r, row, rec, "per_turn_max"),
@@ -637,7 +644,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             r.bad(row, "target", f"цель события должна быть state, province, capital или sea, а не «{target}»")
         events[key] = EventCard(
             key,
-            r.text(rec, "name_ru") or key,
+            r.name(rec) or key,
             r.text(rec, "name_en") or key,
             r.text(rec, "kind") or "bad",
             r.num(row, rec, "weight", Fraction(1)),
@@ -657,6 +664,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         t = r.text(rec, "type")
         if not t:
             continue
+        t = naming.code("unit", t) or t  # a unit type is a code: «LI» in English is «ЛП»
         terrain: dict[str, int] = {}
         for part in re.split(r"[;,]", r.text(rec, "terrain")):
             if ":" in part:
@@ -670,14 +678,14 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         except conditions.ConditionSyntaxError as exc:
             r.bad(row, "where", str(exc))
             where = None
-        strata = tuple(known.get(norm(x), x) for x in r.text(rec, "strata").split("|") if x.strip())
+        strata = tuple(naming.code("stratum", x) or x for x in r.text(rec, "strata").split("|") if x.strip())
         for x in strata:
             if x not in STRATA:
                 r.bad(row, "strata", f"неизвестная страта «{x}»")
         kind = "sea" if norm(r.text(rec, "kind")) in ("sea", "море", "флот") else "land"
         units[t] = UnitType(
             type=t,
-            name_ru=r.text(rec, "name_ru") or t,
+            name_ru=r.name(rec) or t,
             name_en=r.text(rec, "name_en") or t,
             kind=kind,
             recruits=int(r.num(row, rec, "recruits", Fraction(1))),

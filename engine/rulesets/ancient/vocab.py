@@ -360,6 +360,13 @@ GM_EVENTS = Layout(
 LAND_UNITS: tuple[str, ...] = ("ЛП", "Луч.", "ЛК", "ТП", "БС", "ТК")
 SHIPS: tuple[str, ...] = ("ПЛ", "У", "Б", "Т", "К", "КК")
 
+
+def unit_en(code: str) -> str:
+    """A unit type's code in an English campaign («ЛП» → «LI»), from templates/ancient/names_en.csv."""
+    from .naming import shown
+
+    return shown("unit", code, "en")
+
 ARMIES = Layout(
     "Армии",
     "Armies",
@@ -367,7 +374,7 @@ ARMIES = Layout(
         C("name", "Армия", "Army", width=18),
         C("state", "Государство", "State", width=20),
         C("province", "Провинция", "Province", width=20),
-        *(C(u, u, u, width=6, required=False) for u in LAND_UNITS),
+        *(C(u, u, unit_en(u), width=6, required=False) for u in LAND_UNITS),
     ),
 )
 
@@ -378,7 +385,7 @@ FLEETS = Layout(
         C("name", "Флот", "Fleet", width=18),
         C("state", "Государство", "State", width=20),
         C("zone", "Морская зона", "Sea zone", width=9),
-        *(C(u, u, u, width=6, required=False) for u in SHIPS),
+        *(C(u, u, unit_en(u), width=6, required=False) for u in SHIPS),
         C("cargo", "Войска на борту", "Troops aboard", required=False, width=24),
     ),
 )
