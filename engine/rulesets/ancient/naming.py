@@ -164,6 +164,30 @@ def translator(lang: str, data: Mapping[str, Any] | None = None) -> Translator:
 # ------------------------------------------------------------------ codes (strata, unit types)
 
 
+class Code(str):
+    """A code the program keeps in Russian (a stratum «раб», a unit type «ЛП») that shows itself in
+    the language texts are produced in: ``f"{n} {code}"`` gives «1 раб» in Russian, «1 Sl» in
+    English. It is its own text otherwise (compares, hashes and is stored as the code), so the
+    phases count and compare codes as before while every message they format reads in the language."""
+
+    kind: str
+
+    def __new__(cls, value: str, kind: str = "") -> Code:
+        obj = super().__new__(cls, value)
+        obj.kind = kind
+        return obj
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Code, (str(self), self.kind))
+
+    def __format__(self, spec: str) -> str:
+        from engine.core import i18n
+
+        text = shown(self.kind, str(self), i18n.current()) if self.kind else str(self)
+        return format(text, spec) if spec and not spec.isalpha() else text
+
+
+
 def shown(kind: str, code_: str, lang: str) -> str:
     """A code as the campaign writes it: «СГ» in Russian, «citizens» in English."""
     if lang == "ru":
@@ -187,10 +211,11 @@ def _code_index(kind: str) -> dict[str, str]:
     return out
 
 
-def code(kind: str, text: str) -> str | None:
+def code(kind: str, text: str) -> Code | None:
     """The code a word of either language stands for («citizens», «СГ» → «СГ»); None if unknown."""
     t = str(text or "").strip().lower()
-    return _code_index(kind).get(t) or _code_index(kind).get(t.rstrip("."))
+    found = _code_index(kind).get(t) or _code_index(kind).get(t.rstrip("."))
+    return Code(found, kind) if found else None
 
 
 # ------------------------------------------------------------------ rules tabs

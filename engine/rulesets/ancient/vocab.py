@@ -5,6 +5,8 @@ from __future__ import annotations
 from engine.core import meta as core_meta
 from engine.core.layout import Column, Layout
 
+from .naming import Code
+
 C = Column
 
 META = Layout(
@@ -69,7 +71,8 @@ PROVINCES = Layout(
     ),
 )
 
-STRATA: tuple[str, ...] = ("СГ", "раб", "ВС", "уч", "дух", "АР")
+# codes (naming.Code): kept in Russian, shown in the language of the text that formats them
+STRATA: tuple[str, ...] = tuple(Code(s, "stratum") for s in ("СГ", "раб", "ВС", "уч", "дух", "АР"))
 STRATA_NAMES: dict[str, tuple[str, str]] = {
     "СГ": ("свободные граждане", "free citizens"),
     "раб": ("рабы", "slaves"),
@@ -357,8 +360,8 @@ GM_EVENTS = Layout(
     ),
 )
 
-LAND_UNITS: tuple[str, ...] = ("ЛП", "Луч.", "ЛК", "ТП", "БС", "ТК")
-SHIPS: tuple[str, ...] = ("ПЛ", "У", "Б", "Т", "К", "КК")
+LAND_UNITS: tuple[str, ...] = tuple(Code(u, "unit") for u in ("ЛП", "Луч.", "ЛК", "ТП", "БС", "ТК"))
+SHIPS: tuple[str, ...] = tuple(Code(u, "unit") for u in ("ПЛ", "У", "Б", "Т", "К", "КК"))
 
 
 def unit_en(code: str) -> str:
