@@ -125,6 +125,12 @@ def aliases(name: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def means(text: str, template_name: str) -> bool:
+    """Whether a campaign's word is a template's name in either language («forest» means «лес»)."""
+    f = fold(text)
+    return f == fold(template_name) or any(f == fold(a) for a in aliases(template_name))
+
+
 def with_aliases(names: Iterable[str]) -> list[tuple[str, tuple[str, ...]]]:
     """Names with their other-language aliases, the shape :class:`engine.core.names.NameIndex` takes."""
     return [(n, aliases(n)) for n in names]

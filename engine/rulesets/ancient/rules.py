@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import csv
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
+from importlib import resources
 
 from engine.core.cells import Bound, UndeclaredBound
 from engine.core.errors import Problem
 from engine.core.layout import Layout, find_tab, norm, records
 from engine.core.money import amount
+from engine.core.names import fold
 from engine.core.tables import Cell, Tables, column_letter, is_blank
 
 from . import conditions, naming
@@ -166,6 +171,7 @@ class Good:
     name_en: str
     specialisation: str = ""
     food: bool = False
+    effects: dict[str, str] = field(default_factory=dict)  # roles: precious, arms, slave_route
 
 
 @dataclass(frozen=True)
@@ -259,6 +265,42 @@ class Rules:
         if row is None:
             return None
         return max((i + 1 for i, v in enumerate(row) if v is not None), default=0)
+
+    # what a thing does is an effect in the rules data, never its name in code: a port is any
+    # building with `port`, whatever a campaign calls it («Порт», «Port» or the GM's own name)
+
+    def building_effect(self, buildings: Iterable[str], key: str) -> Fraction:
+        """The sum of an effect over buildings (each copy counts): lighthouses' `lighthouse`, …"""
+        total = Fraction(0)
+        for name in buildings:
+            b = self.buildings.get(name)
+            if b is not None:
+                total += b.effect(key)
+        return total
+
+    def has_effect(self, buildings: Iterable[str], key: str) -> bool:
+        """Whether one of the buildings has the effect (a province with a `port`, a `road`)."""
+        return self.building_effect(buildings, key) > 0
+
+    def buildings_with(self, key: str) -> list[str]:
+        """The names of the buildings with an effect, for messages («второй даёт Рынок»)."""
+        return [b.name_ru for b in self.buildings.values() if b.effect(key)]
+
+    def techs_with(self, key: str) -> list[str]:
+        """The names of the technologies with an effect («Караванная торговля»: `caravans`)."""
+        return [t.name_ru for t in self.techs.values() if t.effects.get(key)]
+
+    def goods_with(self, key: str) -> list[str]:
+        """The names of the goods with an effect (`precious`: gold and silver; `arms`: weapons)."""
+        return [g.name_ru for g in self.goods.values() if g.effects.get(key)]
+
+    def good_has(self, good: str, key: str) -> bool:
+        g = self.goods.get(good)
+        return bool(g and g.effects.get(key))
+
+    def built_at(self, unit: UnitType, key: str) -> str | None:
+        """The building with the effect that a unit's «where» asks for (a ship: the shipyard)."""
+        return next((n for n in self.buildings_with(key) if n in (unit.where_text or "")), None)
 
     def good_of(self, specialisation: str) -> str:
         """The good a specialisation yields («скот» → «мясо»); the name itself when not listed."""
@@ -368,6 +410,37 @@ def parse_effects(text: str) -> dict[str, str]:
             k, v = part.split("=", 1)
             out[k.strip()] = v.strip().lstrip("+")
     return out
+
+
+# effects that say what a template thing is (a port, a forum, weapons); a campaign created before
+# they were in the rules data gets them from the template, by the thing's name in either language
+ROLE_EFFECTS = frozenset(
+    (
+        *("port", "shipyard", "forum", "temple", "housing", "road", "lighthouse"),  # buildings
+        "caravans",  # technologies
+        *("precious", "arms", "slave_route"),  # goods
+    )
+)
+
+
+@cache
+def _template_roles(filename: str) -> dict[str, dict[str, str]]:
+    """{folded name (Russian and English): its role effects} from a shipped rules table."""
+    out: dict[str, dict[str, str]] = {}
+    with (resources.files("templates") / "ancient" / filename).open(encoding="utf-8") as fh:
+        for rec in csv.DictReader(fh):
+            roles = {k: v for k, v in parse_effects(rec.get("effects") or "").items() if k in ROLE_EFFECTS}
+            if roles:
+                for name in (rec.get("name_ru"), rec.get("name_en")):
+                    if name:
+                        out[fold(name)] = roles
+    return out
+
+
+def _with_roles(filename: str, name: str, effects: dict[str, str]) -> dict[str, str]:
+    """The row's effects, with the template's role effects it lacks (``port=0`` turns one off)."""
+    roles = _template_roles(filename).get(fold(name), {})
+    return {**roles, **effects} if roles else effects
 
 
 def _split_list(cell: Cell) -> tuple[str, ...]:
@@ -488,7 +561,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             r.text(rec, "name_en") or name,
             r.num(row, rec, "cost"),
             _split_list(rec.get("prerequisites")),
-            parse_effects(r.text(rec, "effects")),
+            _with_roles("technologies.csv", name, parse_effects(r.text(rec, "effects"))),
         )
     for t in techs.values():
         for pre in t.prerequisites:
@@ -528,7 +601,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             workshop=norm(r.text(rec, "workshop")) in YES,
             unique=r.text(rec, "unique") or "province",
             produces=r.text(rec, "produces"),
-            effects=parse_effects(r.text(rec, "effects")),
+            effects=_with_roles("buildings.csv", name, parse_effects(r.text(rec, "effects"))),
             rule_ids=_split_list(rec.get("rule_ids")),
         )
 
@@ -602,7 +675,11 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         name = r.name(rec)
         if name:
             goods[name] = Good(
-                name, r.text(rec, "name_en") or name, r.text(rec, "specialisation"), norm(r.text(rec, "food")) in YES
+                name,
+                r.text(rec, "name_en") or name,
+                r.text(rec, "specialisation"),
+                norm(r.text(rec, "food")) in YES,
+                _with_roles("goods.csv", name, parse_effects(r.text(rec, "effects"))),
             )
 
     conversions: list[Conversion] = []

@@ -317,6 +317,7 @@ RULES_GOODS = Layout(
         C("name_en", "Good", "Good (en)", width=14),
         C("specialisation", "Специализация", "Specialisation", required=False, width=16),
         C("food", "Еда", "Food", required=False, width=6),
+        C("effects", "Эффекты", "Effects", required=False, width=16),
         C("rule_ids", "Правила", "Rule ids", required=False, width=22),
     ),
 )

@@ -392,15 +392,16 @@ class Expenses:
         want = order.count
         n = want
         limits: list[str] = []
-        if unit.kind == "sea" and unit.where_text and "Верфь" in unit.where_text:
-            staffed = staff(province, rules).staffed.get("Верфь", False)  # an idle shipyard launches nothing
-            yards = 1 if "Верфь" in province.buildings and staffed else 0
+        yard_name = rules.built_at(unit, "shipyard") if unit.kind == "sea" else None
+        if yard_name:
+            staffed = staff(province, rules).staffed.get(yard_name, False)  # an idle shipyard launches nothing
+            yards = 1 if yard_name in province.buildings and staffed else 0
             left = yards - self.launched[province.name]
             if left < n:
                 n = max(0, left)
-                yard = rules.buildings.get("Верфь")
-                if "Верфь" in province.buildings and not staffed and yard is not None:
-                    limits.append(f"«Верфь» простаивает: нет работников ({yard.workers_text()})")
+                yard = rules.buildings.get(yard_name)
+                if yard_name in province.buildings and not staffed and yard is not None:
+                    limits.append(f"«{yard_name}» простаивает: нет работников ({yard.workers_text()})")
                 else:
                     limits.append("верфь спускает 1 корабль за ход (ANC-NAVY-11)")
         pool = self._recruit_pool(state, unit.strata)
@@ -413,8 +414,9 @@ class Expenses:
             )
         goods = self.goods.setdefault(state.name, Counter())
         armed = min(state.armed, n) if unit.strata == ("АР",) else 0  # ANC-STRATA-17: bring their own weapons
+        arms = rules.goods_with("arms")  # the aristocrats' own weapons stand in for these goods
         for g in unit.goods:
-            have = goods[g] + (armed if g == "оружие" else 0)
+            have = goods[g] + (armed if g in arms else 0)
             if have < n:
                 n = have
                 limits.append(f"нужен товар «{g}» (есть {goods[g]} ед. в этот ход)")
@@ -434,7 +436,7 @@ class Expenses:
             )
         armed = min(armed, n)
         for g in unit.goods:
-            goods[g] -= n - armed if g == "оружие" else n
+            goods[g] -= n - armed if g in arms else n
         state.armed -= armed
         need = n * unit.recruits
         taken: list[str] = []
@@ -454,7 +456,7 @@ class Expenses:
             army.units[unit.type] = army.units.get(unit.type, 0) + n
             where = f"армия «{army.name}»"
         used = "".join(
-            f", {g}: {n - armed if g == 'оружие' else n}" for g in unit.goods if n - (armed if g == "оружие" else 0)
+            f", {g}: {n - armed if g in arms else n}" for g in unit.goods if n - (armed if g in arms else 0)
         )
         self.report.tell(
             f"{state.name}: набрано {n} {unit.type} в провинции {province.name} "
@@ -530,11 +532,13 @@ def _transition_problems(world: Campaign, state: State, t, rules: Rules) -> list
     if t.aristocrats_max is not None and aristocrats > t.aristocrats_max:
         out.append(f"не больше {t.aristocrats_max} АР (есть {aristocrats})")
     if t.temples_min is not None:
-        active = sum(1 for p in provinces for b, ok in staff(p, rules).staffed.items() if ok and b == "Храм")
+        active = sum(
+            1 for p in provinces for b, ok in staff(p, rules).staffed.items() if ok and rules.has_effect((b,), "temple")
+        )
         if active < t.temples_min:
             out.append(f"действующих храмов не меньше {t.temples_min} (есть {active})")
     if t.forums_min is not None:
-        forums = sum(1 for p in provinces if "Рынок" in p.buildings)
+        forums = sum(1 for p in provinces if rules.has_effect(p.buildings, "forum"))
         if forums < t.forums_min:
             out.append(f"форумов (рынков) не меньше {t.forums_min} (есть {forums})")
     if t.provinces_min is not None and len(provinces) < t.provinces_min:

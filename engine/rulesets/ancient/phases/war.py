@@ -20,7 +20,7 @@ from engine.core.money import fmt
 from engine.core.orders import Status
 from engine.core.turn import TurnReport
 
-from .. import speech
+from .. import naming, speech
 from ..economy import Refused, lose_people, shift_stability
 from ..forces import army_at, capacity, government_modifier, moves, weight
 from ..military import Side, judge, pyramid, remove, units_text
@@ -153,7 +153,7 @@ class War:
         if siege and self.fortress(province)[1] and province.owner in def_states:
             att_mods.append(("штурм укреплений", siege))  # ANC-FORT-05 (PROPOSAL techs)
         def_mods: list[tuple[str, int]] = []
-        if province.terrain.lower() == "лес":
+        if naming.means(province.terrain, "лес"):  # forest, in the campaign's language
             def_mods.append(("оборона в лесу", int(rules.param("forest_defence"))))
         name, bonus = self.fortress(province)
         if bonus and province.owner in def_states:
@@ -335,7 +335,7 @@ class War:
             raise Refused(why)
         reach = moves(army.units, rules)
         left_provinces = [start, *route[:-1]]
-        if all("Дорога" in world.provinces[p].buildings for p in left_provinces):
+        if all(rules.has_effect(world.provinces[p].buildings, "road") for p in left_provinces):
             reach += int(rules.param("road_bonus"))
         if len(route) > reach:
             raise Refused(
@@ -411,7 +411,7 @@ class War:
         if fleet is None or fleet.state != order.state:
             raise Refused(f"«{order.fleet}» — не ваш флот")
         province = world.provinces[army.province]
-        if "Порт" not in province.buildings:
+        if not rules.has_effect(province.buildings, "port"):
             raise Refused(f"грузиться на корабли можно только в порту, а в провинции {province.name} порта нет")
         if fleet.zone not in province.sea_zones:
             raise Refused(f"флот стоит в зоне {fleet.zone}, а провинция {province.name} к ней не выходит")
@@ -436,7 +436,8 @@ class War:
         route = self.sea_path(fleet.zone, order.zone)
         if route is None:
             raise Refused(f"из зоны {fleet.zone} в зону {order.zone} моря нет")
-        lighthouses = sum(p.buildings.count("Маяк") for p in world.provinces.values() if p.owner == fleet.state)
+        own = [p for p in world.provinces.values() if p.owner == fleet.state]
+        lighthouses = int(sum(rules.building_effect(p.buildings, "lighthouse") for p in own))
         discoveries = rules.tech_effect(world.states[fleet.state].techs, "ship_range")
         reach = min(moves(fleet.ships, rules) + lighthouses + discoveries, int(rules.param("ship_range_max")))
         if len(route) > reach:
