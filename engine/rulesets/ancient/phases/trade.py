@@ -283,7 +283,8 @@ def _open(world: Campaign, rules: Rules, report: TurnReport, o: Trade) -> str:
     out = [r for r in world.routes if r.src == o.src]
     if len(out) >= limit:
         markets = rules.buildings_with("routes")
-        extra = "" if rules.has_effect(src.buildings, "routes") or not markets else f" (второй даёт {markets[0]} — Форум)"
+        has_market = rules.has_effect(src.buildings, "routes")
+        extra = "" if has_market or not markets else f" (второй даёт {markets[0]} — Форум)"
         raise Refused(f"у провинции {o.src} уже {count(len(out), 'исходящий маршрут')} из {limit}{extra}")
     reach = rules.trade_reach(o.good)
     if reach is None:
