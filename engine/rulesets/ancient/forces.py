@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from . import naming
 from .model import Army, Campaign, Fleet, Province, State
 from .rules import Rules
 
@@ -18,10 +19,11 @@ def army_at(world: Campaign, state: str, province: str) -> Army:
     for a in world.armies.values():
         if a.state == state and a.province == province:
             return a
-    name = f"{state}: армия ({province})"
+    word = naming.translator(world.lang).name("армия")  # a name: in the campaign's language
+    name = f"{state}: {word} ({province})"
     n = 2
     while name in world.armies:
-        name = f"{state}: армия ({province}) {n}"
+        name = f"{state}: {word} ({province}) {n}"
         n += 1
     world.armies[name] = Army(name, state, province, {})
     return world.armies[name]
@@ -31,10 +33,11 @@ def fleet_at(world: Campaign, state: str, zone: int) -> Fleet:
     for f in world.fleets.values():
         if f.state == state and f.zone == zone:
             return f
-    name = f"{state}: флот ({zone})"
+    word = naming.translator(world.lang).name("флот")
+    name = f"{state}: {word} ({zone})"
     n = 2
     while name in world.fleets:
-        name = f"{state}: флот ({zone}) {n}"
+        name = f"{state}: {word} ({zone}) {n}"
         n += 1
     world.fleets[name] = Fleet(name, state, zone, {}, {})
     return world.fleets[name]

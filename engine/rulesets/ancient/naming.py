@@ -161,10 +161,14 @@ class Translator:
 
 def translator(lang: str, data: Mapping[str, Any] | None = None) -> Translator:
     """The translator into `lang` for the rules templates and, if given, a scenario's names."""
-    table = dict(template_table(lang))
-    if data is not None:
-        table.update(scenario_table(data, lang))
-    return Translator(table)
+    if data is None:
+        return _template_translator(lang)
+    return Translator({**template_table(lang), **scenario_table(data, lang)})
+
+
+@cache
+def _template_translator(lang: str) -> Translator:
+    return Translator(template_table(lang))
 
 
 # ------------------------------------------------------------------ codes (strata, unit types)

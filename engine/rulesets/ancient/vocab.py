@@ -71,6 +71,9 @@ PROVINCES = Layout(
     ),
 )
 
+# the terrain whose defenders get `forest_defence` (ANC-COMBAT); matched in either language (naming.means)
+FOREST = "лес"
+
 # codes (naming.Code): kept in Russian, shown in the language of the text that formats them
 STRATA: tuple[str, ...] = tuple(Code(s, "stratum") for s in ("СГ", "раб", "ВС", "уч", "дух", "АР"))
 STRATA_NAMES: dict[str, tuple[str, str]] = {

@@ -29,6 +29,7 @@ from ..orders import Embark, March, Raze, Sail
 from ..rules import Rules
 from ..speech import Name
 from ..turnorders import TurnOrders
+from ..vocab import FOREST
 
 PHASE = "война"
 
@@ -153,7 +154,7 @@ class War:
         if siege and self.fortress(province)[1] and province.owner in def_states:
             att_mods.append(("штурм укреплений", siege))  # ANC-FORT-05 (PROPOSAL techs)
         def_mods: list[tuple[str, int]] = []
-        if naming.means(province.terrain, "лес"):  # forest, in the campaign's language
+        if naming.means(province.terrain, FOREST):  # the forest in either language («forest»)
             def_mods.append(("оборона в лесу", int(rules.param("forest_defence"))))
         name, bonus = self.fortress(province)
         if bonus and province.owner in def_states:
