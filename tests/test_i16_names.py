@@ -222,3 +222,21 @@ def test_i16_p3_aliases_both_ways() -> None:
     assert "Rome: 1st army" in naming.aliases("Рим: 1-я армия")
     assert "Рим: 1-я армия" in naming.aliases("Rome: 1st army")
     assert naming.means("forest", "лес") and naming.means("Лес", "лес") and not naming.means("hills", "лес")
+
+
+def test_i16_p3_gm_may_type_the_other_languages_name_in_a_tab() -> None:
+    """A building or technology typed in Russian into an English campaign's tab is its English one."""
+    tables = _english_demo()
+    tab = find_tab(tables, PROVINCES)
+    col = [c.key for c in PROVINCES.columns].index("buildings")
+    row = next(r for r in tables[tab][1:] if r[0] == "Apulia")
+    row += [None] * (col + 1 - len(row))
+    row[col] = "Порт; Market"
+    tab = find_tab(tables, STATES)
+    col = [c.key for c in STATES.columns].index("techs")
+    row = next(r for r in tables[tab][1:] if r[0] == "Rome")
+    row += [None] * (col + 1 - len(row))
+    row[col] = f"{row[col]}; Прялка"
+    d = codec.decode(tables)  # raises CampaignError on an unknown name
+    assert d.campaign.provinces["Apulia"].buildings == ["Port", "Market"]
+    assert "Spinning wheel" in d.campaign.states["Rome"].techs

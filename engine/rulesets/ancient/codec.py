@@ -154,6 +154,14 @@ def _grid(tables: Tables, key: str, problems: list[Problem]) -> tuple[str, Grid,
     return tab, grid, layout.locate(tab, grid[0], problems)
 
 
+def _known(name: str, known: dict[str, object]) -> str:
+    """A name the rules know, also when the GM typed it in the other language («Порт» in an English
+    campaign is its «Port»); the name itself otherwise (then reported unknown)."""
+    if name in known or not known:
+        return name
+    return next((a for a in naming.aliases(name) if a in known), name)
+
+
 def _bounds(layout: Layout) -> dict[str, Bound]:
     """The declared bounds of a state tab's numeric columns (none declared: it has none)."""
     return BOUNDS.get(layout, {})
@@ -197,7 +205,7 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
                 row, "name", f"провинция «{name}» записана дважды (первый раз в строке {campaign.provinces[name].row})"
             )
             continue
-        buildings = rd.items(row, rec, "buildings")
+        buildings = [_known(b, rules.buildings) for b in rd.items(row, rec, "buildings")]
         for b in buildings:
             if rules.buildings and b not in rules.buildings:
                 rd.bad(row, "buildings", f"неизвестная постройка «{b}»")
@@ -228,7 +236,7 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
         gov = rules.government(gov_text) if gov_text else None
         if gov_text and gov is None and rules.governments:
             rd.bad(row, "government", f"неизвестная форма правления «{gov_text}»")
-        techs = rd.items(row, rec, "techs")
+        techs = [_known(t, rules.techs) for t in rd.items(row, rec, "techs")]
         for t in techs:
             if rules.techs and t not in rules.techs:
                 rd.bad(row, "techs", f"неизвестная технология «{t}»")
