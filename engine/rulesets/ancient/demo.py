@@ -68,6 +68,7 @@ def _names(lang: str) -> dict[str, str]:
     """The names the sample orders use, in the campaign's language (templates' names tables)."""
     tr = naming.translator(lang)
     return {
+        "lang": lang,
         "LI": naming.shown("unit", "ЛП", lang),
         "slaves": naming.shown("stratum", "раб", lang),
         "citizens": naming.shown("stratum", "СГ", lang),
@@ -125,7 +126,8 @@ def _military(c: Campaign, rules: Rules, st: State, w: dict[str, str]) -> list[R
         own = sorted(n for n in c.neighbours(army.province) if c.provinces[n].owner == st.name)
         if own:
             rows.append({"action": w["march"], "object": army.name, "to": own[0]})
-        rows.append({"action": w["disband"], "object": next(iter(army.units)), "where": army.name, "qty": 1})
+        unit = naming.shown("unit", next(iter(army.units)), w["lang"])  # as the campaign writes it
+        rows.append({"action": w["disband"], "object": unit, "where": army.name, "qty": 1})
     fleet = next((f for f in c.fleets.values() if f.state == st.name), None)
     zones = sorted(
         {z.zone for z in c.seas.values() if fleet is not None and fleet.zone in z.neighbours}

@@ -6,12 +6,13 @@ from fractions import Fraction
 
 from . import naming
 from .model import Army, Campaign, Fleet, Province, State
+from .naming import Code
 from .rules import Rules
 
 # Units whose men go back to their stratum, for free, when the state lets them go. The seed's one such
 # rule: «Обратная конвертация ТК в аристократа осуществляется бесплатно» (4.1, ANC-STRATA-17); every
 # other warrior «перестает быть представителем своей страты» and a disbanded unit of them is gone.
-RETURNS_TO: dict[str, str] = {"ТК": "АР"}
+RETURNS_TO: dict[str, str] = {Code("ТК", "unit"): Code("АР", "stratum")}
 
 
 def army_at(world: Campaign, state: str, province: str) -> Army:

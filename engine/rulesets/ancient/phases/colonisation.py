@@ -21,6 +21,7 @@ from ..orders import Colonise
 from ..rules import Rules
 from ..speech import Name, count
 from ..turnorders import TurnOrders
+from ..vocab import STRATA
 
 PHASE = "колонизация"
 
@@ -48,7 +49,7 @@ def colonise(world: Campaign, state: State, order: Colonise, rules: Rules, repor
     sources = [q for q in _neighbours(world, target) if q.owner == state.name]
     if not sources:
         raise Refused(f"провинция {target.name} не граничит ни с одной вашей провинцией (ни по суше, ни по морю)")
-    strata = [order.stratum] if order.stratum else ["СГ", "раб"]
+    strata = [order.stratum] if order.stratum else [s for s in STRATA if s in ("СГ", "раб")]  # codes
     choice = next(
         ((q, s) for q in sorted(sources, key=lambda q: q.name) for s in strata if q.population.get(s, 0) >= settlers),
         None,
