@@ -240,3 +240,11 @@ def test_i16_p3_gm_may_type_the_other_languages_name_in_a_tab() -> None:
     d = codec.decode(tables)  # raises CampaignError on an unknown name
     assert d.campaign.provinces["Apulia"].buildings == ["Port", "Market"]
     assert "Spinning wheel" in d.campaign.states["Rome"].techs
+
+
+def test_i16_p3_government_in_either_language() -> None:
+    d = codec.decode(_english_demo())
+    assert d.rules.government("Аристократия").key == "aristocracy"  # type: ignore[union-attr]
+    assert d.rules.government("Aristocracy").key == "aristocracy"  # type: ignore[union-attr]
+    ru = codec.decode(build_tables({}))
+    assert ru.rules.government("Aristocracy").key == "aristocracy"  # type: ignore[union-attr]

@@ -318,10 +318,10 @@ class Rules:
         return self.params[key]
 
     def government(self, text: str) -> Government | None:
-        """Find a government by key, Russian or English name."""
+        """Find a government by key, Russian or English name (the template's other-language name too)."""
         n = norm(text)
         for g in self.governments.values():
-            if n in (norm(g.key), norm(g.name_ru), norm(g.name_en)):
+            if n in (norm(g.key), norm(g.name_ru), norm(g.name_en), *(norm(a) for a in naming.aliases(g.name_ru))):
                 return g
         return None
 
