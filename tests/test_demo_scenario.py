@@ -555,7 +555,10 @@ def test_china_is_grey_far_east(provinces, land):
 def test_tech_columns():
     with TECH_PATH.open(encoding="utf-8", newline="") as fh:
         header = next(csv.reader(fh))
-    assert header == ["name_ru", "name_en", "cost", "prerequisites", "description_ru", "effects", "rule_ids"]
+    # issue 16 p3: the English description beside the Russian one
+    assert header == [
+        "name_ru", "name_en", "cost", "prerequisites", "description_ru", "description_en", "effects", "rule_ids"
+    ]
 
 
 def test_all_seed_techs_present(techs):
@@ -571,6 +574,7 @@ def test_extra_techs_marked_proposal(techs):
 def test_tech_rows(techs):
     for name, row in techs.items():
         assert row["name_en"].strip(), name
+        assert row["description_en"].strip(), name
         cost = int(row["cost"])
         assert 5 <= cost <= 100, name
         assert re.fullmatch(r"ANC-[A-Z]+-\d\d(;ANC-[A-Z]+-\d\d)*", row["rule_ids"]), name

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from engine.core import i18n
 from engine.core.cells import Bound, CellReader
 from engine.core.errors import CampaignError, Problem
 from engine.core.layout import Layout, find_tab, norm, records
@@ -18,7 +19,7 @@ from engine.core.money import to_cell
 from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
 from engine.core.tables import Cell, Formula, Grid, Tables, as_text, column_letter, is_blank, shorten
 
-from . import tabset
+from . import naming, tabset
 from .bounds import BOUNDS
 from .model import BARBARIANS, Army, Border, Campaign, Fleet, GMEvent, Province, Relation, Route, SeaZone, State
 from .rules import Rules, load_rules
@@ -153,6 +154,14 @@ def _grid(tables: Tables, key: str, problems: list[Problem]) -> tuple[str, Grid,
     return tab, grid, layout.locate(tab, grid[0], problems)
 
 
+def _known(name: str, known: dict[str, object]) -> str:
+    """A name the rules know, also when the GM typed it in the other language («Порт» in an English
+    campaign is its «Port»); the name itself otherwise (then reported unknown)."""
+    if name in known or not known:
+        return name
+    return next((a for a in naming.aliases(name) if a in known), name)
+
+
 def _bounds(layout: Layout) -> dict[str, Bound]:
     """The declared bounds of a state tab's numeric columns (none declared: it has none)."""
     return BOUNDS.get(layout, {})
@@ -196,7 +205,7 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
                 row, "name", f"провинция «{name}» записана дважды (первый раз в строке {campaign.provinces[name].row})"
             )
             continue
-        buildings = rd.items(row, rec, "buildings")
+        buildings = [_known(b, rules.buildings) for b in rd.items(row, rec, "buildings")]
         for b in buildings:
             if rules.buildings and b not in rules.buildings:
                 rd.bad(row, "buildings", f"неизвестная постройка «{b}»")
@@ -227,7 +236,7 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
         gov = rules.government(gov_text) if gov_text else None
         if gov_text and gov is None and rules.governments:
             rd.bad(row, "government", f"неизвестная форма правления «{gov_text}»")
-        techs = rd.items(row, rec, "techs")
+        techs = [_known(t, rules.techs) for t in rd.items(row, rec, "techs")]
         for t in techs:
             if rules.techs and t not in rules.techs:
                 rd.bad(row, "techs", f"неизвестная технология «{t}»")
@@ -450,15 +459,17 @@ def parse_units(text: str) -> dict[str, int] | None:
         m = re.fullmatch(r"(\d+)\s*(\S+)", part)
         if not m:
             return None
-        unit = {norm(u): u for u in LAND_UNITS}.get(norm(m.group(2)))
-        if unit is None:
+        unit = naming.code("unit", m.group(2))
+        if unit not in LAND_UNITS:
             return None
         out[unit] = out.get(unit, 0) + int(m.group(1))
     return out
 
 
-def units_text(units: dict[str, int], order: tuple[str, ...] = LAND_UNITS) -> str:
-    return ", ".join(f"{units[u]} {u}" for u in order if units.get(u))
+def units_text(units: dict[str, int], order: tuple[str, ...] = LAND_UNITS, lang: str | None = None) -> str:
+    """«2 ТП, 1 ЛК», the types as the campaign's language writes them («2 HI, 1 LC» in English)."""
+    lang = lang or i18n.current()
+    return ", ".join(f"{units[u]} {naming.shown('unit', u, lang)}" for u in order if units.get(u))
 
 
 def armies_grid(c: Campaign, lang: str) -> Grid:
@@ -473,7 +484,8 @@ def fleets_grid(c: Campaign, lang: str) -> Grid:
     grid: Grid = [FLEETS.header(lang)]
     for f in c.fleets.values():
         if f.size():
-            grid.append([f.name, f.state, f.zone, *[f.ships.get(u) or None for u in SHIPS], units_text(f.cargo)])
+            ships = [f.ships.get(u) or None for u in SHIPS]
+            grid.append([f.name, f.state, f.zone, *ships, units_text(f.cargo, lang=lang)])
     return grid
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.core.tables import Cell, Formula
 
+from . import naming
 from .model import Campaign, State
 from .phases.expenses import why_not
 from .rules import Rules
@@ -63,6 +64,23 @@ WORDS = {
 }
 
 
+def _names(lang: str) -> dict[str, str]:
+    """The names the sample orders use, in the campaign's language (templates' names tables)."""
+    tr = naming.translator(lang)
+    return {
+        "lang": lang,
+        "LI": naming.shown("unit", "ЛП", lang),
+        "slaves": naming.shown("stratum", "раб", lang),
+        "citizens": naming.shown("stratum", "СГ", lang),
+        "irrigation": tr.name("Ирригационная система"),
+        "aristocracy": tr.name("Аристократия"),
+        # a typo of «Построить» (point 4 suggests the word) and a building no table has
+        "typo": "Bild palace" if lang == "en" else "Построит дворец",
+        "palace": "Palace" if lang == "en" else "Дворец",
+        "all": "all" if lang == "en" else "всё",
+    }
+
+
 def _legal(c: Campaign, rules: Rules, state: str) -> list[tuple[str, str, float]]:
     out = []
     st = c.states[state]
@@ -76,7 +94,9 @@ def _legal(c: Campaign, rules: Rules, state: str) -> list[tuple[str, str, float]
 
 
 def _misspell(name: str) -> str:
-    return name[:-1] + ("а" if name[-1] != "а" else "о")
+    """A typo in the name's own alphabet («Карфагео», «Carthaga»)."""
+    a, o = ("a", "o") if name[-1].isascii() else ("а", "о")
+    return name[:-1] + (a if name[-1] != a else o)
 
 
 def _research(c: Campaign, rules: Rules, st: State) -> str | None:
@@ -102,11 +122,12 @@ def _military(c: Campaign, rules: Rules, st: State, w: dict[str, str]) -> list[R
     rows: list[Row] = []
     army = next((a for a in c.armies.values() if a.state == st.name), None)
     if army is not None:
-        rows.append({"action": w["recruit"], "object": "ЛП", "where": army.province, "qty": 1})
+        rows.append({"action": w["recruit"], "object": w["LI"], "where": army.province, "qty": 1})
         own = sorted(n for n in c.neighbours(army.province) if c.provinces[n].owner == st.name)
         if own:
             rows.append({"action": w["march"], "object": army.name, "to": own[0]})
-        rows.append({"action": w["disband"], "object": next(iter(army.units)), "where": army.name, "qty": 1})
+        unit = naming.shown("unit", next(iter(army.units)), w["lang"])  # as the campaign writes it
+        rows.append({"action": w["disband"], "object": unit, "where": army.name, "qty": 1})
     fleet = next((f for f in c.fleets.values() if f.state == st.name), None)
     zones = sorted(
         {z.zone for z in c.seas.values() if fleet is not None and fleet.zone in z.neighbours}
@@ -143,7 +164,7 @@ def _military(c: Campaign, rules: Rules, st: State, w: dict[str, str]) -> list[R
         rows.append({"action": w["peace"], "to": ai[0]})  # an AI state: the GM answers
     capital = c.provinces.get(st.capital)
     if capital is not None:
-        rows.append({"action": w["raze"], "object": "всё", "where": capital.name})  # not captured: refused
+        rows.append({"action": w["raze"], "object": w["all"], "where": capital.name})  # not captured: refused
         far = sorted(n for n in c.neighbours(capital.name))
         if far:
             rows.append({"action": w["cancel"], "where": capital.name, "to": far[0]})  # no such route: refused
@@ -152,7 +173,7 @@ def _military(c: Campaign, rules: Rules, st: State, w: dict[str, str]) -> list[R
 
 def sample_orders(c: Campaign, rules: Rules, lang: str = "ru") -> dict[str, list[Row]]:
     """state -> rows (action, object, where, to, qty) for up to six player states."""
-    w = WORDS["en" if lang == "en" else "ru"]
+    w = {**WORDS["en" if lang == "en" else "ru"], **_names(lang)}
     by_owner = c.by_owner()
     players = sorted((s for s in c.states.values() if not s.ai), key=lambda s: (-len(by_owner.get(s.name, [])), s.name))
     chosen = [s.name for s in players if _legal(c, rules, s.name)][:6]
@@ -172,14 +193,14 @@ def sample_orders(c: Campaign, rules: Rules, lang: str = "ru") -> dict[str, list
                 {"action": w["stability"]},
                 {"action": w["build"], "object": cheap[0], "where": _misspell(cheap[1])},  # typo
                 {"action": w["build"], "object": cheap[0], "where": foreign},  # not ours
-                {"action": w["convert"], "object": "раб → СГ", "where": st.capital, "qty": 1},
+                {"action": w["convert"], "object": f"{w['slaves']} → {w['citizens']}", "where": st.capital, "qty": 1},
             ]
         elif i == 1:
             rows += [
                 {"action": w["stability"]},
                 {"action": w["stability"]},  # second one
-                {"action": w["build"], "object": "Ирригационная система", "where": st.capital},  # not allowed
-                {"action": w["government"], "object": "Аристократия"},  # conditions
+                {"action": w["build"], "object": w["irrigation"], "where": st.capital},  # not allowed
+                {"action": w["government"], "object": w["aristocracy"]},  # conditions
             ]
         elif i == 2:
             spent = cheap[2]
@@ -193,13 +214,13 @@ def sample_orders(c: Campaign, rules: Rules, lang: str = "ru") -> dict[str, list
                 {"action": w["build"], "object": cheap[0], "where": cheap[1], "qty": -1},  # negative
                 {"action": w["build"], "object": cheap[0], "where": cheap[1], "qty": 1.5},  # fractional
                 {"action": w["build"], "object": Formula('=IMPORTXML("http://x","//a")'), "where": cheap[1]},
-                {"action": "Построит дворец", "object": "Дворец", "where": cheap[1]},  # unknown action
+                {"action": w["typo"], "object": w["palace"], "where": cheap[1]},  # unknown action
             ]
         elif i == 4:
             if len(own) > 1:
                 src = max(own, key=lambda p: p.population.get("раб", 0))
                 dst = next(p for p in own if p.name != src.name)
-                rows.append({"action": w["move"], "object": "раб", "where": src.name, "to": dst.name, "qty": 1})
+                rows.append({"action": w["move"], "object": w["slaves"], "where": src.name, "to": dst.name, "qty": 1})
             grey = _grey_neighbour(c, name)
             if grey:
                 rows.append({"action": w["colonise"], "where": grey})

@@ -12,10 +12,11 @@ from engine.core.turn import TurnReport
 
 from .messages import _
 from .model import Campaign, Province, State
+from .naming import Code
 from .rules import Rules
 
 # status order from the lowest (ANC-STRATA-01, ANC-POP-04, ANC-POP-08); warriors are not civilians
-STATUS_ORDER: tuple[str, ...] = ("раб", "СГ", "дух", "уч", "АР")
+STATUS_ORDER: tuple[str, ...] = tuple(Code(s, "stratum") for s in ("раб", "СГ", "дух", "уч", "АР"))
 
 
 class Refused(Exception):

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .messages import _
+from . import naming
 from .model import Army, Campaign, Fleet, Province, State
+from .naming import Code
 from .rules import Rules
 
 # Units whose men go back to their stratum, for free, when the state lets them go. The seed's one such
 # rule: «Обратная конвертация ТК в аристократа осуществляется бесплатно» (4.1, ANC-STRATA-17); every
 # other warrior «перестает быть представителем своей страты» and a disbanded unit of them is gone.
-RETURNS_TO: dict[str, str] = {"ТК": "АР"}
+RETURNS_TO: dict[str, str] = {Code("ТК", "unit"): Code("АР", "stratum")}
 
 
 def army_at(world: Campaign, state: str, province: str) -> Army:
@@ -19,10 +20,11 @@ def army_at(world: Campaign, state: str, province: str) -> Army:
     for a in world.armies.values():
         if a.state == state and a.province == province:
             return a
-    name = _("{state}: армия ({province})").format(state=state, province=province)
+    word = naming.translator(world.lang).name("армия")  # a name: in the campaign's language
+    name = f"{state}: {word} ({province})"
     n = 2
     while name in world.armies:
-        name = _("{state}: армия ({province}) {n}").format(state=state, province=province, n=n)
+        name = f"{state}: {word} ({province}) {n}"
         n += 1
     world.armies[name] = Army(name, state, province, {})
     return world.armies[name]
@@ -32,10 +34,11 @@ def fleet_at(world: Campaign, state: str, zone: int) -> Fleet:
     for f in world.fleets.values():
         if f.state == state and f.zone == zone:
             return f
-    name = _("{state}: флот ({zone})").format(state=state, zone=zone)
+    word = naming.translator(world.lang).name("флот")
+    name = f"{state}: {word} ({zone})"
     n = 2
     while name in world.fleets:
-        name = _("{state}: флот ({zone}) {n}").format(state=state, zone=zone, n=n)
+        name = f"{state}: {word} ({zone}) {n}"
         n += 1
     world.fleets[name] = Fleet(name, state, zone, {}, {})
     return world.fleets[name]

@@ -34,6 +34,7 @@ def generate(states: int, seed: int = 1, per_state: int = 4) -> dict[str, Any]:
     cells: list[str] = []
     data: dict[str, Any] = {
         "name": f"Сгенерированный мир ({states} государств)",
+        "name_en": f"Generated world ({states} states)",
         "states": [],
         "provinces": [],
         "adjacency": [],
@@ -49,6 +50,7 @@ def generate(states: int, seed: int = 1, per_state: int = 4) -> dict[str, Any]:
         r, c = divmod(i, width)
         name = f"П{r:03d}-{c:03d}"
         cells.append(name)
+        name_en = f"P{r:03d}-{c:03d}"  # its name in an English campaign (naming.py)
         owner_index = i // (per_state + 1)
         grey = i % (per_state + 1) == per_state
         coastal = r in (0, height - 1)
@@ -56,6 +58,7 @@ def generate(states: int, seed: int = 1, per_state: int = 4) -> dict[str, Any]:
         data["provinces"].append(
             {
                 "name": name,
+                "name_en": name_en,
                 "owner": "" if grey else f"Г{owner_index:04d}",
                 "terrain": rng.choice(TERRAINS),
                 "specialisation": "зерно" if i % (per_state + 1) == 0 else rng.choice(SPECS),
@@ -79,6 +82,7 @@ def generate(states: int, seed: int = 1, per_state: int = 4) -> dict[str, Any]:
         data["states"].append(
             {
                 "name": name,
+                "name_en": f"S{s:04d}",
                 "major": True,
                 "government": GOVERNMENTS[s % len(GOVERNMENTS)],
                 "path": "western" if s % 2 else "eastern",

@@ -17,6 +17,7 @@ from engine.core.names import NameIndex
 from engine.core.orders import OrderRow
 from engine.core.tables import Cell, Formula, is_blank, shorten
 
+from . import naming
 from .forces import RETURNS_TO
 from .model import Campaign
 from .rules import Rules
@@ -318,19 +319,31 @@ class Vocabulary:
     def __init__(self, campaign: Campaign, rules: Rules) -> None:
         self.actions = NameIndex((ru, (key, en, *more)) for key, (ru, en, more) in ACTIONS.items())
         self.action_keys = {ru: key for key, (ru, _en, _more) in ACTIONS.items()}
-        self.buildings = NameIndex((b.name_ru, (b.name_en,)) for b in rules.buildings.values())
-        self.provinces = NameIndex((p, ()) for p in campaign.provinces)
-        self.states = NameIndex((s, ()) for s in campaign.states)
-        self.techs = NameIndex((t.name_ru, (t.name_en,)) for t in rules.techs.values())
-        self.governments = NameIndex((g.key, (g.name_ru, g.name_en)) for g in rules.governments.values())
+        # every name is also understood in the other language (naming.aliases: «Carthage» ↔ «Карфаген»)
+        al = naming.aliases
+        self.buildings = NameIndex((b.name_ru, (b.name_en, *al(b.name_ru))) for b in rules.buildings.values())
+        self.provinces = NameIndex(naming.with_aliases(campaign.provinces))
+        self.states = NameIndex(naming.with_aliases(campaign.states))
+        self.techs = NameIndex((t.name_ru, (t.name_en, *al(t.name_ru))) for t in rules.techs.values())
+        self.governments = NameIndex(
+            (g.key, (g.name_ru, g.name_en, *al(g.name_ru))) for g in rules.governments.values()
+        )
         self.gov_names = {g.key: g.name_ru for g in rules.governments.values()}
-        self.strata = NameIndex((s, (STRATA_NAMES[s][0], STRATA_NAMES[s][1], s + ".")) for s in STRATA)
+        self.strata = NameIndex(
+            (s, (*STRATA_NAMES[s], s + ".", naming.shown("stratum", s, "en"))) for s in STRATA
+        )
         self.action_words = {key: (ru, en) for key, (ru, en, _m) in ACTIONS.items()}
-        self.units = NameIndex((u.type, (u.name_ru, u.name_en, u.type.rstrip("."))) for u in rules.units.values())
-        self.armies = NameIndex((a, ()) for a in campaign.armies)
-        self.fleets = NameIndex((f, ()) for f in campaign.fleets)
-        self.forces = NameIndex([(a, ()) for a in campaign.armies] + [(f, ()) for f in campaign.fleets])
-        self.goods = NameIndex((g.name_ru, (g.name_en, g.specialisation)) for g in rules.goods.values())
+        self.units = NameIndex(
+            (u.type, (u.name_ru, u.name_en, u.type.rstrip("."), naming.shown("unit", u.type, "en"), *al(u.name_ru)))
+            for u in rules.units.values()
+        )
+        self.armies = NameIndex(naming.with_aliases(campaign.armies))
+        self.fleets = NameIndex(naming.with_aliases(campaign.fleets))
+        self.forces = NameIndex(naming.with_aliases([*campaign.armies, *campaign.fleets]))
+        self.goods = NameIndex(
+            (g.name_ru, (g.name_en, g.specialisation, *al(g.name_ru), *al(g.specialisation)))
+            for g in rules.goods.values()
+        )
 
 
 def _text(cell: Cell) -> str:

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import csv
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
+from importlib import resources
 
 from engine.core.cells import Bound, UndeclaredBound
 from engine.core.errors import Problem
 from engine.core.layout import Layout, find_tab, norm, records
 from engine.core.money import amount
+from engine.core.names import fold
 from engine.core.tables import Cell, Tables, column_letter, is_blank
 
-from . import conditions
+from . import conditions, naming
 from .bounds import BOUNDS, param_bound
 from .vocab import (
     PATHS,
@@ -166,6 +171,7 @@ class Good:
     name_en: str
     specialisation: str = ""
     food: bool = False
+    effects: dict[str, str] = field(default_factory=dict)  # roles: precious, arms, slave_route
 
 
 @dataclass(frozen=True)
@@ -260,6 +266,42 @@ class Rules:
             return None
         return max((i + 1 for i, v in enumerate(row) if v is not None), default=0)
 
+    # what a thing does is an effect in the rules data, never its name in code: a port is any
+    # building with `port`, whatever a campaign calls it («Порт», «Port» or the GM's own name)
+
+    def building_effect(self, buildings: Iterable[str], key: str) -> Fraction:
+        """The sum of an effect over buildings (each copy counts): lighthouses' `lighthouse`, …"""
+        total = Fraction(0)
+        for name in buildings:
+            b = self.buildings.get(name)
+            if b is not None:
+                total += b.effect(key)
+        return total
+
+    def has_effect(self, buildings: Iterable[str], key: str) -> bool:
+        """Whether one of the buildings has the effect (a province with a `port`, a `road`)."""
+        return self.building_effect(buildings, key) > 0
+
+    def buildings_with(self, key: str) -> list[str]:
+        """The names of the buildings with an effect, for messages («второй даёт Рынок»)."""
+        return [b.name_ru for b in self.buildings.values() if b.effect(key)]
+
+    def techs_with(self, key: str) -> list[str]:
+        """The names of the technologies with an effect («Караванная торговля»: `caravans`)."""
+        return [t.name_ru for t in self.techs.values() if t.effects.get(key)]
+
+    def goods_with(self, key: str) -> list[str]:
+        """The names of the goods with an effect (`precious`: gold and silver; `arms`: weapons)."""
+        return [g.name_ru for g in self.goods.values() if g.effects.get(key)]
+
+    def good_has(self, good: str, key: str) -> bool:
+        g = self.goods.get(good)
+        return bool(g and g.effects.get(key))
+
+    def built_at(self, unit: UnitType, key: str) -> str | None:
+        """The building with the effect that a unit's «where» asks for (a ship: the shipyard)."""
+        return next((n for n in self.buildings_with(key) if n in (unit.where_text or "")), None)
+
     def good_of(self, specialisation: str) -> str:
         """The good a specialisation yields («скот» → «мясо»); the name itself when not listed."""
         n = norm(specialisation)
@@ -276,10 +318,10 @@ class Rules:
         return self.params[key]
 
     def government(self, text: str) -> Government | None:
-        """Find a government by key, Russian or English name."""
+        """Find a government by key, Russian or English name (the template's other-language name too)."""
         n = norm(text)
         for g in self.governments.values():
-            if n in (norm(g.key), norm(g.name_ru), norm(g.name_en)):
+            if n in (norm(g.key), norm(g.name_ru), norm(g.name_en), *(norm(a) for a in naming.aliases(g.name_ru))):
                 return g
         return None
 
@@ -351,12 +393,12 @@ def parse_workers(text: str) -> tuple[WorkerOption, ...]:
         if not m:
             raise ValueError(f"непонятные работники {part!r}: ожидается «2 раб» или «3+ раб+СГ»")
         strata = tuple(s.strip() for s in m.group(3).split("+") if s.strip())
-        known = {norm(s): s for s in STRATA}
         fixed = []
         for s in strata:
-            if norm(s) not in known:
+            code = naming.code("stratum", s)
+            if code is None:
                 raise ValueError(f"неизвестная страта {s!r} (есть: {', '.join(STRATA)})")
-            fixed.append(known[norm(s)])
+            fixed.append(code)
         out.append(WorkerOption(int(m.group(1)), tuple(fixed), bool(m.group(2))))
     return tuple(out)
 
@@ -368,6 +410,37 @@ def parse_effects(text: str) -> dict[str, str]:
             k, v = part.split("=", 1)
             out[k.strip()] = v.strip().lstrip("+")
     return out
+
+
+# effects that say what a template thing is (a port, a forum, weapons); a campaign created before
+# they were in the rules data gets them from the template, by the thing's name in either language
+ROLE_EFFECTS = frozenset(
+    (
+        *("port", "shipyard", "forum", "temple", "housing", "road", "lighthouse"),  # buildings
+        "caravans",  # technologies
+        *("precious", "arms", "slave_route"),  # goods
+    )
+)
+
+
+@cache
+def _template_roles(filename: str) -> dict[str, dict[str, str]]:
+    """{folded name (Russian and English): its role effects} from a shipped rules table."""
+    out: dict[str, dict[str, str]] = {}
+    with (resources.files("templates") / "ancient" / filename).open(encoding="utf-8") as fh:
+        for rec in csv.DictReader(fh):
+            roles = {k: v for k, v in parse_effects(rec.get("effects") or "").items() if k in ROLE_EFFECTS}
+            if roles:
+                for name in (rec.get("name_ru"), rec.get("name_en")):
+                    if name:
+                        out[fold(name)] = roles
+    return out
+
+
+def _with_roles(filename: str, name: str, effects: dict[str, str]) -> dict[str, str]:
+    """The row's effects, with the template's role effects it lacks (``port=0`` turns one off)."""
+    roles = _template_roles(filename).get(fold(name), {})
+    return {**roles, **effects} if roles else effects
 
 
 def _split_list(cell: Cell) -> tuple[str, ...]:
@@ -384,6 +457,7 @@ class _Reader:
         self.tab = find_tab(tables, layout) or ""
         self.rows: list[tuple[int, dict[str, Cell]]] = []
         self.cols: dict[str, int] = {}
+        self.lang = "ru"
         if not self.tab:
             problems.append(Problem(layout.ru, 0, "", f"нет листа правил «{layout.ru}» ({layout.en})"))
             return
@@ -393,6 +467,13 @@ class _Reader:
             return
         self.cols = layout.locate(self.tab, grid[0], problems)
         self.rows = records(grid, self.cols)
+        # the campaign's own names are in its language's column; the other column holds aliases
+        self.lang = "en" if norm(self.tab) == norm(layout.en) and norm(layout.en) != norm(layout.ru) else "ru"
+
+    def name(self, rec: dict[str, Cell]) -> str:
+        """The row's name in the campaign's language (the other language's when that is empty)."""
+        ru, en = self.text(rec, "name_ru"), self.text(rec, "name_en")
+        return (en or ru) if self.lang == "en" else (ru or en)
 
     def num(
         self, row: int, rec: dict[str, Cell], key: str, default: Fraction | None = None, bound: Bound | None = None
@@ -445,7 +526,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         }
         governments[key] = Government(
             key=key,
-            name_ru=r.text(rec, "name_ru") or key,
+            name_ru=r.name(rec) or key,
             name_en=r.text(rec, "name_en") or key,
             tax=r.num(row, rec, "tax"),
             science=r.num(row, rec, "science", Fraction(0)),
@@ -472,7 +553,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     techs: dict[str, Technology] = {}
     r = _Reader(tables, RULES_TECHS, problems)
     for row, rec in r.rows:
-        name = r.text(rec, "name_ru")
+        name = r.name(rec)
         if not name:
             continue
         techs[name] = Technology(
@@ -480,7 +561,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             r.text(rec, "name_en") or name,
             r.num(row, rec, "cost"),
             _split_list(rec.get("prerequisites")),
-            parse_effects(r.text(rec, "effects")),
+            _with_roles("technologies.csv", name, parse_effects(r.text(rec, "effects"))),
         )
     for t in techs.values():
         for pre in t.prerequisites:
@@ -490,7 +571,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     buildings: dict[str, Building] = {}
     r = _Reader(tables, RULES_BUILDINGS, problems)
     for row, rec in r.rows:
-        name = r.text(rec, "name_ru")
+        name = r.name(rec)
         if not name:
             continue
         try:
@@ -520,7 +601,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             workshop=norm(r.text(rec, "workshop")) in YES,
             unique=r.text(rec, "unique") or "province",
             produces=r.text(rec, "produces"),
-            effects=parse_effects(r.text(rec, "effects")),
+            effects=_with_roles("buildings.csv", name, parse_effects(r.text(rec, "effects"))),
             rule_ids=_split_list(rec.get("rule_ids")),
         )
 
@@ -591,19 +672,22 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     goods: dict[str, Good] = {}
     r = _Reader(tables, RULES_GOODS, problems)
     for _row, rec in r.rows:
-        name = r.text(rec, "name_ru")
+        name = r.name(rec)
         if name:
             goods[name] = Good(
-                name, r.text(rec, "name_en") or name, r.text(rec, "specialisation"), norm(r.text(rec, "food")) in YES
+                name,
+                r.text(rec, "name_en") or name,
+                r.text(rec, "specialisation"),
+                norm(r.text(rec, "food")) in YES,
+                _with_roles("goods.csv", name, parse_effects(r.text(rec, "effects"))),
             )
 
     conversions: list[Conversion] = []
     r = _Reader(tables, RULES_CONVERSIONS, problems)
-    known = {norm(s): s for s in STRATA}
     for row, rec in r.rows:
         src, dst = r.text(rec, "from"), r.text(rec, "to")
         for key, value in (("from", src), ("to", dst)):
-            if norm(value) not in known:
+            if naming.code("stratum", value) is None:
                 r.bad(row, key, f"неизвестная страта «{value}» (есть: {', '.join(STRATA)})")
         cost = r.text(rec, "cost")
         if not cost.startswith("gov:"):
@@ -614,8 +698,8 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
                 r.bad(row, "goods", f"неизвестный товар «{g}»")
         conversions.append(
             Conversion(
-                known.get(norm(src), src),
-                known.get(norm(dst), dst),
+                naming.code("stratum", src) or src,
+                naming.code("stratum", dst) or dst,
                 cost,
                 goods_list,
                 opt_int(r, row, rec, "per_turn_max"),
@@ -637,7 +721,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             r.bad(row, "target", f"цель события должна быть state, province, capital или sea, а не «{target}»")
         events[key] = EventCard(
             key,
-            r.text(rec, "name_ru") or key,
+            r.name(rec) or key,
             r.text(rec, "name_en") or key,
             r.text(rec, "kind") or "bad",
             r.num(row, rec, "weight", Fraction(1)),
@@ -657,6 +741,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         t = r.text(rec, "type")
         if not t:
             continue
+        t = naming.code("unit", t) or t  # a unit type is a code: «LI» in English is «ЛП»
         terrain: dict[str, int] = {}
         for part in re.split(r"[;,]", r.text(rec, "terrain")):
             if ":" in part:
@@ -670,14 +755,14 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         except conditions.ConditionSyntaxError as exc:
             r.bad(row, "where", str(exc))
             where = None
-        strata = tuple(known.get(norm(x), x) for x in r.text(rec, "strata").split("|") if x.strip())
+        strata = tuple(naming.code("stratum", x) or x for x in r.text(rec, "strata").split("|") if x.strip())
         for x in strata:
             if x not in STRATA:
                 r.bad(row, "strata", f"неизвестная страта «{x}»")
         kind = "sea" if norm(r.text(rec, "kind")) in ("sea", "море", "флот") else "land"
         units[t] = UnitType(
             type=t,
-            name_ru=r.text(rec, "name_ru") or t,
+            name_ru=r.name(rec) or t,
             name_en=r.text(rec, "name_en") or t,
             kind=kind,
             recruits=int(r.num(row, rec, "recruits", Fraction(1))),

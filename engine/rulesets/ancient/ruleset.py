@@ -35,7 +35,7 @@ from engine.core.tables import (
 )
 from engine.core.turn import Phase, TurnReport, run_phases
 
-from . import codec, public, tabset
+from . import codec, naming, public, tabset
 from . import orders as order_mod
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
 from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, trade, war
@@ -204,7 +204,11 @@ def new_workbook(
 
         data = generate(int(scenario.split(":", 1)[1]))
     data = data if data is not None else load_scenario(scenario)
-    c = campaign_from_scenario(data, title or str(data.get("name", scenario)), lang, secret or new_secret())
+    scenario_name = str(data.get(f"name_{lang}") or data.get("name", scenario))
+    c = campaign_from_scenario(data, title or scenario_name, lang, secret or new_secret())
+    c.scenario = scenario_name
+    if lang != "ru":  # the campaign's names in its language (naming.py): it runs on them
+        naming.localise_campaign(c, naming.translator(lang, data))
     c.campaign_id = campaign_id or new_campaign_id()
     problems: list = []
     rules_tabs = {key: rules_grid(key, lang) for key in RULES_FILES}

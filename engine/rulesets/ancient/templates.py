@@ -12,6 +12,7 @@ from engine.core.errors import CampaignError
 from engine.core.layout import Layout
 from engine.core.tables import Cell, Grid
 
+from .naming import localise_rules_row
 from .vocab import (
     RULES_BUILDINGS,
     RULES_COMBAT,
@@ -71,7 +72,7 @@ def rules_grid(key: str, lang: str) -> Grid:
     with (_files() / filename).open(encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
     grid: Grid = [layout.header(lang)]
-    for rec in rows:
+    for rec in (localise_rules_row(key, r, lang) for r in rows):
         grid.append([_typed(rec.get(c.key, "") or "") for c in layout.columns])
     return grid
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from engine.core import meta as core_meta
 from engine.core.layout import Column, Layout
 
+from .naming import Code
+
 C = Column
 
 META = Layout(
@@ -69,7 +71,11 @@ PROVINCES = Layout(
     ),
 )
 
-STRATA: tuple[str, ...] = ("СГ", "раб", "ВС", "уч", "дух", "АР")
+# the terrain whose defenders get `forest_defence` (ANC-COMBAT); matched in either language (naming.means)
+FOREST = "лес"
+
+# codes (naming.Code): kept in Russian, shown in the language of the text that formats them
+STRATA: tuple[str, ...] = tuple(Code(s, "stratum") for s in ("СГ", "раб", "ВС", "уч", "дух", "АР"))
 STRATA_NAMES: dict[str, tuple[str, str]] = {
     "СГ": ("свободные граждане", "free citizens"),
     "раб": ("рабы", "slaves"),
@@ -314,6 +320,7 @@ RULES_GOODS = Layout(
         C("name_en", "Good", "Good (en)", width=14),
         C("specialisation", "Специализация", "Specialisation", required=False, width=16),
         C("food", "Еда", "Food", required=False, width=6),
+        C("effects", "Эффекты", "Effects", required=False, width=16),
         C("rule_ids", "Правила", "Rule ids", required=False, width=22),
     ),
 )
@@ -357,8 +364,15 @@ GM_EVENTS = Layout(
     ),
 )
 
-LAND_UNITS: tuple[str, ...] = ("ЛП", "Луч.", "ЛК", "ТП", "БС", "ТК")
-SHIPS: tuple[str, ...] = ("ПЛ", "У", "Б", "Т", "К", "КК")
+LAND_UNITS: tuple[str, ...] = tuple(Code(u, "unit") for u in ("ЛП", "Луч.", "ЛК", "ТП", "БС", "ТК"))
+SHIPS: tuple[str, ...] = tuple(Code(u, "unit") for u in ("ПЛ", "У", "Б", "Т", "К", "КК"))
+
+
+def unit_en(code: str) -> str:
+    """A unit type's code in an English campaign («ЛП» → «LI»), from templates/ancient/names_en.csv."""
+    from .naming import shown
+
+    return shown("unit", code, "en")
 
 ARMIES = Layout(
     "Армии",
@@ -367,7 +381,7 @@ ARMIES = Layout(
         C("name", "Армия", "Army", width=18),
         C("state", "Государство", "State", width=20),
         C("province", "Провинция", "Province", width=20),
-        *(C(u, u, u, width=6, required=False) for u in LAND_UNITS),
+        *(C(u, u, unit_en(u), width=6, required=False) for u in LAND_UNITS),
     ),
 )
 
@@ -378,7 +392,7 @@ FLEETS = Layout(
         C("name", "Флот", "Fleet", width=18),
         C("state", "Государство", "State", width=20),
         C("zone", "Морская зона", "Sea zone", width=9),
-        *(C(u, u, u, width=6, required=False) for u in SHIPS),
+        *(C(u, u, unit_en(u), width=6, required=False) for u in SHIPS),
         C("cargo", "Войска на борту", "Troops aboard", required=False, width=24),
     ),
 )

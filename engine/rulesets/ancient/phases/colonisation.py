@@ -22,6 +22,7 @@ from ..orders import Colonise
 from ..rules import Rules
 from ..speech import Name, count
 from ..turnorders import TurnOrders
+from ..vocab import STRATA
 
 PHASE = "колонизация"
 
@@ -57,7 +58,7 @@ def colonise(world: Campaign, state: State, order: Colonise, rules: Rules, repor
                 province=target.name
             )
         )
-    strata = [order.stratum] if order.stratum else ["СГ", "раб"]
+    strata = [order.stratum] if order.stratum else [s for s in STRATA if s in ("СГ", "раб")]  # codes
     choice = next(
         ((q, s) for q in sorted(sources, key=lambda q: q.name) for s in strata if q.population.get(s, 0) >= settlers),
         None,

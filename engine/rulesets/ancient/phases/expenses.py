@@ -504,17 +504,18 @@ class Expenses:
         want = order.count
         n = want
         limits: list[str] = []
-        if unit.kind == "sea" and unit.where_text and "Верфь" in unit.where_text:
-            staffed = staff(province, rules).staffed.get("Верфь", False)  # an idle shipyard launches nothing
-            yards = 1 if "Верфь" in province.buildings and staffed else 0
+        yard_name = rules.built_at(unit, "shipyard") if unit.kind == "sea" else None
+        if yard_name:
+            staffed = staff(province, rules).staffed.get(yard_name, False)  # an idle shipyard launches nothing
+            yards = 1 if yard_name in province.buildings and staffed else 0
             left = yards - self.launched[province.name]
             if left < n:
                 n = max(0, left)
-                yard = rules.buildings.get("Верфь")
-                if "Верфь" in province.buildings and not staffed and yard is not None:
+                yard = rules.buildings.get(yard_name)
+                if yard_name in province.buildings and not staffed and yard is not None:
                     limits.append(
                         _("«{building}» простаивает: нет работников ({workers})").format(
-                            building=yard.name_ru, workers=workers_text(yard)
+                            building=yard_name, workers=workers_text(yard)
                         )
                     )
                 else:
@@ -532,8 +533,9 @@ class Expenses:
             )
         goods = self.goods.setdefault(state.name, Counter())
         armed = min(state.armed, n) if unit.strata == ("АР",) else 0  # ANC-STRATA-17: bring their own weapons
+        arms = rules.goods_with("arms")  # the aristocrats' own weapons stand in for these goods
         for g in unit.goods:
-            have = goods[g] + (armed if g == "оружие" else 0)
+            have = goods[g] + (armed if g in arms else 0)
             if have < n:
                 n = have
                 limits.append(_("нужен товар «{good}» (в этот ход есть {have})").format(good=g, have=goods[g]))
@@ -558,7 +560,7 @@ class Expenses:
             )
         armed = min(armed, n)
         for g in unit.goods:
-            goods[g] -= n - armed if g == "оружие" else n
+            goods[g] -= n - armed if g in arms else n
         state.armed -= armed
         need = n * unit.recruits
         taken: list[str] = []
@@ -578,7 +580,7 @@ class Expenses:
             army.units[unit.type] = army.units.get(unit.type, 0) + n
             where = _("армия «{army}»").format(army=army.name)
         used = "".join(
-            f", {g}: {n - armed if g == 'оружие' else n}" for g in unit.goods if n - (armed if g == "оружие" else 0)
+            f", {g}: {n - armed if g in arms else n}" for g in unit.goods if n - (armed if g in arms else 0)
         )
         told = dict(n=n, unit=unit.type, cost=fmt(cost), recruits=", ".join(taken), used=used, where=where)
         self.report.tell(
@@ -661,11 +663,13 @@ def _transition_problems(world: Campaign, state: State, t, rules: Rules) -> list
     if t.aristocrats_max is not None and aristocrats > t.aristocrats_max:
         out.append(_("не больше {bound} АР (есть {have})").format(bound=t.aristocrats_max, have=aristocrats))
     if t.temples_min is not None:
-        active = sum(1 for p in provinces for b, ok in staff(p, rules).staffed.items() if ok and b == "Храм")
+        active = sum(
+            1 for p in provinces for b, ok in staff(p, rules).staffed.items() if ok and rules.has_effect((b,), "temple")
+        )
         if active < t.temples_min:
             out.append(_("действующих храмов не меньше {bound} (есть {have})").format(bound=t.temples_min, have=active))
     if t.forums_min is not None:
-        forums = sum(1 for p in provinces if "Рынок" in p.buildings)
+        forums = sum(1 for p in provinces if rules.has_effect(p.buildings, "forum"))
         if forums < t.forums_min:
             out.append(_("форумов (рынков) не меньше {bound} (есть {have})").format(bound=t.forums_min, have=forums))
     if t.provinces_min is not None and len(provinces) < t.provinces_min:

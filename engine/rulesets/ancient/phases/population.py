@@ -20,13 +20,17 @@ from ..speech import Name
 from ..turnorders import TurnOrders
 from .lot import reach_all
 
-NEEDS = ((5, "Акведук"), (8, "Канализация"), (10, "Термы"))
+
+def needs(rules: Rules) -> list[tuple[int, str]]:
+    """(people above which it is needed, building) from the buildings' `housing` effect (ANC-POP-09:
+    an aqueduct above 5, a sewer above 8, baths above 10), smallest first."""
+    return sorted((int(b.effect("housing")), b.name_ru) for b in rules.buildings.values() if b.effect("housing"))
 
 
-def missing_need(p: Province) -> str | None:
+def missing_need(p: Province, rules: Rules) -> str | None:
     """The building a province's size demands and lacks (ANC-POP-09)."""
     people = civilians(p)
-    for above, building in NEEDS:
+    for above, building in needs(rules):
         if people > above and building not in p.buildings:
             return building
     return None
@@ -47,7 +51,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
             grown: list[str] = []
             stalled: dict[str, list[str]] = {}  # building -> provinces waiting for it
             for p in provinces:
-                need = missing_need(p) if blocked_by_needs else None
+                need = missing_need(p, rules) if blocked_by_needs else None
                 if need:
                     stalled.setdefault(need, []).append(p.name)
                     continue

@@ -142,7 +142,7 @@ def _mines(world: Campaign, name: str, provinces: list[Province], rules: Rules, 
     """ANC-AGRI-17: a staffed gold or silver mine pays 1 Д per worker (3 workers: +3 Д)."""
     state = world.states[name]
     for p in provinces:
-        if rules.good_of(p.specialisation) not in ("золото", "серебро"):
+        if not rules.good_has(rules.good_of(p.specialisation), "precious"):  # gold and silver
             continue
         s = staff(p, rules)
         for b_name in p.buildings:

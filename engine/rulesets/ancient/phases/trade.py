@@ -34,7 +34,6 @@ from ..staffing import garrisons, production, province_output
 from ..turnorders import TurnOrders
 
 PHASE = "торговля"
-CARAVANS = "Караванная торговля"
 
 
 @dataclass(frozen=True)
@@ -54,11 +53,13 @@ def ship_range(world: Campaign, state: State, rules: Rules) -> int:
     """The longest sea leg a state's best ship allows (ANC-TRADE-08), lighthouses included."""
     best = 0
     for u in rules.units.values():
-        if u.kind == "sea" and (not u.tech or u.tech in state.techs) and u.where_text and "Верфь" in u.where_text:
+        if u.kind == "sea" and (not u.tech or u.tech in state.techs) and rules.built_at(u, "shipyard"):
             best = max(best, u.moves)
     if not best:
         return 0
-    lighthouses = sum(p.buildings.count("Маяк") for p in world.provinces.values() if p.owner == state.name)
+    lighthouses = int(
+        sum(rules.building_effect(p.buildings, "lighthouse") for p in world.provinces.values() if p.owner == state.name)
+    )
     discoveries = rules.tech_effect(state.techs, "ship_range")  # ANC-NAVY-09: «открытия»
     return min(best + lighthouses + discoveries, int(rules.param("ship_range_max")))
 
@@ -72,7 +73,8 @@ def find_path(
 ) -> tuple[Path | None, str]:
     """The shortest legal trade path, or why there is none (`sea_max`: the seller's ship range, if known)."""
     st = world.states[seller]
-    caravans = CARAVANS in st.techs
+    caravan_techs = rules.techs_with("caravans")  # land trade without roads
+    caravans = any(t in st.techs for t in caravan_techs)
     if sea_max is None:
         sea_max = ship_range(world, st, rules)
     zone_graph: dict[int, tuple[int, ...]] = {}
@@ -95,10 +97,10 @@ def find_path(
         nexts: list[tuple[tuple[str, object], int]] = []
         if kind == "p":
             p = world.provinces[str(name)]
-            if name not in (src, dst) and not caravans and "Дорога" not in p.buildings:
+            if name not in (src, dst) and not caravans and not rules.has_effect(p.buildings, "road"):
                 # a transit province on a land leg needs a road, unless the seller knows caravan trade
                 why = why or _("в транзитной провинции {province} нет дороги (или изучите «{tech}»)").format(
-                    province=name, tech=CARAVANS
+                    province=name, tech="», «".join(caravan_techs)
                 )
                 continue
             for n in sorted(world.neighbours(str(name))):
@@ -109,9 +111,10 @@ def find_path(
                     )
                     continue
                 nexts.append((("p", n), 0))
-            if p.coastal and "Порт" in p.buildings and sea_max:
+            port = rules.has_effect(p.buildings, "port")
+            if p.coastal and port and sea_max:
                 nexts += [(("z", z), 1) for z in p.sea_zones]
-            elif p.coastal and name == src and "Порт" not in p.buildings:
+            elif p.coastal and name == src and not port:
                 why = why or _("для морской торговли нужен порт в провинции {province}").format(province=name)
         else:
             zone = int(name)  # type: ignore[arg-type]
@@ -122,7 +125,7 @@ def find_path(
                 why = why or _("морское «плечо» длиннее {zones} (лучший корабль государства)").format(zones=longest)
             for p in world.provinces.values():
                 if zone in p.sea_zones and p.coastal:
-                    if "Порт" not in p.buildings:
+                    if not rules.has_effect(p.buildings, "port"):
                         if p.name == dst:
                             why = why or _("для морской торговли нужен порт в провинции {province}").format(
                                 province=dst
@@ -301,19 +304,24 @@ def _open(world: Campaign, rules: Rules, report: TurnReport, o: Trade) -> str:
     why = _can_sell(world, rules, route, report.notes.get("garrisons"))
     if why:
         raise Refused(why)
-    limit = int(rules.param("outgoing_routes")) + ("Рынок" in src.buildings)
+    limit = int(rules.param("outgoing_routes")) + int(rules.building_effect(src.buildings, "routes"))
     if world.states[seller].capital == src.name:
         limit += rules.tech_effect(world.states[seller].techs, "capital_routes")
     if world.states[seller].ai:
         limit = int(rules.param("ai_routes_out"))
     out = [r for r in world.routes if r.src == o.src]
     if len(out) >= limit:
+        markets = rules.buildings_with("routes")
+        has_market = rules.has_effect(src.buildings, "routes")
         text = (
             _("у провинции {province} уже {routes} из {limit}")
-            if "Рынок" in src.buildings
-            else _("у провинции {province} уже {routes} из {limit} (второй даёт Рынок — Форум)")
+            if has_market or not markets
+            else _("у провинции {province} уже {routes} из {limit} (второй даёт {market} — Форум)")
         )
-        raise Refused(text.format(province=o.src, routes=count(len(out), "исходящий маршрут"), limit=limit))
+        raise Refused(
+            text.format(province=o.src, routes=count(len(out), "исходящий маршрут"), limit=limit,
+                        market=markets[0] if markets else "")
+        )
     reach = rules.trade_reach(o.good)
     if reach is None:
         raise Refused(_("«{good}» нет в таблице торговли").format(good=o.good))
@@ -428,7 +436,7 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
         if rules.is_food(route.good):
             sold = report.notes.setdefault("food_sold", {})
             sold[route.seller] = sold.get(route.seller, 0) + 1
-        if route.good == "рабы":  # ANC-STRATA-05: a slave route gives the buyer a slave
+        if rules.good_has(route.good, "slave_route"):  # ANC-STRATA-05: a slave route gives the buyer a slave
             dst = world.provinces[route.dst]
             dst.population["раб"] = dst.population.get("раб", 0) + 1
         if rules.is_food(route.good) and route.seller != route.buyer:

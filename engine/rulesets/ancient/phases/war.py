@@ -20,7 +20,7 @@ from engine.core.money import fmt
 from engine.core.orders import Status
 from engine.core.turn import TurnReport
 
-from .. import speech
+from .. import naming, speech
 from ..economy import Refused, lose_people, shift_stability, stability_change
 from ..forces import army_at, capacity, government_modifier, moves, weight
 from ..messages import _
@@ -30,6 +30,7 @@ from ..orders import Embark, March, Raze, Sail
 from ..rules import Rules
 from ..speech import Name
 from ..turnorders import TurnOrders
+from ..vocab import FOREST
 
 PHASE = "война"
 
@@ -157,7 +158,7 @@ class War:
         if siege and self.fortress(province)[1] and province.owner in def_states:
             att_mods.append((_("штурм укреплений"), siege))  # ANC-FORT-05 (PROPOSAL techs)
         def_mods: list[tuple[str, int]] = []
-        if province.terrain.lower() == "лес":
+        if naming.means(province.terrain, FOREST):  # the forest in either language («forest»)
             def_mods.append((_("оборона в лесу"), int(rules.param("forest_defence"))))
         name, bonus = self.fortress(province)
         if bonus and province.owner in def_states:
@@ -395,7 +396,7 @@ class War:
             raise Refused(why)
         reach = moves(army.units, rules)
         left_provinces = [start, *route[:-1]]
-        if all("Дорога" in world.provinces[p].buildings for p in left_provinces):
+        if all(rules.has_effect(world.provinces[p].buildings, "road") for p in left_provinces):
             reach += int(rules.param("road_bonus"))
         if len(route) > reach:
             raise Refused(
@@ -489,7 +490,7 @@ class War:
         if fleet is None or fleet.state != order.state:
             raise Refused(_("«{fleet}» — не ваш флот").format(fleet=order.fleet))
         province = world.provinces[army.province]
-        if "Порт" not in province.buildings:
+        if not rules.has_effect(province.buildings, "port"):
             raise Refused(
                 _("грузиться на корабли можно только в порту, а в провинции {province} порта нет").format(
                     province=province.name
@@ -522,7 +523,8 @@ class War:
         route = self.sea_path(fleet.zone, order.zone)
         if route is None:
             raise Refused(_("из зоны {src} в зону {dst} моря нет").format(src=fleet.zone, dst=order.zone))
-        lighthouses = sum(p.buildings.count("Маяк") for p in world.provinces.values() if p.owner == fleet.state)
+        own = [p for p in world.provinces.values() if p.owner == fleet.state]
+        lighthouses = int(sum(rules.building_effect(p.buildings, "lighthouse") for p in own))
         discoveries = rules.tech_effect(world.states[fleet.state].techs, "ship_range")
         reach = min(moves(fleet.ships, rules) + lighthouses + discoveries, int(rules.param("ship_range_max")))
         if len(route) > reach:
