@@ -12,53 +12,31 @@ from .model import Campaign, State
 from .phases.expenses import why_not
 from .rules import Rules
 from .staffing import province_output
+from .vocab import ACTIONS
 
 Row = dict[str, Cell]
 
+# the order words, as the order tab's dropdown offers them; and the demo's other words in each language
 WORDS = {
+    lang: {("cancel" if key == "cancel_route" else key): words[i] for key, words in ACTIONS.items()}
+    for i, lang in enumerate(("ru", "en"))
+}
+TEXT = {
     "ru": {
-        "build": "Построить",
-        "stability": "Стабильность",
-        "none": "Нет действий",
-        "research": "Изучить",
-        "convert": "Перевести",
-        "move": "Переселить",
-        "colonise": "Колонизировать",
-        "government": "Сменить правление",
-        "pay": "Заплатить",
-        "recruit": "Набрать",
-        "march": "Двинуть",
-        "sail": "Плыть",
-        "embark": "Погрузить",
-        "disband": "Распустить",
-        "war": "Объявить войну",
-        "trade": "Торговать",
-        "transit": "Разрешить транзит",
-        "peace": "Заключить мир",
-        "raze": "Разрушить",
-        "cancel": "Отменить маршрут",
+        "typo": "Построит дворец",
+        "palace": "Дворец",
+        "slaves": "раб",
+        "convert": "раб → СГ",
+        "all": "всё",
+        "infantry": "ЛП",
     },
     "en": {
-        "build": "Build",
-        "stability": "Stability",
-        "none": "No actions",
-        "research": "Research",
-        "convert": "Convert",
-        "move": "Move people",
-        "colonise": "Colonise",
-        "government": "Change government",
-        "pay": "Pay",
-        "recruit": "Recruit",
-        "march": "March",
-        "sail": "Sail",
-        "embark": "Embark",
-        "disband": "Disband",
-        "war": "Declare war",
-        "trade": "Trade",
-        "transit": "Allow transit",
-        "peace": "Make peace",
-        "raze": "Raze",
-        "cancel": "Cancel route",
+        "typo": "Buidl palace",
+        "palace": "Palace",
+        "slaves": "slaves",
+        "convert": "slaves → free citizens",
+        "all": "all",
+        "infantry": "LI",
     },
 }
 
@@ -97,12 +75,12 @@ def _grey_neighbour(c: Campaign, state: str) -> str | None:
     return None
 
 
-def _military(c: Campaign, rules: Rules, st: State, w: dict[str, str]) -> list[Row]:
+def _military(c: Campaign, rules: Rules, st: State, w: dict[str, str], x: dict[str, str]) -> list[Row]:
     """Recruit, march, sail, embark, disband, declare war on a grey neighbour's owner, a trade route."""
     rows: list[Row] = []
     army = next((a for a in c.armies.values() if a.state == st.name), None)
     if army is not None:
-        rows.append({"action": w["recruit"], "object": "ЛП", "where": army.province, "qty": 1})
+        rows.append({"action": w["recruit"], "object": x["infantry"], "where": army.province, "qty": 1})
         own = sorted(n for n in c.neighbours(army.province) if c.provinces[n].owner == st.name)
         if own:
             rows.append({"action": w["march"], "object": army.name, "to": own[0]})
@@ -143,7 +121,7 @@ def _military(c: Campaign, rules: Rules, st: State, w: dict[str, str]) -> list[R
         rows.append({"action": w["peace"], "to": ai[0]})  # an AI state: the GM answers
     capital = c.provinces.get(st.capital)
     if capital is not None:
-        rows.append({"action": w["raze"], "object": "всё", "where": capital.name})  # not captured: refused
+        rows.append({"action": w["raze"], "object": x["all"], "where": capital.name})  # not captured: refused
         far = sorted(n for n in c.neighbours(capital.name))
         if far:
             rows.append({"action": w["cancel"], "where": capital.name, "to": far[0]})  # no such route: refused
@@ -153,6 +131,7 @@ def _military(c: Campaign, rules: Rules, st: State, w: dict[str, str]) -> list[R
 def sample_orders(c: Campaign, rules: Rules, lang: str = "ru") -> dict[str, list[Row]]:
     """state -> rows (action, object, where, to, qty) for up to six player states."""
     w = WORDS["en" if lang == "en" else "ru"]
+    x = TEXT["en" if lang == "en" else "ru"]
     by_owner = c.by_owner()
     players = sorted((s for s in c.states.values() if not s.ai), key=lambda s: (-len(by_owner.get(s.name, [])), s.name))
     chosen = [s.name for s in players if _legal(c, rules, s.name)][:6]
@@ -172,7 +151,7 @@ def sample_orders(c: Campaign, rules: Rules, lang: str = "ru") -> dict[str, list
                 {"action": w["stability"]},
                 {"action": w["build"], "object": cheap[0], "where": _misspell(cheap[1])},  # typo
                 {"action": w["build"], "object": cheap[0], "where": foreign},  # not ours
-                {"action": w["convert"], "object": "раб → СГ", "where": st.capital, "qty": 1},
+                {"action": w["convert"], "object": x["convert"], "where": st.capital, "qty": 1},
             ]
         elif i == 1:
             rows += [
@@ -193,13 +172,13 @@ def sample_orders(c: Campaign, rules: Rules, lang: str = "ru") -> dict[str, list
                 {"action": w["build"], "object": cheap[0], "where": cheap[1], "qty": -1},  # negative
                 {"action": w["build"], "object": cheap[0], "where": cheap[1], "qty": 1.5},  # fractional
                 {"action": w["build"], "object": Formula('=IMPORTXML("http://x","//a")'), "where": cheap[1]},
-                {"action": "Построит дворец", "object": "Дворец", "where": cheap[1]},  # unknown action
+                {"action": x["typo"], "object": x["palace"], "where": cheap[1]},  # unknown action
             ]
         elif i == 4:
             if len(own) > 1:
                 src = max(own, key=lambda p: p.population.get("раб", 0))
                 dst = next(p for p in own if p.name != src.name)
-                rows.append({"action": w["move"], "object": "раб", "where": src.name, "to": dst.name, "qty": 1})
+                rows.append({"action": w["move"], "object": x["slaves"], "where": src.name, "to": dst.name, "qty": 1})
             grey = _grey_neighbour(c, name)
             if grey:
                 rows.append({"action": w["colonise"], "where": grey})
@@ -212,5 +191,5 @@ def sample_orders(c: Campaign, rules: Rules, lang: str = "ru") -> dict[str, list
     # war and trade: a player state with a fleet shows every military and trade order
     navy = next((s for s in players if any(f.state == s.name for f in c.fleets.values())), None)
     if navy is not None:
-        out.setdefault(navy.name, []).extend(_military(c, rules, navy, w))
+        out.setdefault(navy.name, []).extend(_military(c, rules, navy, w, x))
     return out

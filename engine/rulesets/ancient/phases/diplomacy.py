@@ -65,7 +65,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
         answer = PAIRED[o.kind]
         if (other, answer, me) not in wanted:
             if world.states[other].ai:
-                report.result(ref, Status.PARTIAL, f"{other} — ИИ-государство: ответ даст ведущий (лист «Дипломатия»)")
+                report.result(ref, Status.ACCEPTED, f"{other} — ИИ-государство: ответ даст ведущий (лист «Дипломатия»)")
             else:
                 report.result(ref, Status.REJECTED, f"нет встречного приказа государства {other} в этот ход")
             continue
