@@ -327,8 +327,12 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
                     tab,
                     st.row,
                     rd.where("capital"),
-                    _("столица «{capital}» принадлежит «{v}», а не «{name}»").format(
-                        capital=st.capital, v=cap.owner or _("никому"), name=st.name
+                    _("столица «{capital}» принадлежит «{owner}», а не «{name}»").format(
+                        capital=st.capital, owner=cap.owner, name=st.name
+                    )
+                    if cap.owner
+                    else _("столица «{capital}» ничья: провинция должна принадлежать «{name}»").format(
+                        capital=st.capital, name=st.name
                     ),
                 )
             )

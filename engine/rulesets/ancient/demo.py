@@ -54,7 +54,8 @@ def _legal(c: Campaign, rules: Rules, state: str) -> list[tuple[str, str, float]
 
 
 def _misspell(name: str) -> str:
-    return name[:-1] + ("а" if name[-1] != "а" else "о")
+    """A typo of a name, in whatever language it is written: its last letter doubled."""
+    return name + name[-1]
 
 
 def _research(c: Campaign, rules: Rules, st: State) -> str | None:

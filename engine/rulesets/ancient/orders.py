@@ -8,6 +8,7 @@ phase that executes the order, because it depends on what happened earlier in th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
@@ -294,7 +295,13 @@ class Vocabulary:
     """Name indexes a parser needs; built once per turn."""
 
     def __init__(self, campaign: Campaign, rules: Rules) -> None:
-        self.actions = NameIndex((ru, (key, en, *more)) for key, (ru, en, more) in ACTIONS.items())
+        # the words of both languages first, then the other accepted words, then the keys: «Move» is
+        # the English word of «Двинуть» although "move" is the key of «Переселить»
+        self.actions = NameIndex(
+            [(ru, (en,)) for ru, en, _more in ACTIONS.values()]
+            + [(ru, more) for ru, _en, more in ACTIONS.values()]
+            + [(ru, (key,)) for key, (ru, _en, _more) in ACTIONS.items()]
+        )
         self.action_keys = {ru: key for key, (ru, _en, _more) in ACTIONS.items()}
         self.buildings = NameIndex((b.name_ru, (b.name_en,)) for b in rules.buildings.values())
         self.provinces = NameIndex((p, ()) for p in campaign.provinces)
@@ -314,6 +321,10 @@ class Vocabulary:
         self.fleets = NameIndex((f, ()) for f in campaign.fleets)
         self.forces = NameIndex([(a, ()) for a in campaign.armies] + [(f, ()) for f in campaign.fleets])
         self.goods = NameIndex((g.name_ru, (g.name_en, g.specialisation)) for g in rules.goods.values())
+
+    def action_shown(self, ru: str) -> str:
+        """An action's word (given by its Russian canonical name) in the current language."""
+        return action_word(self.action_keys[ru]) if ru in self.action_keys else ru
 
 
 def action_word(key: str) -> str:
@@ -344,7 +355,9 @@ _WORDS = {
 }
 
 
-def _lookup(index: NameIndex, cell: Cell, what: str, where: str) -> str:
+def _lookup(index: NameIndex, cell: Cell, what: str, where: str, shown: Callable[[str], str] = str) -> str:
+    """The canonical name `cell` means, or InvalidOrder saying what is missing or unknown, with the
+    closest known name (as `shown` writes it: an action in the campaign's language)."""
     missing, unknown = _WORDS[what]
     text = _text(cell)
     if not text:
@@ -356,7 +369,7 @@ def _lookup(index: NameIndex, cell: Cell, what: str, where: str) -> str:
     if close:
         raise InvalidOrder(
             _("{where}: {unknown} «{text}» (может быть, «{close}»?)").format(
-                where=where, unknown=_(unknown), text=text[:60], close=close[0]
+                where=where, unknown=_(unknown), text=text[:60], close=shown(close[0])
             )
         )
     raise InvalidOrder(_("{where}: {unknown} «{text}»").format(where=where, unknown=_(unknown), text=text[:60]))
@@ -407,7 +420,9 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
                     where=row.where(key), n=len(cell), max=MAX_INPUT_CHARS
                 )
             )
-    action = vocab.action_keys[_lookup(vocab.actions, row.cells.get("action"), "action", row.where("action"))]
+    action = vocab.action_keys[
+        _lookup(vocab.actions, row.cells.get("action"), "action", row.where("action"), vocab.action_shown)
+    ]
     if (
         action == "march"
         and vocab.strata.get(row.cells.get("object"))

@@ -107,7 +107,7 @@ class Building:
         return self.cost
 
     def workers_text(self) -> str:
-        return " или ".join(w.text() for w in self.workers)
+        return (" " + _("или") + " ").join(w.text() for w in self.workers)
 
 
 @dataclass(frozen=True)
