@@ -465,7 +465,7 @@ def _phase_hook(on_phase: Callable[[str], None] | None) -> Callable[[str, Any, T
     """run_phases' after_each for a caller that only wants the phase names (progress bars)."""
     if on_phase is None:
         return None
-    return lambda name, _world, _report: on_phase(name)
+    return lambda name, _world, _report: on_phase(codec.ledger_word(name))  # shown in the campaign's language
 
 
 DICE_NOTE = N_("исход зависит от жребия хода")

@@ -545,7 +545,7 @@ ALL_WORDS = frozenset({"", "всё", "все", "all", "everything", "all buildin
 # in a campaign of either language: `LI` is «ЛП», light infantry
 UNIT_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "ЛП": ("LI",),
-    "Луч.": ("Ar", "Arch"),
+    "Луч.": ("Arc", "Arch"),
     "ЛК": ("LC",),
     "ТП": ("HI",),
     "БС": ("WE", "El"),
@@ -559,12 +559,12 @@ UNIT_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
 }
 # English abbreviations of the strata, read in a campaign of either language
 STRATA_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
-    "СГ": ("FC", "cit", "citizens"),
-    "раб": ("SL", "sl"),
-    "ВС": ("WA", "war", "warrior"),
-    "уч": ("SC", "sch", "scholars", "scholar", "scientist"),
-    "дух": ("PR", "pr", "priest"),
-    "АР": ("AR", "ar", "aristocrat", "nobles"),
+    "СГ": ("FC", "cit", "citizens", "free citizen"),
+    "раб": ("SL", "slave"),
+    "ВС": ("WA", "warrior"),
+    "уч": ("SC", "scholars", "scholar", "scientist"),
+    "дух": ("PR", "priest"),
+    "АР": ("AR", "aristocrat", "nobles"),
 }
 
 YES = {"да", "yes", "y", "true", "1", "истина", "+", "д", "x", "х"}
