@@ -323,3 +323,37 @@ def test_i16_p2_peace_offered_to_an_ai_state_is_accepted_not_partial(tmp_path: P
     for r in peace:
         assert "ИИ-государство: ответ даст ведущий" in r[col["reason"]]
         assert r[col["status"]] == "принят"
+
+
+def test_i16_p2_the_forum_post_lists_what_was_built(tmp_path: Path) -> None:
+    """The chronicle says «построен «Рынок»», «построена «Верфь»»: each is in «Стройки и торговля»
+    (the post looked for «построено» only and left them out)."""
+    path = tmp_path / "demo.xlsx"
+    sync.create(str(path), scenario="demo", secret="i16-built")
+    backend = XlsxBackend(path)
+    backend.write(rulesets.get("ancient").demo_changes(backend.read()))
+    sync.resolve(backend)
+    tables = XlsxBackend(path).read()
+    built = [str(r[1]) for r in tables[CHRONICLE.ru] if r[0] == 1 and ": построен" in str(r[1])]
+    assert built, "the demo builds"
+    post = "\n".join(report.forum_post(tables, 1, "markdown"))
+    section = post.split("**Стройки и торговля**", 1)[1].split("**", 1)[0]
+    for line in built:
+        assert report.neutral(line, "markdown") in section, line
+
+
+def test_i16_p2_a_capital_nobody_owns_is_said_plainly() -> None:
+    """Not «столица «Рим» принадлежит «никому»»: a province without an owner is «ничья»."""
+    from engine.core.errors import CampaignError
+    from engine.rulesets.ancient.vocab import PROVINCES, STATES
+
+    tables = _russian_demo()
+    states, provinces = tables[STATES.ru], tables[PROVINCES.ru]
+    name, capital = states[1][0], states[1][STATES.col("capital") - 1]
+    row = next(r for r in provinces[1:] if r[0] == capital)
+    row[PROVINCES.col("owner") - 1] = None
+    with pytest.raises(CampaignError) as err:
+        codec.decode(tables)
+    text = str(err.value)
+    assert f"столица «{capital}» ничья: провинция должна принадлежать «{name}»" in text, text
+    assert "никому" not in text
