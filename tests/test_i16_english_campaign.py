@@ -357,3 +357,14 @@ def test_i16_p2_a_capital_nobody_owns_is_said_plainly() -> None:
     text = str(err.value)
     assert f"столица «{capital}» ничья: провинция должна принадлежать «{name}»" in text, text
     assert "никому" not in text
+
+
+def test_i16_p2_a_generated_world_counts_its_states_in_its_language() -> None:
+    """Not «Сгенерированный мир (21 государств)»: the count agrees, and an English campaign's title
+    is English."""
+    from engine.rulesets.ancient.generate import generate
+
+    assert generate(21)["name"] == "Сгенерированный мир: 21 государство"
+    assert generate(3)["name"] == "Сгенерированный мир: 3 государства"
+    spec = ancient.new_workbook(scenario="generated:3", lang="en", secret="i16-generated")
+    assert spec.title == "Generated world: 3 states"

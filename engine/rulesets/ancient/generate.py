@@ -10,6 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from .messages import _
+from .speech import count
+
 GOVERNMENTS = ("monarchy", "aristocracy", "oligarchy", "despotism", "tyranny", "democracy", "theocracy")
 SPECS = ("зерно", "рыба", "скот", "лес", "железо", "вино", "оливковое масло", "лён", "лошади", "золото", "соль")
 TERRAINS = ("равнина", "равнина", "горы", "лес")
@@ -33,7 +36,7 @@ def generate(states: int, seed: int = 1, per_state: int = 4) -> dict[str, Any]:
     width = max(4, int((states * (per_state + 1)) ** 0.5) + 1)
     cells: list[str] = []
     data: dict[str, Any] = {
-        "name": f"Сгенерированный мир ({states} государств)",
+        "name": _("Сгенерированный мир: {states}").format(states=count(states, "государство")),
         "states": [],
         "provinces": [],
         "adjacency": [],
