@@ -90,12 +90,8 @@ BOUNDS: dict[Layout, dict[str, Bound]] = {
         "capacity": COUNT,
         "value": COUNT,
     },
-    RULES_COMBAT: {
-        "ratio_min": Bound(0, BIG),
-        "ratio_max": Bound(0, BIG),
-        "attacker_loss": SHARE,
-        "defender_loss": SHARE,
-    },
+    RULES_COMBAT: {"ratio_min": Bound(0, BIG), "ratio_max": Bound(0, BIG), "attacker_loss": SHARE,
+                   "defender_loss": SHARE},
     RULES_TRADE: {f"d{i}": PRICE for i in range(1, 11)},
     # ---- state tabs
     STATES: {
