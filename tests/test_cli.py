@@ -40,7 +40,7 @@ def test_demo_resolves_a_turn_with_a_status_in_every_sample_row(tmp_path: Path, 
     # the executed rows keep their stamp and results; their input went to «Архив приказов» (issue 15, point 1)
     rows = [r for n, g in tables.items() if n.startswith("Приказы — ") for r in g[1:] if len(r) > 6 and r[6] == 1]
     assert len(rows) >= 15
-    assert all(r[7] in ("выполнен", "отклонён", "частично") and r[8] and r[9] and not r[0] for r in rows)
+    assert all(r[7] in ("выполнен", "отклонён", "частично", "принят") and r[8] and r[9] and not r[0] for r in rows)
     assert len(tables["Баланс"]) == 28  # header + 26 states + totals
     chronicle = [r[1] for r in tables["Журнал"][1:] if r[0] == 1]
     assert any("построен" in line for line in chronicle)

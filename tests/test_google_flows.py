@@ -129,7 +129,7 @@ def test_main_flow_check_resolve_and_resolve_again(book: Book, capsys: pytest.Ca
     assert len([r for r in tables["Казна"][1:] if r and r[0] == 1]) > 26
     stamped = [r for n, g in tables.items() if n.startswith(ORDER_PREFIX) for r in g[1:] if len(r) > 7 and r[7]]
     assert len(stamped) == len(rows)  # every executed row: stamped, its input archived and cleared (i15 p1)
-    assert all(r[6] == 1 and r[7] in ("выполнен", "отклонён", "частично") and not r[0] for r in stamped)
+    assert all(r[6] == 1 and r[7] in ("выполнен", "отклонён", "частично", "принят") and not r[0] for r in stamped)
 
     fingerprint = book.fingerprint()
     if book.env is not None:

@@ -7,8 +7,11 @@ encode: new Campaign + TurnReport -> a Changeset for one atomic write.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import wraps
+from typing import Concatenate, ParamSpec, TypeVar
 
 from engine.core import i18n
 from engine.core.cells import Bound, CellReader
@@ -21,6 +24,7 @@ from engine.core.tables import Cell, Formula, Grid, Tables, as_text, column_lett
 
 from . import naming, tabset
 from .bounds import BOUNDS
+from .messages import _
 from .model import BARBARIANS, Army, Border, Campaign, Fleet, GMEvent, Province, Relation, Route, SeaZone, State
 from .rules import Rules, load_rules
 from .vocab import (
@@ -120,7 +124,7 @@ LAYOUTS: dict[str, Layout] = {
 def _meta(tables: Tables, problems: list[Problem]) -> tuple[str, dict[str, Cell]]:
     tab = find_tab(tables, META)
     if tab is None:
-        problems.append(Problem(META.ru, 0, "", "нет листа «Кампания» — это не таблица кампании Strategos"))
+        problems.append(Problem(META.ru, 0, "", _("нет листа «Кампания» — это не таблица кампании Strategos")))
         return "", {}
     by_label = {norm(k): key for key, labels in META_KEYS.items() for k in (key, *labels)}
     out: dict[str, Cell] = {}
@@ -145,11 +149,11 @@ def _grid(tables: Tables, key: str, problems: list[Problem]) -> tuple[str, Grid,
     layout = LAYOUTS[key]
     tab = find_tab(tables, layout)
     if tab is None:
-        problems.append(Problem(layout.ru, 0, "", f"нет листа «{layout.ru}» ({layout.en})"))
+        problems.append(Problem(layout.ru, 0, "", _("нет листа «{tab}»").format(tab=layout.tab_name(i18n.current()))))
         return layout.ru, [], {}
     grid = tables[tab]
     if not grid:
-        problems.append(Problem(tab, 1, "", "лист пуст: нет строки заголовков"))
+        problems.append(Problem(tab, 1, "", _("лист пуст: нет строки заголовков")))
         return tab, [], {}
     return tab, grid, layout.locate(tab, grid[0], problems)
 
@@ -167,9 +171,33 @@ def _bounds(layout: Layout) -> dict[str, Bound]:
     return BOUNDS.get(layout, {})
 
 
+def lang_of(tables: Tables) -> str:
+    """The campaign's language from its meta tab («Язык»): "en" or "ru" (the default)."""
+    _tab, meta = _meta(tables, [])
+    return "en" if str(meta.get("lang") or "").strip().lower() == "en" else "ru"
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def in_campaign_language(fn: Callable[Concatenate[Tables, P], R]) -> Callable[Concatenate[Tables, P], R]:
+    """Runs `fn(tables, ...)` with the texts in the campaign's own language (i18n.using): the
+    entry points of the ruleset (check, resolve, report) speak the language of the campaign."""
+
+    @wraps(fn)
+    def run(tables: Tables, *args: P.args, **kwargs: P.kwargs) -> R:
+        with i18n.using(lang_of(tables)):
+            return fn(tables, *args, **kwargs)
+
+    return run
+
+
+@in_campaign_language
 def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
-    """Read and check the whole campaign; raise CampaignError listing every problem.
-    ``tab_ids`` (read title -> stable id, on Google) lets renamed tabs be followed exactly."""
+    """Read and check the whole campaign; raise CampaignError listing every problem (in the
+    campaign's language). ``tab_ids`` (read title -> stable id, on Google) lets renamed tabs be
+    followed exactly."""
     problems: list[Problem] = []
     meta_tab, meta = _meta(tables, problems)
     rules = load_rules(tables, problems)
@@ -180,7 +208,11 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
             if turn < 1:
                 raise ValueError
         except ValueError:
-            problems.append(Problem(meta_tab, 0, "B", f"открытый ход должен быть целым ≥ 1, а не {meta.get('turn')!r}"))
+            problems.append(
+                Problem(
+                    meta_tab, 0, "B", _("открытый ход должен быть целым ≥ 1, а не {v!r}").format(v=meta.get("turn"))
+                )
+            )
     campaign = Campaign(
         title=str(meta.get("title") or ""),
         turn=turn,
@@ -202,13 +234,17 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
             continue
         if name in campaign.provinces:
             rd.bad(
-                row, "name", f"провинция «{name}» записана дважды (первый раз в строке {campaign.provinces[name].row})"
+                row,
+                "name",
+                _("провинция «{name}» записана дважды (первый раз в строке {row})").format(
+                    name=name, row=campaign.provinces[name].row
+                ),
             )
             continue
         buildings = [_known(b, rules.buildings) for b in rd.items(row, rec, "buildings")]
         for b in buildings:
             if rules.buildings and b not in rules.buildings:
-                rd.bad(row, "buildings", f"неизвестная постройка «{b}»")
+                rd.bad(row, "buildings", _("неизвестная постройка «{b}»").format(b=b))
         campaign.provinces[name] = Province(
             name=name,
             owner=rd.text(row, rec, "owner"),
@@ -229,21 +265,29 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
             continue
         if name in campaign.states:
             rd.bad(
-                row, "name", f"государство «{name}» записано дважды (первый раз в строке {campaign.states[name].row})"
+                row,
+                "name",
+                _("государство «{name}» записано дважды (первый раз в строке {row})").format(
+                    name=name, row=campaign.states[name].row
+                ),
             )
             continue
         gov_text = rd.text(row, rec, "government", required=True)
         gov = rules.government(gov_text) if gov_text else None
         if gov_text and gov is None and rules.governments:
-            rd.bad(row, "government", f"неизвестная форма правления «{gov_text}»")
+            rd.bad(row, "government", _("неизвестная форма правления «{gov_text}»").format(gov_text=gov_text))
         techs = [_known(t, rules.techs) for t in rd.items(row, rec, "techs")]
         for t in techs:
             if rules.techs and t not in rules.techs:
-                rd.bad(row, "techs", f"неизвестная технология «{t}»")
+                rd.bad(row, "techs", _("неизвестная технология «{t}»").format(t=t))
         path_text = rd.text(row, rec, "path")
         path = PATHS.get(norm(path_text), "") if path_text else "eastern"
         if not path:
-            rd.bad(row, "path", f"путь должен быть «западный» или «восточный», а не «{path_text}»")
+            rd.bad(
+                row,
+                "path",
+                _("путь должен быть «западный» или «восточный», а не «{path_text}»").format(path_text=path_text),
+            )
         lo, hi = (int(rules.params.get("stability_min", -3)), int(rules.params.get("stability_max", 3)))
         campaign.states[name] = State(
             name=name,
@@ -270,25 +314,48 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
         if not st.capital and st.name in owners:
             problems.append(
                 Problem(
-                    tab, st.row, rd.where("capital"), f"у государства «{st.name}» есть провинции, но не указана столица"
+                    tab,
+                    st.row,
+                    rd.where("capital"),
+                    _("у государства «{name}» есть провинции, но не указана столица").format(name=st.name),
                 )
             )
         elif st.capital and cap is None:
-            problems.append(Problem(tab, st.row, rd.where("capital"), f"столица «{st.capital}» — нет такой провинции"))
+            problems.append(
+                Problem(
+                    tab,
+                    st.row,
+                    rd.where("capital"),
+                    _("столица «{capital}» — нет такой провинции").format(capital=st.capital),
+                )
+            )
         elif cap is not None and cap.owner != st.name:
             problems.append(
                 Problem(
                     tab,
                     st.row,
                     rd.where("capital"),
-                    f"столица «{st.capital}» принадлежит «{cap.owner or 'никому'}», а не «{st.name}»",
+                    _("столица «{capital}» принадлежит «{owner}», а не «{name}»").format(
+                        capital=st.capital, owner=cap.owner, name=st.name
+                    )
+                    if cap.owner
+                    else _("столица «{capital}» ничья: провинция должна принадлежать «{name}»").format(
+                        capital=st.capital, name=st.name
+                    ),
                 )
             )
     prov_tab = tabs["provinces"]
     for p in campaign.provinces.values():
         if p.owner and p.owner not in campaign.states:
             problems.append(
-                Problem(prov_tab, p.row, "", f"владелец «{p.owner}» провинции «{p.name}» — нет такого государства")
+                Problem(
+                    prov_tab,
+                    p.row,
+                    "",
+                    _("владелец «{owner}» провинции «{name}» — нет такого государства").format(
+                        owner=p.owner, name=p.name
+                    ),
+                )
             )
 
     tab, grid, cols = _grid(tables, "population", problems)
@@ -301,10 +368,20 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
             continue
         prov = campaign.provinces.get(name)
         if prov is None:
-            rd.bad(row, "province", f"нет такой провинции «{name}» на листе «{prov_tab}»")
+            rd.bad(
+                row,
+                "province",
+                _("нет такой провинции «{name}» на листе «{prov_tab}»").format(name=name, prov_tab=prov_tab),
+            )
             continue
         if name in seen:
-            rd.bad(row, "province", f"население «{name}» записано дважды (строки {seen[name]} и {row})")
+            rd.bad(
+                row,
+                "province",
+                _("население «{name}» записано дважды (строки {seen} и {row})").format(
+                    name=name, seen=seen[name], row=row
+                ),
+            )
             continue
         seen[name] = row
         prov.population = {s: rd.integer(row, rec, s, 0, 0) for s in STRATA}
@@ -316,11 +393,15 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
         a, b = rd.text(row, rec, "a", required=True), rd.text(row, rec, "b", required=True)
         for key, name in (("a", a), ("b", b)):
             if name and name not in campaign.provinces:
-                rd.bad(row, key, f"нет такой провинции «{name}»")
+                rd.bad(row, key, _("нет такой провинции «{name}»").format(name=name))
         kind_text = rd.text(row, rec, "kind") or "суша"
         kind = BORDER_KINDS.get(norm(kind_text))
         if kind is None:
-            rd.bad(row, "kind", f"граница должна быть «суша», «река» или «пролив», а не «{kind_text}»")
+            rd.bad(
+                row,
+                "kind",
+                _("граница должна быть «суша», «река» или «пролив», а не «{kind_text}»").format(kind_text=kind_text),
+            )
         if a in campaign.provinces and b in campaign.provinces and kind:
             campaign.borders.append(Border(a, b, kind, rd.text(row, rec, "strait")))
 
@@ -339,7 +420,13 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
         for row, rec in records(tables[gm_tab], cols):
             event = rd.text(row, rec, "event", required=True)
             if event and rules.events and not _event_key(rules, event):
-                rd.bad(row, "event", f"неизвестное событие «{event}» (есть: {', '.join(rules.events)})")
+                rd.bad(
+                    row,
+                    "event",
+                    _("неизвестное событие «{event}» (есть: {known})").format(
+                        event=event, known=", ".join(rules.events)
+                    ),
+                )
                 continue
             campaign.gm_events.append(
                 GMEvent(
@@ -369,12 +456,12 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
             name = rd.text(row, rec, "name", required=True)
             state, prov = rd.text(row, rec, "state", required=True), rd.text(row, rec, "province", required=True)
             if name in c.armies:
-                rd.bad(row, "name", f"армия «{name}» записана дважды")
+                rd.bad(row, "name", _("армия «{name}» записана дважды").format(name=name))
                 continue
             if state and state not in known_states:
-                rd.bad(row, "state", f"нет такого государства «{state}»")
+                rd.bad(row, "state", _("нет такого государства «{state}»").format(state=state))
             if prov and prov not in c.provinces:
-                rd.bad(row, "province", f"нет такой провинции «{prov}»")
+                rd.bad(row, "province", _("нет такой провинции «{prov}»").format(prov=prov))
             units = {u: rd.integer(row, rec, u, 0, 0) for u in LAND_UNITS}
             c.armies[name] = Army(name, state, prov, {u: n for u, n in units.items() if n}, row)
     tab = find_tab(tables, FLEETS)
@@ -385,17 +472,17 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
             name = rd.text(row, rec, "name", required=True)
             state = rd.text(row, rec, "state", required=True)
             if name in c.fleets:
-                rd.bad(row, "name", f"флот «{name}» записан дважды")
+                rd.bad(row, "name", _("флот «{name}» записан дважды").format(name=name))
                 continue
             if state and state not in known_states:
-                rd.bad(row, "state", f"нет такого государства «{state}»")
+                rd.bad(row, "state", _("нет такого государства «{state}»").format(state=state))
             zone = rd.integer(row, rec, "zone", 0, 1)
             if zone and c.seas and zone not in c.seas:
-                rd.bad(row, "zone", f"нет морской зоны {zone}")
+                rd.bad(row, "zone", _("нет морской зоны {zone}").format(zone=zone))
             ships = {u: rd.integer(row, rec, u, 0, 0) for u in SHIPS}
             cargo = parse_units(rd.text(row, rec, "cargo"))
             if cargo is None:
-                rd.bad(row, "cargo", "непонятные войска на борту: пишите «2 ТП, 1 ЛК»")
+                rd.bad(row, "cargo", _("непонятные войска на борту: пишите «2 ТП, 1 ЛК»"))
                 cargo = {}
             c.fleets[name] = Fleet(name, state, zone, {u: n for u, n in ships.items() if n}, cargo, row)
     tab = find_tab(tables, ROUTES)
@@ -419,9 +506,9 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
             )
             for key, name in (("src", route.src), ("dst", route.dst)):
                 if name and name not in c.provinces:
-                    rd.bad(row, key, f"нет такой провинции «{name}»")
+                    rd.bad(row, key, _("нет такой провинции «{name}»").format(name=name))
             if route.seller and route.seller not in c.states:
-                rd.bad(row, "seller", f"нет такого государства «{route.seller}»")
+                rd.bad(row, "seller", _("нет такого государства «{seller}»").format(seller=route.seller))
             c.routes.append(route)
     tab = find_tab(tables, TRANSIT)
     if tab is not None and tables[tab]:
@@ -431,7 +518,7 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
             owner, to = rd.text(row, rec, "owner", required=True), rd.text(row, rec, "to", required=True)
             for key, name in (("owner", owner), ("to", to)):
                 if name and name not in c.states:
-                    rd.bad(row, key, f"нет такого государства «{name}»")
+                    rd.bad(row, key, _("нет такого государства «{name}»").format(name=name))
             c.transit.add((owner, to))
     tab = find_tab(tables, DIPLOMACY)
     if tab is not None and tables[tab]:
@@ -441,10 +528,10 @@ def _read_forces(tables: Tables, c: Campaign, rules: Rules, problems: list[Probl
             a, b = rd.text(row, rec, "a", required=True), rd.text(row, rec, "b", required=True)
             for key, name in (("a", a), ("b", b)):
                 if name and name not in c.states:
-                    rd.bad(row, key, f"нет такого государства «{name}»")
+                    rd.bad(row, key, _("нет такого государства «{name}»").format(name=name))
             kind = RELATIONS.get(norm(rd.text(row, rec, "relation")))
             if kind is None:
-                rd.bad(row, "relation", "отношение должно быть «война», «мир», «союз» или «вассалитет»")
+                rd.bad(row, "relation", _("отношение должно быть «война», «мир», «союз» или «вассалитет»"))
                 continue
             c.relations.append(Relation(a, b, kind, rd.integer(row, rec, "since", 0, 0)))
 
@@ -545,7 +632,7 @@ def _order_tabs(tables: Tables, found: tabset.CampaignTabs, problems: list[Probl
     for state, tab in found.orders.items():
         grid = tables[tab]
         if not grid:
-            problems.append(Problem(tab, 1, "", "лист приказов пуст: нет строки заголовков"))
+            problems.append(Problem(tab, 1, "", _("лист приказов пуст: нет строки заголовков")))
             continue
         cols = ORDERS.locate(tab, grid[0], problems)
         out[state] = OrderTab(tab, state, cols, grid)
@@ -601,8 +688,7 @@ def candidate_rows(ot: OrderTab) -> list[tuple[OrderRow, int | None]]:
         cells = {k: (line[i] if i < len(line) else None) for k, i in ot.cols.items()}
         if all(is_blank(cells.get(k)) for k in ORDER_INPUT_FIELDS if k != "comment"):
             continue
-        row = OrderRow(ot.tab, r, ot.state, {k: cells.get(k) for k in ORDER_INPUT_FIELDS}, letters,
-                       ot.formulas_in(r))
+        row = OrderRow(ot.tab, r, ot.state, {k: cells.get(k) for k in ORDER_INPUT_FIELDS}, letters, ot.formulas_in(r))
         stamp = cells.get("turn")
         stamped = int(stamp) if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) else None
         out.append((row, stamped))
@@ -685,9 +771,26 @@ def seas_grid(c: Campaign, lang: str) -> Grid:
 
 
 def ledger_rows(entries: list[LedgerEntry]) -> Grid:
+    """The ledger tab's rows, its words (phase, category, unit) in the current language."""
     return [
-        [e.turn, e.state, e.phase, e.category, to_cell(e.amount), e.resource, e.reason, e.order_ref] for e in entries
+        [
+            e.turn,
+            e.state,
+            ledger_word(e.phase),
+            ledger_word(e.category),
+            to_cell(e.amount),
+            ledger_word(e.resource),
+            e.reason,
+            e.order_ref,
+        ]
+        for e in entries
     ]
+
+
+def ledger_word(word: str) -> str:
+    """A phase, category or unit of the ledger in the current language: the phases keep them in
+    Russian as keys (the balance sums by them); only what is shown is translated (msgctxt «ledger»)."""
+    return _.pgettext("ledger", word) if word else word
 
 
 def status_text(result: OrderResult, lang: str) -> str:

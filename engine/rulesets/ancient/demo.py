@@ -13,54 +13,14 @@ from .model import Campaign, State
 from .phases.expenses import why_not
 from .rules import Rules
 from .staffing import province_output
+from .vocab import ACTIONS
 
 Row = dict[str, Cell]
 
+# the order words, as the order tab's dropdown offers them in each language
 WORDS = {
-    "ru": {
-        "build": "Построить",
-        "stability": "Стабильность",
-        "none": "Нет действий",
-        "research": "Изучить",
-        "convert": "Перевести",
-        "move": "Переселить",
-        "colonise": "Колонизировать",
-        "government": "Сменить правление",
-        "pay": "Заплатить",
-        "recruit": "Набрать",
-        "march": "Двинуть",
-        "sail": "Плыть",
-        "embark": "Погрузить",
-        "disband": "Распустить",
-        "war": "Объявить войну",
-        "trade": "Торговать",
-        "transit": "Разрешить транзит",
-        "peace": "Заключить мир",
-        "raze": "Разрушить",
-        "cancel": "Отменить маршрут",
-    },
-    "en": {
-        "build": "Build",
-        "stability": "Stability",
-        "none": "No actions",
-        "research": "Research",
-        "convert": "Convert",
-        "move": "Move people",
-        "colonise": "Colonise",
-        "government": "Change government",
-        "pay": "Pay",
-        "recruit": "Recruit",
-        "march": "March",
-        "sail": "Sail",
-        "embark": "Embark",
-        "disband": "Disband",
-        "war": "Declare war",
-        "trade": "Trade",
-        "transit": "Allow transit",
-        "peace": "Make peace",
-        "raze": "Raze",
-        "cancel": "Cancel route",
-    },
+    lang: {("cancel" if key == "cancel_route" else key): words[i] for key, words in ACTIONS.items()}
+    for i, lang in enumerate(("ru", "en"))
 }
 
 

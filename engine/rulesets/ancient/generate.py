@@ -10,6 +10,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from engine.core import i18n
+
+from .messages import _
+from .speech import count
+
 GOVERNMENTS = ("monarchy", "aristocracy", "oligarchy", "despotism", "tyranny", "democracy", "theocracy")
 SPECS = ("зерно", "рыба", "скот", "лес", "железо", "вино", "оливковое масло", "лён", "лошади", "золото", "соль")
 TERRAINS = ("равнина", "равнина", "горы", "лес")
@@ -32,9 +37,12 @@ def generate(states: int, seed: int = 1, per_state: int = 4) -> dict[str, Any]:
     rng = random.Random(seed)
     width = max(4, int((states * (per_state + 1)) ** 0.5) + 1)
     cells: list[str] = []
+    title = _("Сгенерированный мир: {states}").format(states=count(states, "государство"))
+    with i18n.using("en"):  # the English campaign's title of the same world
+        title_en = _("Сгенерированный мир: {states}").format(states=count(states, "государство"))
     data: dict[str, Any] = {
-        "name": f"Сгенерированный мир ({states} государств)",
-        "name_en": f"Generated world ({states} states)",
+        "name": title,
+        "name_en": title_en,
         "states": [],
         "provinces": [],
         "adjacency": [],

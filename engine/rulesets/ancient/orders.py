@@ -8,21 +8,25 @@ phase that executes the order, because it depends on what happened earlier in th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
+from engine.core import i18n
 from engine.core.errors import InvalidOrder
+from engine.core.i18n import N_
 from engine.core.names import NameIndex
 from engine.core.orders import OrderRow
 from engine.core.tables import Cell, Formula, is_blank, shorten
 
 from . import naming
 from .forces import RETURNS_TO
+from .messages import _
 from .model import Campaign
 from .rules import Rules
 from .speech import Name
-from .vocab import ACTIONS, STRATA, STRATA_NAMES
+from .vocab import ACTIONS, ALL_WORDS, STRATA, STRATA_ABBREVIATIONS, STRATA_NAMES, UNIT_ABBREVIATIONS
 
 MAX_QTY = 1_000_000
 # an order cell longer than this is refused (issue 15, point 13): orders are a few words, and no
@@ -40,7 +44,8 @@ class Order:
     def state(self) -> str:
         return self.row.state
 
-    def describe(self, lang: str = "ru") -> str:  # pragma: no cover - overridden
+    def describe(self) -> str:  # pragma: no cover - overridden
+        """The order as understood, in the current language (i18n.using), for «Понято как»."""
         raise NotImplementedError
 
 
@@ -51,26 +56,24 @@ class Build(Order):
     building: str
     province: str
 
-    def describe(self, lang: str = "ru") -> str:
-        if lang == "en":
-            return f"Build «{self.building}» in {self.province}"
-        return f"Построить «{self.building}» в провинции {self.province}"
+    def describe(self) -> str:
+        return _("Построить «{b}» в провинции {p}").format(b=self.building, p=self.province)
 
 
 @dataclass(frozen=True)
 class InvestStability(Order):
     """Buy +1 stability for its price (ANC-STAB-12, -13)."""
 
-    def describe(self, lang: str = "ru") -> str:
-        return "Buy +1 stability" if lang == "en" else "Вложить в стабильность: +1 Ст"
+    def describe(self) -> str:
+        return _("Вложить в стабильность: +1 Ст")
 
 
 @dataclass(frozen=True)
 class NoActions(Order):
     """An explicit «no actions this turn» (ANC-TURN-03): counts as orders sent."""
 
-    def describe(self, lang: str = "ru") -> str:
-        return "No actions this turn" if lang == "en" else "Нет действий в этот ход"
+    def describe(self) -> str:
+        return _("Нет действий в этот ход")
 
 
 @dataclass(frozen=True)
@@ -79,8 +82,8 @@ class Research(Order):
 
     tech: str
 
-    def describe(self, lang: str = "ru") -> str:
-        return f"Research «{self.tech}»" if lang == "en" else f"Изучить технологию «{self.tech}»"
+    def describe(self) -> str:
+        return _("Изучить технологию «{t}»").format(t=self.tech)
 
 
 @dataclass(frozen=True)
@@ -92,10 +95,10 @@ class Convert(Order):
     province: str
     count: int
 
-    def describe(self, lang: str = "ru") -> str:
-        if lang == "en":
-            return f"Convert {self.count} {self.src} → {self.dst} in {self.province}"
-        return f"Перевести {self.count} {self.src} → {self.dst} в провинции {self.province}"
+    def describe(self) -> str:
+        return _("Перевести {n} {a} → {b} в провинции {p}").format(
+            n=self.count, a=self.src, b=self.dst, p=self.province
+        )
 
 
 @dataclass(frozen=True)
@@ -107,10 +110,10 @@ class Move(Order):
     dst: str
     count: int
 
-    def describe(self, lang: str = "ru") -> str:
-        if lang == "en":
-            return f"Move {self.count} {self.stratum} from {self.src} to {self.dst}"
-        return f"Переселить {self.count} {self.stratum} из провинции {self.src} в провинцию {self.dst}"
+    def describe(self) -> str:
+        return _("Переселить {n} {s} из провинции {a} в провинцию {b}").format(
+            n=self.count, s=self.stratum, a=self.src, b=self.dst
+        )
 
 
 @dataclass(frozen=True)
@@ -120,9 +123,10 @@ class Colonise(Order):
     province: str
     stratum: str  # settlers' stratum, "" = free citizens if any, else slaves
 
-    def describe(self, lang: str = "ru") -> str:
-        who = f" ({self.stratum})" if self.stratum else ""
-        return f"Colonise {self.province}{who}" if lang == "en" else f"Колонизировать провинцию {self.province}{who}"
+    def describe(self) -> str:
+        if self.stratum:
+            return _("Колонизировать провинцию {p} ({s})").format(p=self.province, s=self.stratum)
+        return _("Колонизировать провинцию {p}").format(p=self.province)
 
 
 @dataclass(frozen=True)
@@ -132,12 +136,8 @@ class ChangeGovernment(Order):
     target: str  # government key
     target_name: str
 
-    def describe(self, lang: str = "ru") -> str:
-        return (
-            f"Change government to {self.target_name}"
-            if lang == "en"
-            else f"Сменить форму правления на «{self.target_name}»"
-        )
+    def describe(self) -> str:
+        return _("Сменить форму правления на «{g}»").format(g=self.target_name)
 
 
 @dataclass(frozen=True)
@@ -147,10 +147,8 @@ class Pay(Order):
     to: str
     amount: int
 
-    def describe(self, lang: str = "ru") -> str:
-        return (
-            f"Pay {self.amount} Д to {self.to}" if lang == "en" else f"Заплатить {self.amount} Д государству {self.to}"
-        )
+    def describe(self) -> str:
+        return _("Заплатить {n} Д государству {s}").format(n=self.amount, s=self.to)
 
 
 @dataclass(frozen=True)
@@ -161,10 +159,8 @@ class Recruit(Order):
     province: str
     count: int
 
-    def describe(self, lang: str = "ru") -> str:
-        if lang == "en":
-            return f"Recruit {self.count} {self.unit} in {self.province}"
-        return f"Набрать {self.count} {self.unit} в провинции {self.province}"
+    def describe(self) -> str:
+        return _("Набрать {n} {u} в провинции {p}").format(n=self.count, u=self.unit, p=self.province)
 
 
 @dataclass(frozen=True)
@@ -175,14 +171,10 @@ class March(Order):
     to: str
     by_sea: bool = False
 
-    def describe(self, lang: str = "ru") -> str:
+    def describe(self) -> str:
         if self.by_sea:
-            return (
-                f"Land the troops of «{self.force}» in {self.to}"
-                if lang == "en"
-                else f"Высадить войска флота «{self.force}» в провинции {self.to}"
-            )
-        return f"March «{self.force}» to {self.to}" if lang == "en" else f"Двинуть «{self.force}» в провинцию {self.to}"
+            return _("Высадить войска флота «{f}» в провинции {p}").format(f=self.force, p=self.to)
+        return _("Двинуть «{f}» в провинцию {p}").format(f=self.force, p=self.to)
 
 
 @dataclass(frozen=True)
@@ -192,12 +184,8 @@ class Sail(Order):
     fleet: str
     zone: int
 
-    def describe(self, lang: str = "ru") -> str:
-        return (
-            f"Sail «{self.fleet}» to sea zone {self.zone}"
-            if lang == "en"
-            else f"Флот «{self.fleet}» — в морскую зону {self.zone}"
-        )
+    def describe(self) -> str:
+        return _("Флот «{f}» — в морскую зону {z}").format(f=self.fleet, z=self.zone)
 
 
 @dataclass(frozen=True)
@@ -207,12 +195,8 @@ class Embark(Order):
     army: str
     fleet: str
 
-    def describe(self, lang: str = "ru") -> str:
-        return (
-            f"Embark «{self.army}» on «{self.fleet}»"
-            if lang == "en"
-            else f"Погрузить «{self.army}» на флот «{self.fleet}»"
-        )
+    def describe(self) -> str:
+        return _("Погрузить «{a}» на флот «{f}»").format(a=self.army, f=self.fleet)
 
 
 @dataclass(frozen=True)
@@ -227,13 +211,15 @@ class Disband(Order):
     into: str = ""  # the stratum, when written as «Перевести ТК → АР»
     province: str = ""
 
-    def describe(self, lang: str = "ru") -> str:
-        what = f"{self.count} {self.unit}" + (f" → {self.into}" if self.into else "")
-        if lang == "en":
-            where = f"of «{self.force}»" if self.force else f"in {self.province}"
-            return f"{'Convert' if self.into else 'Disband'} {what} {where}"
-        where = f"из «{self.force}»" if self.force else f"в провинции {self.province}"
-        return f"{'Перевести' if self.into else 'Распустить'} {what} {where}"
+    def describe(self) -> str:
+        fields = {"n": self.count, "u": self.unit, "s": self.into, "f": self.force, "p": self.province}
+        if self.into:
+            if self.force:
+                return _("Перевести {n} {u} → {s} из «{f}»").format(**fields)
+            return _("Перевести {n} {u} → {s} в провинции {p}").format(**fields)
+        if self.force:
+            return _("Распустить {n} {u} из «{f}»").format(**fields)
+        return _("Распустить {n} {u} в провинции {p}").format(**fields)
 
 
 @dataclass(frozen=True)
@@ -243,9 +229,10 @@ class Raze(Order):
     province: str
     building: str  # "" = every building
 
-    def describe(self, lang: str = "ru") -> str:
-        what = f"«{self.building}»" if self.building else ("all buildings" if lang == "en" else "все постройки")
-        return f"Raze {what} in {self.province}" if lang == "en" else f"Разрушить {what} в провинции {self.province}"
+    def describe(self) -> str:
+        if self.building:
+            return _("Разрушить «{b}» в провинции {p}").format(b=self.building, p=self.province)
+        return _("Разрушить все постройки в провинции {p}").format(p=self.province)
 
 
 @dataclass(frozen=True)
@@ -255,19 +242,18 @@ class Diplomacy(Order):
     kind: str  # war | peace | alliance | vassal | accept_vassal | break_vassal
     other: str
 
-    # Russian words with the case the other state's name takes after them («войну Карфагену»).
-    WORDS: ClassVar[dict[str, tuple[str, str, str]]] = {
-        "war": ("Объявить войну", "datv", "Declare war on"),
-        "peace": ("Заключить мир с", "ablt", "Make peace with"),
-        "alliance": ("Заключить союз с", "ablt", "Ally with"),
-        "vassal": ("Стать вассалом", "gent", "Become a vassal of"),
-        "accept_vassal": ("Принять в вассалы", "accs", "Accept as vassal"),
-        "break_vassal": ("Разорвать вассалитет с", "ablt", "Break vassalage with"),
+    # the other state's name in the case the Russian words take («войну Карфагену»)
+    WORDS: ClassVar[dict[str, str]] = {
+        "war": N_("Объявить войну {s:datv}"),
+        "peace": N_("Заключить мир с {s:ablt}"),
+        "alliance": N_("Заключить союз с {s:ablt}"),
+        "vassal": N_("Стать вассалом {s:gent}"),
+        "accept_vassal": N_("Принять в вассалы {s:accs}"),
+        "break_vassal": N_("Разорвать вассалитет с {s:ablt}"),
     }
 
-    def describe(self, lang: str = "ru") -> str:
-        ru, case, en = self.WORDS[self.kind]
-        return f"{en} {self.other}" if lang == "en" else f"{ru} {format(Name(self.other), case)}"
+    def describe(self) -> str:
+        return _(self.WORDS[self.kind]).format(s=Name(self.other))
 
 
 @dataclass(frozen=True)
@@ -278,12 +264,8 @@ class Trade(Order):
     src: str
     dst: str
 
-    def describe(self, lang: str = "ru") -> str:
-        return (
-            f"Trade route: {self.good} from {self.src} to {self.dst}"
-            if lang == "en"
-            else f"Торговый маршрут: {self.good} {Name(self.src):откуда} {Name(self.dst):куда}"
-        )
+    def describe(self) -> str:
+        return _("Торговый маршрут: {g} {a:откуда} {b:куда}").format(g=self.good, a=Name(self.src), b=Name(self.dst))
 
 
 @dataclass(frozen=True)
@@ -294,13 +276,10 @@ class CancelRoute(Order):
     dst: str
     good: str = ""
 
-    def describe(self, lang: str = "ru") -> str:
-        what = f" ({self.good})" if self.good else ""
-        return (
-            f"Cancel the route {self.src} → {self.dst}{what}"
-            if lang == "en"
-            else f"Отменить маршрут {self.src} → {self.dst}{what}"
-        )
+    def describe(self) -> str:
+        if self.good:
+            return _("Отменить маршрут {a} → {b} ({g})").format(a=self.src, b=self.dst, g=self.good)
+        return _("Отменить маршрут {a} → {b}").format(a=self.src, b=self.dst)
 
 
 @dataclass(frozen=True)
@@ -309,15 +288,21 @@ class AllowTransit(Order):
 
     other: str
 
-    def describe(self, lang: str = "ru") -> str:
-        return f"Allow transit to {self.other}" if lang == "en" else f"Разрешить транзит: {self.other}"
+    def describe(self) -> str:
+        return _("Разрешить транзит: {s}").format(s=self.other)
 
 
 class Vocabulary:
     """Name indexes a parser needs; built once per turn."""
 
     def __init__(self, campaign: Campaign, rules: Rules) -> None:
-        self.actions = NameIndex((ru, (key, en, *more)) for key, (ru, en, more) in ACTIONS.items())
+        # the words of both languages first, then the other accepted words, then the keys: «Move» is
+        # the English word of «Двинуть» although "move" is the key of «Переселить»
+        self.actions = NameIndex(
+            [(ru, (en,)) for ru, en, _more in ACTIONS.values()]
+            + [(ru, more) for ru, _en, more in ACTIONS.values()]
+            + [(ru, (key,)) for key, (ru, _en, _more) in ACTIONS.items()]
+        )
         self.action_keys = {ru: key for key, (ru, _en, _more) in ACTIONS.items()}
         # every name is also understood in the other language (naming.aliases: «Carthage» ↔ «Карфаген»)
         al = naming.aliases
@@ -330,11 +315,16 @@ class Vocabulary:
         )
         self.gov_names = {g.key: g.name_ru for g in rules.governments.values()}
         self.strata = NameIndex(
-            (s, (*STRATA_NAMES[s], s + ".", naming.shown("stratum", s, "en"))) for s in STRATA
+            (s, (*STRATA_NAMES[s], s + ".", naming.shown("stratum", s, "en"), *STRATA_ABBREVIATIONS.get(s, ())))
+            for s in STRATA
         )
         self.action_words = {key: (ru, en) for key, (ru, en, _m) in ACTIONS.items()}
         self.units = NameIndex(
-            (u.type, (u.name_ru, u.name_en, u.type.rstrip("."), naming.shown("unit", u.type, "en"), *al(u.name_ru)))
+            (
+                u.type,
+                (u.name_ru, u.name_en, u.type.rstrip("."), naming.shown("unit", u.type, "en"), *al(u.name_ru),
+                 *UNIT_ABBREVIATIONS.get(u.type, ())),
+            )
             for u in rules.units.values()
         )
         self.armies = NameIndex(naming.with_aliases(campaign.armies))
@@ -345,40 +335,57 @@ class Vocabulary:
             for g in rules.goods.values()
         )
 
+    def action_shown(self, ru: str) -> str:
+        """An action's word (given by its Russian canonical name) in the current language."""
+        return action_word(self.action_keys[ru]) if ru in self.action_keys else ru
+
+
+def action_word(key: str) -> str:
+    """The order word of action `key` in the current language («Набрать», "Recruit")."""
+    ru, en, _more = ACTIONS[key]
+    return en if i18n.current() == "en" else ru
+
 
 def _text(cell: Cell) -> str:
     return "" if is_blank(cell) else str(cell).strip()
 
 
-# what -> (message when blank, adjective+noun when unknown)
+# what -> (message when blank, adjective+noun when unknown); translated where used
 _WORDS = {
-    "tech": ("не указана технология", "неизвестная технология"),
-    "state": ("не указано государство", "неизвестное государство"),
-    "government": ("не указана форма правления", "неизвестная форма правления"),
-    "stratum": ("не указана страта", "неизвестная страта"),
-    "unit": ("не указан род войск", "неизвестный род войск"),
-    "good": ("не указан товар", "неизвестный товар"),
-    "army": ("не указана армия", "неизвестная армия"),
-    "fleet": ("не указан флот", "неизвестный флот"),
-    "force": ("не указаны армия или флот", "нет армии или флота"),
-    "army_or_province": ("не указаны армия или провинция", "нет армии или провинции"),
-    "action": ("не указано действие", "неизвестное действие"),
-    "building": ("не указана постройка", "неизвестная постройка"),
-    "province": ("не указана провинция", "неизвестная провинция"),
+    "tech": (N_("не указана технология"), N_("неизвестная технология")),
+    "state": (N_("не указано государство"), N_("неизвестное государство")),
+    "government": (N_("не указана форма правления"), N_("неизвестная форма правления")),
+    "stratum": (N_("не указана страта"), N_("неизвестная страта")),
+    "unit": (N_("не указан род войск"), N_("неизвестный род войск")),
+    "good": (N_("не указан товар"), N_("неизвестный товар")),
+    "army": (N_("не указана армия"), N_("неизвестная армия")),
+    "fleet": (N_("не указан флот"), N_("неизвестный флот")),
+    "force": (N_("не указаны армия или флот"), N_("нет армии или флота")),
+    "army_or_province": (N_("не указаны армия или провинция"), N_("нет армии или провинции")),
+    "action": (N_("не указано действие"), N_("неизвестное действие")),
+    "building": (N_("не указана постройка"), N_("неизвестная постройка")),
+    "province": (N_("не указана провинция"), N_("неизвестная провинция")),
 }
 
 
-def _lookup(index: NameIndex, cell: Cell, what: str, where: str) -> str:
+def _lookup(index: NameIndex, cell: Cell, what: str, where: str, shown: Callable[[str], str] = str) -> str:
+    """The canonical name `cell` means, or InvalidOrder saying what is missing or unknown, with the
+    closest known name (as `shown` writes it: an action in the campaign's language)."""
     missing, unknown = _WORDS[what]
     text = _text(cell)
     if not text:
-        raise InvalidOrder(f"{where}: {missing}")
+        raise InvalidOrder(_("{where}: {missing}").format(where=where, missing=_(missing)))
     found = index.get(text)
     if found:
         return found
     close = index.closest(text)
-    hint = f" (может быть, «{close[0]}»?)" if close else ""
-    raise InvalidOrder(f"{where}: {unknown} «{text[:60]}»{hint}")
+    if close:
+        raise InvalidOrder(
+            _("{where}: {unknown} «{text}» (может быть, «{close}»?)").format(
+                where=where, unknown=_(unknown), text=text[:60], close=shown(close[0])
+            )
+        )
+    raise InvalidOrder(_("{where}: {unknown} «{text}»").format(where=where, unknown=_(unknown), text=text[:60]))
 
 
 def quantity(row: OrderRow) -> int | None:
@@ -388,7 +395,9 @@ def quantity(row: OrderRow) -> int | None:
     if is_blank(cell):
         return None
     if isinstance(cell, bool):
-        raise InvalidOrder(f"{where}: количество должно быть целым числом, а не {cell!r}")
+        raise InvalidOrder(
+            _("{where}: количество должно быть целым числом, а не {v}").format(where=where, v=repr(cell))
+        )
     value: Fraction
     try:
         if isinstance(cell, (int, float)):
@@ -396,13 +405,15 @@ def quantity(row: OrderRow) -> int | None:
         else:
             value = Fraction(str(cell).strip().replace(",", ".").replace("\u2212", "-"))
     except (ValueError, ZeroDivisionError, OverflowError, TypeError):
-        raise InvalidOrder(f"{where}: количество «{shorten(cell, 40)}» — не число") from None
+        raise InvalidOrder(_("{where}: количество «{v}» — не число").format(where=where, v=shorten(cell, 40))) from None
     if value.denominator != 1:
-        raise InvalidOrder(f"{where}: количество {shorten(cell, 40)} — дробное, нужно целое")
+        raise InvalidOrder(_("{where}: количество {v} — дробное, нужно целое").format(where=where, v=shorten(cell, 40)))
     if value <= 0:
-        raise InvalidOrder(f"{where}: количество {shorten(cell, 40)} — должно быть больше нуля")
+        raise InvalidOrder(
+            _("{where}: количество {v} — должно быть больше нуля").format(where=where, v=shorten(cell, 40))
+        )
     if value > MAX_QTY:
-        raise InvalidOrder(f"{where}: количество {shorten(cell, 40)} — слишком большое")
+        raise InvalidOrder(_("{where}: количество {v} — слишком большое").format(where=where, v=shorten(cell, 40)))
     return int(value)
 
 
@@ -411,22 +422,40 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
     for key, cell in row.cells.items():
         if key in row.formulas or isinstance(cell, Formula):
             # the same words as before the cells became plain text: a replayed old turn reads the same
-            raise InvalidOrder(f"{row.where(key)}: в ячейке формула {str(cell)[:40]!r} — впишите значение")
+            raise InvalidOrder(
+                _("{where}: в ячейке формула {f} — впишите значение").format(
+                    where=row.where(key), f=repr(str(cell)[:40])
+                )
+            )
         if isinstance(cell, str) and len(cell) > MAX_INPUT_CHARS:
             raise InvalidOrder(
-                f"{row.where(key)}: слишком длинный текст: {len(cell)} знаков, не больше {MAX_INPUT_CHARS}"
+                _("{where}: слишком длинный текст: {n} знаков, не больше {max}").format(
+                    where=row.where(key), n=len(cell), max=MAX_INPUT_CHARS
+                )
             )
-    action = vocab.action_keys[_lookup(vocab.actions, row.cells.get("action"), "action", row.where("action"))]
+    action = vocab.action_keys[
+        _lookup(vocab.actions, row.cells.get("action"), "action", row.where("action"), vocab.action_shown)
+    ]
+    if (
+        action == "march"
+        and vocab.strata.get(row.cells.get("object"))
+        and not vocab.forces.get(row.cells.get("object"))
+    ):
+        action = "move"  # «Move | free citizens | A | B»: the English word moves people as well as armies
     qty = quantity(row)
     if action == "build":
         building = _lookup(vocab.buildings, row.cells.get("object"), "building", row.where("object"))
         province = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
         if qty not in (None, 1):
-            raise InvalidOrder(f"{row.where('qty')}: одна постройка на приказ (указано {qty})")
+            raise InvalidOrder(
+                _("{where}: одна постройка на приказ (указано {n})").format(where=row.where("qty"), n=qty)
+            )
         return Build(row, building, province)
     if action == "stability":
         if qty not in (None, 1):
-            raise InvalidOrder(f"{row.where('qty')}: +1 Ст за ход, не больше (указано {qty})")
+            raise InvalidOrder(
+                _("{where}: +1 Ст за ход, не больше (указано {n})").format(where=row.where("qty"), n=qty)
+            )
         return InvestStability(row)
     if action == "research":
         return Research(row, _lookup(vocab.techs, row.cells.get("object"), "tech", row.where("object")))
@@ -447,7 +476,7 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
         src = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
         dst = _lookup(vocab.provinces, row.cells.get("to"), "province", row.where("to"))
         if src == dst:
-            raise InvalidOrder(f"{row.where('to')}: переселять некуда — «Где» и «Куда» совпадают")
+            raise InvalidOrder(_("{where}: переселять некуда — «Где» и «Куда» совпадают").format(where=row.where("to")))
         return Move(row, stratum, src, dst, qty or 1)
     if action == "colonise":
         province = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
@@ -466,7 +495,7 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
             row.where("to"),
         )
         if qty is None:
-            raise InvalidOrder(f"{row.where('qty')}: укажите сумму в Д")
+            raise InvalidOrder(_("{where}: укажите сумму в Д").format(where=row.where("qty")))
         return Pay(row, to, qty)
     if action == "recruit":
         unit = _lookup(vocab.units, row.cells.get("object"), "unit", row.where("object"))
@@ -489,7 +518,11 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
         try:
             zone = int(str(target).strip())
         except ValueError:
-            raise InvalidOrder(f"{row.where('to')}: укажите номер морской зоны, а не «{target}»") from None
+            raise InvalidOrder(
+                _("{where}: укажите номер морской зоны, а не «{v}»").format(
+                    where=row.where("to"), v=shorten(target, 40)
+                )
+            ) from None
         return Sail(row, fleet, zone)
     if action == "embark":
         army = _lookup(vocab.armies, row.cells.get("object"), "army", row.where("object"))
@@ -510,17 +543,13 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
     if action == "raze":
         province = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
         obj = _text(row.cells.get("object"))
-        building = (
-            ""
-            if obj.lower() in ("", "всё", "все", "all")
-            else _lookup(vocab.buildings, obj, "building", row.where("object"))
-        )
+        building = "" if obj.lower() in ALL_WORDS else _lookup(vocab.buildings, obj, "building", row.where("object"))
         return Raze(row, province, building)
     if action in ("trade", "cancel_route"):
         src = _lookup(vocab.provinces, row.cells.get("where"), "province", row.where("where"))
         dst = _lookup(vocab.provinces, row.cells.get("to"), "province", row.where("to"))
         if src == dst:
-            raise InvalidOrder(f"{row.where('to')}: маршрут из провинции в неё же")
+            raise InvalidOrder(_("{where}: маршрут из провинции в неё же").format(where=row.where("to")))
         if action == "cancel_route":
             good = (
                 ""
@@ -533,13 +562,13 @@ def parse(row: OrderRow, vocab: Vocabulary) -> Order:
         other_cell = row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("object")
         other = _lookup(vocab.states, other_cell, "state", row.where("to"))
         if other == row.state:
-            raise InvalidOrder(f"{row.where('to')}: своим караванам разрешение не нужно")
+            raise InvalidOrder(_("{where}: своим караванам разрешение не нужно").format(where=row.where("to")))
         return AllowTransit(row, other)
     if action in ("war", "peace", "alliance", "vassal", "accept_vassal", "break_vassal"):
         other_cell = row.cells.get("to") if not is_blank(row.cells.get("to")) else row.cells.get("object")
         other = _lookup(vocab.states, other_cell, "state", row.where("to"))
         if other == row.state:
-            raise InvalidOrder(f"{row.where('to')}: нельзя с самим собой")
+            raise InvalidOrder(_("{where}: нельзя с самим собой").format(where=row.where("to")))
         return Diplomacy(row, action, other)
     return NoActions(row)
 
@@ -557,17 +586,33 @@ def _unit_to_stratum(row: OrderRow, vocab: Vocabulary) -> tuple[str, str]:
             left, right = (x.strip() for x in f" {text} ".split(arrow, 1))
             unit, back = vocab.units.get(left), vocab.units.get(right)
             if back and not vocab.strata.get(right):
-                raise InvalidOrder(f"{where}: отряды набирают приказом «Набрать» (Объект: {back}, Где: провинция)")
+                raise InvalidOrder(
+                    _("{where}: отряды набирают приказом «{recruit}» (Объект: {u}, Где: провинция)").format(
+                        where=where, recruit=action_word("recruit"), u=back
+                    )
+                )
             if not unit or vocab.strata.get(left):
                 return "", ""
             stratum = _lookup(vocab.strata, right, "stratum", where)
             home = RETURNS_TO.get(unit)
             if home != stratum:
-                back_to = f"{unit} возвращаются только в {home}" if home else f"{unit} не возвращаются в страту"
+                back_to = (
+                    _("{u} возвращаются только в {s}").format(u=unit, s=home)
+                    if home
+                    else _("{u} не возвращаются в страту").format(u=unit)
+                )
                 raise InvalidOrder(
-                    f"{where}: перевод {unit} → {stratum} не предусмотрен — {back_to}; "
-                    f"обратно в страту переводится только {', '.join(f'{u} → {s}' for u, s in RETURNS_TO.items())}"
-                    " (ANC-STRATA-17); отряд можно «Распустить»"
+                    _(
+                        "{where}: перевод {u} → {s} не предусмотрен — {back_to}; обратно в страту переводится "
+                        "только {pairs} (ANC-STRATA-17); отряд можно «{disband}»"
+                    ).format(
+                        where=where,
+                        u=unit,
+                        s=stratum,
+                        back_to=back_to,
+                        disband=action_word("disband"),
+                        pairs=", ".join(f"{u} → {s}" for u, s in RETURNS_TO.items()),
+                    )
                 )
             return unit, stratum
     return "", ""
@@ -578,13 +623,15 @@ def _strata_pair(row: OrderRow, vocab: Vocabulary) -> tuple[str, str]:
     text = _text(row.cells.get("object"))
     where = row.where("object")
     if not text:
-        raise InvalidOrder(f"{where}: укажите перевод, например «раб → СГ»")
+        raise InvalidOrder(_("{where}: укажите перевод, например «раб → СГ»").format(where=where))
     for arrow in _ARROWS:
         if arrow in f" {text} ":
             left, right = f" {text} ".split(arrow, 1)
             src = _lookup(vocab.strata, left.strip(), "stratum", where)
             dst = _lookup(vocab.strata, right.strip(), "stratum", where)
             if src == dst:
-                raise InvalidOrder(f"{where}: перевод из страты в ту же страту «{shorten(text)}»")
+                raise InvalidOrder(
+                    _("{where}: перевод из страты в ту же страту «{v}»").format(where=where, v=shorten(text))
+                )
             return src, dst
-    raise InvalidOrder(f"{where}: непонятный перевод «{shorten(text)}» — пишите «раб → СГ»")
+    raise InvalidOrder(_("{where}: непонятный перевод «{v}» — пишите «раб → СГ»").format(where=where, v=shorten(text)))

@@ -14,10 +14,12 @@ from fractions import Fraction
 
 import pandas as pd
 
+from engine.core import i18n
 from engine.core.ledger import LedgerEntry
 from engine.core.money import fmt, to_cell
 from engine.core.tables import Cell, Chart, Formula, Grid, Highlight, column_letter, is_blank
 
+from .messages import _
 from .model import Campaign
 from .rules import Rules
 
@@ -70,22 +72,34 @@ CHARTS_TAB = {"ru": "Графики", "en": "Charts"}
 TOTAL = {"ru": "Итого", "en": "Total"}
 
 
+def money_unit() -> str:
+    """The money's short name in the current language («Д», "D")."""
+    return _.pgettext("ledger", MONEY)
+
+
+def category(name: str) -> str:
+    """A ledger category («налоги») in the current language: the ledger keeps the Russian key."""
+    return _.pgettext("ledger", name)
+
+
 def columns(lang: str) -> list[str]:
-    en = lang == "en"
-    head = ["State" if en else "Государство", "Opening, Д" if en else "Казна на начало, Д"]
-    head += [(f"Income: {c}" if en else f"Доход: {c}") for c in INCOME]
-    head += ["Income total" if en else "Доход, всего"]
-    head += [(f"Expense: {c}" if en else f"Расход: {c}") for c in EXPENSE]
-    head += [
-        "Expenses total" if en else "Расход, всего",
-        "Closing, Д" if en else "Казна на конец, Д",
-        "Stability was" if en else "Ст было",
-        "Stability" if en else "Ст",
-        "Provinces" if en else "Провинции",
-        "Population" if en else "Население",
-        "Science" if en else "Наука",
-    ]
-    return head
+    """The balance tab's header in `lang`."""
+    with i18n.using(lang):
+        d = money_unit()
+        head = [_("Государство"), _("Казна на начало, {d}").format(d=d)]
+        head += [_("Доход: {category}").format(category=category(c)) for c in INCOME]
+        head += [_("Доход, всего")]
+        head += [_("Расход: {category}").format(category=category(c)) for c in EXPENSE]
+        head += [
+            _("Расход, всего"),
+            _("Казна на конец, {d}").format(d=d),
+            _("Ст было"),
+            _("Ст"),
+            _("Провинции"),
+            _("Население"),
+            _("Наука"),
+        ]
+        return head
 
 
 # 1-based positions in the fixed layout
@@ -166,7 +180,9 @@ def balance(
 
 
 def number_formats() -> dict[int, str]:
-    money = '#,##0.##" Д";−#,##0.##" Д";""'  # zeros stay blank: the eye finds the numbers that matter
+    """The balance's number formats, the money's name in the current language."""
+    d = money_unit()
+    money = f'#,##0.##" {d}";−#,##0.##" {d}";""'  # zeros stay blank: the eye finds the numbers that matter
     out = {c: money for c in range(C_OPEN, C_CLOSE + 1)}
     out.update({C_ST_WAS: "+0;-0;0", C_ST: "+0;-0;0", WIDTH: "#,##0.##"})
     return out
@@ -186,7 +202,12 @@ def _row_notes(r: int, lines: list[LedgerEntry]) -> list[tuple[int, int, str]]:
     expense = [e for e in lines if e.amount < 0]
 
     def listing(entries: list[LedgerEntry]) -> str:
-        return "\n".join(f"{e.category}: {fmt(e.amount, sign=True)} Д — {e.reason}" for e in entries)
+        return "\n".join(
+            _("{category}: {amount} {d} — {reason}").format(
+                category=category(e.category), amount=fmt(e.amount, sign=True), d=money_unit(), reason=e.reason
+            )
+            for e in entries
+        )
 
     return [(r, C_INC_TOTAL, listing(income)), (r, C_EXP_TOTAL, listing(expense))]
 
@@ -273,7 +294,6 @@ def history_rows(turn: int, after: Campaign, entries: list[LedgerEntry], rules: 
 
 def charts_grid(history: Grid, states: list[str], lang: str) -> Grid:
     """Treasury and stability pivots (turn × state) that the charts draw."""
-    en = lang == "en"
     treasury: dict[int, dict[str, Cell]] = defaultdict(dict)
     stability: dict[int, dict[str, Cell]] = defaultdict(dict)
     for row in history:
@@ -283,13 +303,15 @@ def charts_grid(history: Grid, states: list[str], lang: str) -> Grid:
         treasury[t][str(row[1])] = row[2]
         stability[t][str(row[1])] = row[5]
     turns = sorted(treasury)[-MAX_TURNS:]
-    grid: Grid = [["Turn" if en else "Ход", *states]]
+    with i18n.using(lang):
+        turn_word, stability_word = _("Ход"), _("Стабильность")
+    grid: Grid = [[turn_word, *states]]
     for t in turns:
         grid.append([t, *[treasury[t].get(s) for s in states]])
     while len(grid) < MAX_TURNS + 1:
         grid.append([None] * (len(states) + 1))
     grid.append([None] * (len(states) + 1))
-    grid.append(["Stability" if en else "Стабильность", *states])
+    grid.append([stability_word, *states])
     for t in turns:
         grid.append([t, *[stability[t].get(s) for s in states]])
     return grid
@@ -301,7 +323,6 @@ CHART_ROWS = 50  # rows between two groups' charts (a chart is about 20 rows tal
 def chart_specs(states: int, lang: str) -> list[Chart]:
     """A treasury and a stability chart per group of at most CHART_STATES charted states, over the
     pivots of :func:`charts_grid` (columns 2.. are the states), drawn right of the pivots."""
-    en = lang == "en"
     top = MAX_TURNS + 3
     anchor = column_letter(states + 3)
     groups = chart_groups(states)
@@ -309,8 +330,9 @@ def chart_specs(states: int, lang: str) -> list[Chart]:
     for g, (first, last) in enumerate(groups):
         part = f" ({g + 1}/{len(groups)})" if len(groups) > 1 else ""
         cols = {"first_col": 1, "series_from": first + 2, "last_col": last + 2}
-        out.append(Chart(("Treasury by turn" if en else "Казна по ходам") + part, f"{anchor}{1 + g * CHART_ROWS}",
-                         1, MAX_TURNS + 1, y_title="Д", **cols))
-        out.append(Chart(("Stability by turn" if en else "Стабильность по ходам") + part,
-                         f"{anchor}{25 + g * CHART_ROWS}", top, top + MAX_TURNS, y_title="Ст", **cols))
+        with i18n.using(lang):
+            treasury, stability = _("Казна по ходам") + part, _("Стабильность по ходам") + part
+            money, st = money_unit(), _("Ст")
+        out.append(Chart(treasury, f"{anchor}{1 + g * CHART_ROWS}", 1, MAX_TURNS + 1, y_title=money, **cols))
+        out.append(Chart(stability, f"{anchor}{25 + g * CHART_ROWS}", top, top + MAX_TURNS, y_title=st, **cols))
     return out

@@ -1,5 +1,5 @@
-"""Turn reports: the forum post in Russian (BBCode or Markdown), private reports per player,
-and the chart picture for the post.
+"""Turn reports: the forum post in the campaign's language (BBCode or Markdown), private reports
+per player, and the chart picture for the post.
 
 The forum post is what the seed's GM posts in a new thread after each turn (ANC-TURN-06): the
 events, the battles, changes of government, new technologies, and one spoiler per state with its
@@ -15,29 +15,68 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from engine.core import i18n
 from engine.core.errors import CampaignError
+from engine.core.i18n import N_
 from engine.core.layout import find_tab, norm
 from engine.core.money import amount, fmt, to_cell
 from engine.core.tables import Cell, Grid, Tables, as_text, is_blank
 
 from . import codec
+from .messages import _
 from .phases.expenses import why_not
-from .public import HISTORY_TAB, chart_groups, chart_states
+from .public import HISTORY_TAB, category, chart_groups, chart_states, money_unit
 from .speech import count
 from .vocab import ARCHIVE, CHRONICLE, LEDGER
 
 DEFAULT_LIMIT = 60_000
+# the post's sections: a title, and the words that put a chronicle line in it -- Russian and English
+# (the chronicle is a tab of plain lines in the campaign's language), compared in lower case
 SECTIONS = (
-    ("События", ("Событие",)),
-    ("Битвы", ("Битва", "Морской бой")),
+    (N_("События"), ("событие", "event")),
+    (N_("Битвы"), ("битва", "морской бой", "battle")),
     (
-        "Войны и договоры",
-        ("объявляет войну", "заключили мир", "заключили союз", "вассал", "занимает провинцию", "потерял столицу"),
+        N_("Войны и договоры"),
+        (
+            "объявляет войну",
+            "заключили мир",
+            "заключили союз",
+            "вассал",
+            "занимает провинцию",
+            "потерял столицу",
+            "declares war",
+            "declared war",
+            "made peace",
+            "make peace",
+            "alliance",
+            "allied",
+            "vassal",
+            "occupies",
+            "takes the province",
+            "lost its capital",
+            "loses its capital",
+        ),
     ),
-    ("Формы правления", ("смена формы правления", "деградирует", "переходит под управление")),
-    ("Новые технологии", ("изучена технология", "захватывает знания")),
-    ("Стройки и торговля", ("построено", "открыт маршрут", "колонизирована")),
+    (
+        N_("Формы правления"),
+        ("смена формы правления", "деградирует", "переходит под управление", "government", "degrades", "handed to"),
+    ),
+    (N_("Новые технологии"), ("изучена технология", "захватывает знания", "researched", "technology")),
+    (
+        N_("Стройки и торговля"),
+        ("построено", "построен", "открыт маршрут", "колонизирована", "built", "route", "colonised", "colonized"),
+    ),
 )
+SEED_LINE = N_("Зерно хода {turn}: {seed} (sha256 = {hash}, опубликован до хода).")
+
+
+def _is_money(unit: object) -> bool:
+    """Whether a ledger row's unit is money, in either language («Д», "D") or blank."""
+    if unit in (None, ""):
+        return True
+    with i18n.using("en"):
+        english = money_unit()
+    return str(unit) in (money_unit(), "Д", english)
 
 
 def _rows(tables: Tables, layout: Any, turn: int) -> list[list[Any]]:
@@ -81,49 +120,54 @@ def _style(fmt_name: str) -> dict[str, str]:
             "spoiler": "<details><summary>{}</summary>\n\n{}\n\n</details>",
             "code": "```\n{}\n```",
         }
-    raise CampaignError(f"формат отчёта — bbcode или markdown, а не «{fmt_name}»")
+    raise CampaignError(_("формат отчёта — bbcode или markdown, а не «{fmt_name}»").format(fmt_name=fmt_name))
 
 
+@codec.in_campaign_language
 def forum_post(tables: Tables, turn: int, fmt_name: str = "bbcode", limit: int = DEFAULT_LIMIT) -> list[str]:
     """The public results of a resolved turn as forum posts, each shorter than `limit`."""
     s = _style(fmt_name)
     chronicle = [str(r[1]) for r in _rows(tables, CHRONICLE, turn)]
     if not chronicle:
-        raise CampaignError(f"ход {turn} ещё не разрешён: в журнале нет его записей")
+        raise CampaignError(_("ход {turn} ещё не разрешён: в журнале нет его записей").format(turn=turn))
     d = codec.decode(tables)
 
     def text(value: object) -> str:
         return neutral(value, fmt_name)
 
-    blocks: list[str] = [s["h"].format(text(f"{d.campaign.title}: итоги хода {turn}"))]
+    blocks: list[str] = [s["h"].format(text(_("{title}: итоги хода {turn}").format(title=d.campaign.title, turn=turn)))]
     for title, keys in SECTIONS:
-        lines = [x for x in chronicle if any(k in x for k in keys)]
+        lines = [x for x in chronicle if any(k in x.lower() for k in keys)]
         if lines:
             items = "\n".join(s["item"].format(text(x)) for x in lines)
-            blocks.append(s["b"].format(title) + "\n" + s["list"].format(items))
+            blocks.append(s["b"].format(_(title)) + "\n" + s["list"].format(items))
     ledger = _rows(tables, LEDGER, turn)
     by_state: dict[str, list[list[Any]]] = defaultdict(list)
     for r in ledger:
         by_state[str(r[1])].append(r)
     for name, st in sorted(d.campaign.states.items()):
         lines = by_state.get(name, [])
-        money = [r for r in lines if (r + [None] * 8)[5] in ("Д", None)]
+        money = [r for r in lines if _is_money((r + [None] * 8)[5])]
         income = sum((amount(r[4]) for r in money if amount(r[4]) > 0), Fraction(0))
         expense = -sum((amount(r[4]) for r in money if amount(r[4]) < 0), Fraction(0))
         closing = st.treasury
         opening = closing - income + expense
         body = [
-            f"Казна: {fmt(opening)} → {fmt(closing)} Д (доход {fmt(income)}, расход {fmt(expense)})",
-            f"Стабильность: {st.stability:+d}; наука: {count(st.science, 'очко', fmt(st.science))}; "
-            f"технологий: {len(st.techs)}",
+            _("Казна: {opening} → {closing} {d} (доход {income}, расход {expense})").format(
+                opening=fmt(opening), closing=fmt(closing), d=money_unit(), income=fmt(income), expense=fmt(expense)
+            ),
+            _("Стабильность: {stability}; наука: {science}; технологий: {techs}").format(
+                stability=f"{st.stability:+d}", science=count(st.science, "очко", fmt(st.science)), techs=len(st.techs)
+            ),
         ]
         cats: dict[str, Fraction] = defaultdict(Fraction)
         for r in money:
             cats[str(r[3])] += amount(r[4])
-        body += [f"  {text(c)}: {fmt(v, sign=True)} Д" for c, v in sorted(cats.items())]
+        body += [f"  {text(c)}: {fmt(v, sign=True)} {money_unit()}" for c, v in sorted(cats.items())]
         title = text(name).replace("]", "\u200b]") if fmt_name == "bbcode" else text(name)  # a tag's argument
         blocks.append(s["spoiler"].format(title, "\n".join(body)))
-    seed = [x for x in chronicle if x.startswith(("Зерно хода", "Seed of turn"))]
+    starts = {SEED_LINE.split("{", 1)[0], _(SEED_LINE).split("{", 1)[0]}
+    seed = [x for x in chronicle if x.startswith(tuple(starts))]
     if seed:
         blocks.append(text(seed[0]))
     return split(blocks, limit)
@@ -155,7 +199,7 @@ def _add(posts: list[str], current: str, block: str, limit: int) -> tuple[list[s
 
 def _cut(block: str, limit: int) -> list[str]:
     """A spoiler too long for one post becomes several spoilers with the same title."""
-    head, _, rest = block.partition("\n")
+    head, _sep, rest = block.partition("\n")
     tail = ""
     for closing in ("[/spoiler]", "</details>"):
         if rest.endswith(closing):
@@ -190,6 +234,7 @@ class ReportSource:
     ledger: dict[str, list[list[Any]]]  # state -> its ledger rows of the turn
 
 
+@codec.in_campaign_language
 def report_source(tables: Tables, turn: int | None = None) -> ReportSource:
     """Decode the campaign and group the turn's archive and ledger rows by state."""
     d = codec.decode(tables)
@@ -203,6 +248,7 @@ def report_source(tables: Tables, turn: int | None = None) -> ReportSource:
     return ReportSource(d, turn, archive, ledger)
 
 
+@codec.in_campaign_language
 def private_sections(
     tables: Tables, state: str, turn: int | None = None, source: ReportSource | None = None
 ) -> tuple[str, list[Section]]:
@@ -213,31 +259,37 @@ def private_sections(
     src = source or report_source(tables, turn)
     c, rules, turn = src.d.campaign, src.d.rules, src.turn
     if state not in c.states:
-        raise CampaignError(f"нет государства «{state}»")
+        raise CampaignError(_("нет государства «{state}»").format(state=state))
     st = c.states[state]
-    title = f"{state}: отчёт за ход {turn}"
-    summary = Section("Итог", ["Казна, Д", "Стабильность", "Очки науки", "Форма правления"])
+    d = money_unit()
+    title = _("{state}: отчёт за ход {turn}").format(state=state, turn=turn)
+    summary = Section(
+        _("Итог"), [_("Казна, {d}").format(d=d), _("Стабильность"), _("Очки науки"), _("Форма правления")]
+    )
     gov = rules.governments.get(st.government)
-    government = gov.name("ru") if gov else st.government
+    government = gov.name(i18n.current()) if gov else st.government
     summary.rows.append([to_cell(st.treasury), st.stability, to_cell(st.science), government])
-    orders = Section("Приказы", ["Строка", "Приказ", "Статус", "Причина"])
+    orders = Section(_("Приказы"), [_("Строка"), _("Приказ"), _("Статус"), _("Причина")])
     for r in src.archive.get(state, []):
         r = r + [None] * 11
         orders.rows.append([r[2], r[10] or r[3], r[8], r[9]])
-    ledger = Section("Казна (строки этого хода)", ["Статья", "Сумма", "Ед.", "Основание"])
+    ledger = Section(_("Казна (строки этого хода)"), [_("Статья"), _("Сумма"), _("Ед."), _("Основание")])
     for r in src.ledger.get(state, []):
         r = r + [None] * 8
-        ledger.rows.append([r[3], to_cell(amount(r[4])), r[5] or "Д", r[6]])
-    provinces = Section("Провинции", ["Провинция", "Население", "Постройки"])
+        ledger.rows.append([category(str(r[3])), to_cell(amount(r[4])), r[5] or d, r[6]])
+    provinces = Section(_("Провинции"), [_("Провинция"), _("Население"), _("Постройки")])
     for p in sorted(c.provinces.values(), key=lambda p: p.name):
         if p.owner == state:
-            people = ", ".join(f"{n} {s}" for s, n in p.population.items() if n) or "никого"
-            name = p.name + (" (столица)" if p.name == st.capital else "")
-            provinces.rows.append([name, people, ", ".join(p.buildings) or "нет"])
-    known = Section("Технологии", ["Изучено"], [[", ".join(st.techs) or "нет"]])
-    learn = Section("Можно изучать", ["Технология", "Цена, очки науки"])
-    for t in sorted(t.name_ru for t in rules.techs.values()
-                    if t.name_ru not in st.techs and all(x in st.techs for x in t.prerequisites)):
+            people = ", ".join(f"{n} {s}" for s, n in p.population.items() if n) or _("никого")
+            name = _("{province} (столица)").format(province=p.name) if p.name == st.capital else p.name
+            provinces.rows.append([name, people, ", ".join(p.buildings) or _("нет")])
+    known = Section(_("Технологии"), [_("Изучено")], [[", ".join(st.techs) or _("нет")]])
+    learn = Section(_("Можно изучать"), [_("Технология"), _("Цена, очки науки")])
+    for t in sorted(
+        t.name_ru
+        for t in rules.techs.values()
+        if t.name_ru not in st.techs and all(x in st.techs for x in t.prerequisites)
+    ):
         learn.rows.append([t, to_cell(rules.techs[t].cost)])
     can: dict[str, list[str]] = defaultdict(list)
     for p in c.provinces.values():
@@ -245,11 +297,12 @@ def private_sections(
             for b in rules.buildings.values():
                 if why_not(c, st, p, b, rules) is None:
                     can[b.name_ru].append(p.name)
-    build = Section("Что можно построить", ["Постройка", "Цена, Д", "Где"])
+    build = Section(_("Что можно построить"), [_("Постройка"), _("Цена, {d}").format(d=d), _("Где")])
     build.rows += [[b, to_cell(rules.buildings[b].cost), ", ".join(sorted(ps))] for b, ps in sorted(can.items())]
     return title, [summary, orders, ledger, provinces, known, learn, build]
 
 
+@codec.in_campaign_language
 def private_report(tables: Tables, state: str, turn: int | None = None) -> str:
     """One player's own report as Markdown (see :func:`private_sections`)."""
     title, sections = private_sections(tables, state, turn)
@@ -257,7 +310,7 @@ def private_report(tables: Tables, state: str, turn: int | None = None) -> str:
     for sec in sections:
         out += [f"## {sec.title}", ""]
         if not sec.rows:
-            out += ["нет", ""]
+            out += [_("нет"), ""]
             continue
         out.append("| " + " | ".join(sec.header) + " |")
         out.append("|" + "---|" * len(sec.header))
@@ -266,13 +319,14 @@ def private_report(tables: Tables, state: str, turn: int | None = None) -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
+@codec.in_campaign_language
 def private_grid(tables: Tables, state: str, turn: int | None = None, source: ReportSource | None = None) -> Grid:
     """One player's own report as the rows of a sheet tab (a titled block per section)."""
     title, sections = private_sections(tables, state, turn, source)
     grid: Grid = [[title]]
     for sec in sections:
         grid += [[], [sec.title], list(sec.header)]
-        grid += [list(row) for row in sec.rows] or [["нет"]]
+        grid += [list(row) for row in sec.rows] or [[_("нет")]]
     return grid
 
 
@@ -285,6 +339,7 @@ def _md(value: Cell) -> str:
     return neutral(str(value).replace("\n", " "), "markdown")
 
 
+@codec.in_campaign_language
 def chart_figure(tables: Tables, states: list[str] | None = None) -> Any:
     """Treasury and stability over the turns as a matplotlib figure: every played state
     (:func:`~.public.chart_states`; or the `states` asked for), a column of two panels per group of
@@ -314,12 +369,19 @@ def chart_figure(tables: Tables, states: list[str] | None = None) -> Any:
             pts = sorted(series.get(name, []))
             turns = [p[0] for p in pts]
             (line,) = top.plot(turns, [p[1] for p in pts], marker="o", markersize=4, label=name)
-            bottom.plot(turns, [p[2] for p in pts], marker="o", markersize=4, color=line.get_color(),
-                        drawstyle="steps-mid", label=name)
+            bottom.plot(
+                turns,
+                [p[2] for p in pts],
+                marker="o",
+                markersize=4,
+                color=line.get_color(),
+                drawstyle="steps-mid",
+                label=name,
+            )
         part = f" ({g + 1}/{len(groups)})" if len(groups) > 1 else ""
-        top.set_title("Казна, Д" + part)
-        bottom.set_title("Стабильность" + part)
-        bottom.set_xlabel("Ход")
+        top.set_title(_("Казна, {d}").format(d=money_unit()) + part)
+        bottom.set_title(_("Стабильность") + part)
+        bottom.set_xlabel(_("Ход"))
         bottom.set_ylim(-3.5, 3.5)
         bottom.xaxis.set_major_locator(MaxNLocator(integer=True))
         top.grid(alpha=0.3)

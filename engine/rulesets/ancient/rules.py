@@ -10,6 +10,7 @@ from fractions import Fraction
 from functools import cache
 from importlib import resources
 
+from engine.core import i18n
 from engine.core.cells import Bound, UndeclaredBound
 from engine.core.errors import Problem
 from engine.core.layout import Layout, find_tab, norm, records
@@ -19,6 +20,7 @@ from engine.core.tables import Cell, Tables, column_letter, is_blank
 
 from . import conditions, naming
 from .bounds import BOUNDS, param_bound
+from .messages import _
 from .vocab import (
     PATHS,
     RULES_BUILDINGS,
@@ -110,7 +112,7 @@ class Building:
         return self.cost
 
     def workers_text(self) -> str:
-        return " или ".join(w.text() for w in self.workers)
+        return (" " + _("или") + " ").join(w.text() for w in self.workers)
 
 
 @dataclass(frozen=True)
@@ -391,13 +393,13 @@ def parse_workers(text: str) -> tuple[WorkerOption, ...]:
             continue
         m = re.fullmatch(r"(\d+)(\+?)\s+(.+)", part)
         if not m:
-            raise ValueError(f"непонятные работники {part!r}: ожидается «2 раб» или «3+ раб+СГ»")
+            raise ValueError(_("непонятные работники {part!r}: ожидается «2 раб» или «3+ раб+СГ»").format(part=part))
         strata = tuple(s.strip() for s in m.group(3).split("+") if s.strip())
         fixed = []
         for s in strata:
             code = naming.code("stratum", s)
             if code is None:
-                raise ValueError(f"неизвестная страта {s!r} (есть: {', '.join(STRATA)})")
+                raise ValueError(_("неизвестная страта {s!r} (есть: {known})").format(s=s, known=", ".join(STRATA)))
             fixed.append(code)
         out.append(WorkerOption(int(m.group(1)), tuple(fixed), bool(m.group(2))))
     return tuple(out)
@@ -459,11 +461,13 @@ class _Reader:
         self.cols: dict[str, int] = {}
         self.lang = "ru"
         if not self.tab:
-            problems.append(Problem(layout.ru, 0, "", f"нет листа правил «{layout.ru}» ({layout.en})"))
+            problems.append(
+                Problem(layout.ru, 0, "", _("нет листа правил «{tab}»").format(tab=layout.tab_name(i18n.current())))
+            )
             return
         grid = tables[self.tab]
         if not grid:
-            problems.append(Problem(self.tab, 0, "", "лист пуст"))
+            problems.append(Problem(self.tab, 0, "", _("лист пуст")))
             return
         self.cols = layout.locate(self.tab, grid[0], problems)
         self.rows = records(grid, self.cols)
@@ -487,12 +491,12 @@ class _Reader:
         if is_blank(value):
             if default is not None:
                 return default
-            self._bad(row, key, "пустая ячейка, нужно число")
+            self._bad(row, key, _("пустая ячейка, нужно число"))
             return Fraction(0)
         try:
             num = amount(value)
         except (ValueError, TypeError, ZeroDivisionError, OverflowError):
-            self._bad(row, key, f"не число: {value!r}")
+            self._bad(row, key, _("не число: {value!r}").format(value=value))
             return Fraction(0)
         why = bound.problem(num)
         if why:
@@ -518,7 +522,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     for row, rec in r.rows:
         key = r.text(rec, "key")
         if not key:
-            r.bad(row, "key", "пустой ключ формы правления")
+            r.bad(row, "key", _("пустой ключ формы правления"))
             continue
         opt = {
             k: (None if is_blank(rec.get(k)) else r.num(row, rec, k))
@@ -566,7 +570,14 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     for t in techs.values():
         for pre in t.prerequisites:
             if pre not in techs:
-                problems.append(Problem(RULES_TECHS.ru, 0, "", f"«{t.name_ru}» требует неизвестную технологию «{pre}»"))
+                problems.append(
+                    Problem(
+                        RULES_TECHS.ru,
+                        0,
+                        "",
+                        _("«{name_ru}» требует неизвестную технологию «{pre}»").format(name_ru=t.name_ru, pre=pre),
+                    )
+                )
 
     buildings: dict[str, Building] = {}
     r = _Reader(tables, RULES_BUILDINGS, problems)
@@ -587,7 +598,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         tech_list = _split_list(rec.get("tech"))
         for t in tech_list:
             if techs and t not in techs:
-                r.bad(row, "tech", f"неизвестная технология «{t}»")
+                r.bad(row, "tech", _("неизвестная технология «{t}»").format(t=t))
         buildings[name] = Building(
             name_ru=name,
             name_en=r.text(rec, "name_en") or name,
@@ -613,7 +624,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             params[key] = r.num(row, rec, "value", bound=param_bound(key))
     for key in REQUIRED_PARAMS:
         if r.tab and key not in params:
-            problems.append(Problem(r.tab, 0, "", f"нет параметра «{key}»"))
+            problems.append(Problem(r.tab, 0, "", _("нет параметра «{key}»").format(key=key)))
     for key, value in PARAM_DEFAULTS.items():
         params.setdefault(key, value)
 
@@ -626,7 +637,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             if norm(text) in (norm(g.key), norm(g.name_ru), norm(g.name_en)):
                 return g.key
         if governments:
-            rd.bad(row, key, f"неизвестная форма правления «{text}»")
+            rd.bad(row, key, _("неизвестная форма правления «{text}»").format(text=text))
         return text
 
     def path_of(rd: _Reader, row: int, rec: dict[str, Cell]) -> str:
@@ -634,7 +645,9 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         if norm(text) in ("any", "любой", ""):
             return "any"
         if norm(text) not in {norm(k) for k in PATHS}:
-            rd.bad(row, "path", f"путь должен быть «западный», «восточный» или «любой», а не «{text}»")
+            rd.bad(
+                row, "path", _("путь должен быть «западный», «восточный» или «любой», а не «{text}»").format(text=text)
+            )
         return PATHS.get(text.lower(), "any")
 
     transitions: list[Transition] = []
@@ -664,7 +677,11 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     for row, rec in r.rows:
         cond = r.text(rec, "condition")
         if cond and not re.fullmatch(r"\s*\w+\s*(>=|<=|>|<|==|=)\s*\w+\s*", cond):
-            r.bad(row, "condition", f"непонятное условие «{cond}»: ожидается, например, «provinces>=3»")
+            r.bad(
+                row,
+                "condition",
+                _("непонятное условие «{cond}»: ожидается, например, «provinces>=3»").format(cond=cond),
+            )
         degradation.append(
             Degradation(gov_key(r, row, rec, "from"), path_of(r, row, rec), gov_key(r, row, rec, "to"), cond)
         )
@@ -688,14 +705,18 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         src, dst = r.text(rec, "from"), r.text(rec, "to")
         for key, value in (("from", src), ("to", dst)):
             if naming.code("stratum", value) is None:
-                r.bad(row, key, f"неизвестная страта «{value}» (есть: {', '.join(STRATA)})")
+                r.bad(
+                    row,
+                    key,
+                    _("неизвестная страта «{value}» (есть: {known})").format(value=value, known=", ".join(STRATA)),
+                )
         cost = r.text(rec, "cost")
         if not cost.startswith("gov:"):
             r.num(row, rec, "cost")
         goods_list = tuple(g.strip() for g in r.text(rec, "goods").split("|") if g.strip())
         for g in goods_list:
             if goods and g not in goods:
-                r.bad(row, "goods", f"неизвестный товар «{g}»")
+                r.bad(row, "goods", _("неизвестный товар «{g}»").format(g=g))
         conversions.append(
             Conversion(
                 naming.code("stratum", src) or src,
@@ -718,7 +739,11 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             continue
         target = r.text(rec, "target")
         if target not in ("state", "province", "capital", "sea"):
-            r.bad(row, "target", f"цель события должна быть state, province, capital или sea, а не «{target}»")
+            r.bad(
+                row,
+                "target",
+                _("цель события должна быть state, province, capital или sea, а не «{target}»").format(target=target),
+            )
         events[key] = EventCard(
             key,
             r.name(rec) or key,
@@ -749,7 +774,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
                 try:
                     terrain[k.strip().lower()] = int(v.strip())
                 except ValueError:
-                    r.bad(row, "terrain", f"непонятный модификатор «{part.strip()}»: ожидается «горы:+1»")
+                    r.bad(row, "terrain", _("непонятный модификатор «{v}»: ожидается «горы:+1»").format(v=part.strip()))
         try:
             where = conditions.parse(r.text(rec, "where"))
         except conditions.ConditionSyntaxError as exc:
@@ -758,7 +783,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         strata = tuple(naming.code("stratum", x) or x for x in r.text(rec, "strata").split("|") if x.strip())
         for x in strata:
             if x not in STRATA:
-                r.bad(row, "strata", f"неизвестная страта «{x}»")
+                r.bad(row, "strata", _("неизвестная страта «{x}»").format(x=x))
         kind = "sea" if norm(r.text(rec, "kind")) in ("sea", "море", "флот") else "land"
         units[t] = UnitType(
             type=t,
@@ -797,7 +822,9 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         result = results.get(norm(r.text(rec, "result")), "")
         if not result:
             r.bad(
-                row, "result", f"итог должен быть «атакующий», «защитник» или «ничья», а не «{r.text(rec, 'result')}»"
+                row,
+                "result",
+                _("итог должен быть «атакующий», «защитник» или «ничья», а не «{v}»").format(v=r.text(rec, "result")),
             )
         kind = "море" if norm(r.text(rec, "kind")) in ("море", "sea", "морской") else "суша"
         combat.append(
@@ -818,7 +845,7 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         if not good:
             continue
         if goods and good not in goods:
-            r.bad(row, "good", f"неизвестный товар «{good}»")
+            r.bad(row, "good", _("неизвестный товар «{good}»").format(good=good))
         trade[good] = tuple(None if is_blank(rec.get(f"d{i}")) else r.num(row, rec, f"d{i}") for i in range(1, 11))
     return Rules(
         governments,

@@ -11,10 +11,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from engine.core import history
+from engine.core import history, i18n
 from engine.core import tabs as tabs_core
 from engine.core.dice import Dice, commitment, new_secret, turn_seed
 from engine.core.errors import CampaignError, InvalidOrder, Problem, TurnMismatch
+from engine.core.i18n import N_
 from engine.core.ledger import LedgerEntry
 from engine.core.meta import new_campaign_id
 from engine.core.money import amount, fmt
@@ -37,6 +38,7 @@ from engine.core.turn import Phase, TurnReport, run_phases
 
 from . import codec, naming, public, tabset
 from . import orders as order_mod
+from .messages import _
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
 from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, trade, war
 from .rules import load_rules
@@ -167,7 +169,7 @@ def meta_grid(c: Campaign, lang: str, status: str) -> Grid:
         "scenario": c.scenario,
         "lang": lang,
         "turn": c.turn,
-        "stage": "orders" if lang == "en" else "приказы",
+        "stage": _("приказы"),
         "status": status,
         "last_resolved": c.last_resolved,
         "commitment": commitment(turn_seed(c.secret, c.turn)),
@@ -177,7 +179,8 @@ def meta_grid(c: Campaign, lang: str, status: str) -> Grid:
 
 
 def open_status(turn: int, lang: str) -> str:
-    return f"Orders open for turn {turn}" if lang == "en" else f"Приём приказов на ход {turn}"
+    with i18n.using(lang):
+        return _("Приём приказов на ход {turn}").format(turn=turn)
 
 
 def order_tab_name(state: str, lang: str) -> str:
@@ -198,7 +201,20 @@ def new_workbook(
 ) -> WorkbookSpec:
     """Every tab of a new campaign, open for orders for turn 1 (`data`: a scenario given directly,
     e.g. a generated one; otherwise the template named `scenario`). The secret is in no tab: the
-    spec carries it beside them for the GM's store, under `campaign_id` (a new uuid by default)."""
+    spec carries it beside them for the GM's store, under `campaign_id` (a new uuid by default).
+    Every text is in the campaign's language `lang`."""
+    with i18n.using(lang):
+        return _new_workbook(scenario, lang, title, secret, data, campaign_id)
+
+
+def _new_workbook(
+    scenario: str,
+    lang: str,
+    title: str | None,
+    secret: str | None,
+    data: dict[str, Any] | None,
+    campaign_id: str | None,
+) -> WorkbookSpec:
     if data is None and scenario.startswith("generated:"):
         from .generate import generate
 
@@ -269,15 +285,28 @@ def new_workbook(
             kind="report",
             wrap_columns=CHRONICLE.wrapped(),
         ),
-        TabSpec(LEDGER.tab_name(lang), [LEDGER.header(lang)], LEDGER.widths(), kind="report",
-                wrap_columns=LEDGER.wrapped()),
+        TabSpec(
+            LEDGER.tab_name(lang), [LEDGER.header(lang)], LEDGER.widths(), kind="report", wrap_columns=LEDGER.wrapped()
+        ),
         # GM-only (issue 15 p10): the GM's planned events, every state's orders, the snapshots (which
         # hold every order tab); with private orders they live in a spreadsheet only the GM can open
         TabSpec(GM_EVENTS.tab_name(lang), [GM_EVENTS.header(lang)], GM_EVENTS.widths(), audience=AUDIENCE_GM),
-        TabSpec(ARCHIVE.tab_name(lang), [ARCHIVE.header(lang)], ARCHIVE.widths(), kind="report",
-                wrap_columns=ARCHIVE.wrapped(), audience=AUDIENCE_GM),
-        TabSpec(history.HISTORY_TAB, [list(history.HEADER)], {1: 6, 2: 20, 3: 7, 4: 40}, hidden=True, kind="meta",
-                audience=AUDIENCE_GM),
+        TabSpec(
+            ARCHIVE.tab_name(lang),
+            [ARCHIVE.header(lang)],
+            ARCHIVE.widths(),
+            kind="report",
+            wrap_columns=ARCHIVE.wrapped(),
+            audience=AUDIENCE_GM,
+        ),
+        TabSpec(
+            history.HISTORY_TAB,
+            [list(history.HEADER)],
+            {1: 6, 2: 20, 3: 7, 4: 40},
+            hidden=True,
+            kind="meta",
+            audience=AUDIENCE_GM,
+        ),
     ]
     tabs += [
         TabSpec(layout.tab_name(lang), rules_tabs[key], layout.widths(), kind="rules")
@@ -287,13 +316,12 @@ def new_workbook(
 
 
 def first_entry(c: Campaign, lang: str) -> str:
+    """The chronicle's first line: the campaign, its states and how many of them are played."""
     players = [s.name for s in c.states.values() if not s.ai]
-    if lang == "en":
-        return f"Campaign «{c.title}» created: {len(c.states)} states, {len(players)} played. Orders open for turn 1."
-    return (
-        f"Создана кампания «{c.title}»: {count(len(c.states), 'государство')}, из них у игроков {len(players)}. "
-        f"Открыт приём приказов на ход 1."
-    )
+    with i18n.using(lang):
+        return _(
+            "Создана кампания «{title}»: {states}, из них у игроков {played}. Открыт приём приказов на ход 1."
+        ).format(title=c.title, states=count(len(c.states), "государство"), played=len(players))
 
 
 def order_tab_spec(state: str, lang: str, n_buildings: int, n_provinces: int) -> TabSpec:
@@ -332,7 +360,6 @@ def _read_orders(d: codec.Decoded, vocab: order_mod.Vocabulary, report: TurnRepo
     Only a campaign resolved before that rule has rows of earlier turns with input left; such a
     row is history while it still holds exactly what «Архив приказов» keeps for it."""
     out = TurnOrders()
-    lang = d.campaign.lang
     for state, ot in d.order_tabs.items():
         rows: list[OrderRow] = []
         for row, stamp in codec.candidate_rows(ot):
@@ -345,7 +372,7 @@ def _read_orders(d: codec.Decoded, vocab: order_mod.Vocabulary, report: TurnRepo
                 continue
             try:
                 parsed: order_mod.Order | str = order_mod.parse(row, vocab)
-                echo = parsed.describe(lang)
+                echo = parsed.describe()
             except InvalidOrder as exc:
                 parsed = str(exc).replace(f"{row.tab}!", "", 1)  # the row's own tab goes without saying
                 echo = codec.raw_echo(row)
@@ -375,7 +402,7 @@ def run_turn(
     for text in d.warnings:
         report.warn(text)
     for problem in _order_tab_problems(d).values():
-        report.warn(f"{problem} — {'its orders are not read' if c.lang == 'en' else 'его приказы не прочитаны'}")
+        report.warn(_("{problem} — его приказы не прочитаны").format(problem=problem))
     vocab = order_mod.Vocabulary(c, d.rules)
     orders = _read_orders(d, vocab, report)
     ai_stability = int(d.rules.params.get("ai_stability", 0))
@@ -393,7 +420,7 @@ def run_turn(
         for row, parsed in orders.of(state):
             res = report.results[row.ref]
             if not isinstance(parsed, str) and res.status is Status.REJECTED and not res.reason:
-                report.result(row.ref, Status.REJECTED, "приказ не исполнен (фаза не дошла до него)")
+                report.result(row.ref, Status.REJECTED, _("приказ не исполнен (фаза не дошла до него)"))
     return world, report, orders
 
 
@@ -442,13 +469,14 @@ def _phase_hook(on_phase: Callable[[str], None] | None) -> Callable[[str, Any, T
     """run_phases' after_each for a caller that only wants the phase names (progress bars)."""
     if on_phase is None:
         return None
-    return lambda name, _world, _report: on_phase(name)
+    return lambda name, _world, _report: on_phase(codec.ledger_word(name))  # shown in the campaign's language
 
 
-DICE_NOTE = {"ru": "исход зависит от жребия хода", "en": "the outcome depends on the turn's dice"}
-LOT_NOTE = {"ru": "очерёдность государств", "en": "the order of the states"}
+DICE_NOTE = N_("исход зависит от жребия хода")
+LOT_NOTE = N_("очерёдность государств")
 
 
+@codec.in_campaign_language
 def check(
     tables: Tables,
     secret: str | None = None,
@@ -470,10 +498,10 @@ def check(
     del secret  # a check must not depend on it
     d = codec.decode(tables, tab_ids)
     world, report, orders = run_turn(d, after_each=_phase_hook(on_phase), dice=Dice.blind_dice())
-    probe_world, probe, _ = run_turn(codec.decode(tables, tab_ids), dice=Dice.blind_dice(reverse=True))
+    probe_world, probe, _probe_orders = run_turn(codec.decode(tables, tab_ids), dice=Dice.blind_dice(reverse=True))
     lang = d.campaign.lang
     reach: dict[str, set[str]] = report.notes.get("dice_reach", {})
-    note, lot_note = DICE_NOTE.get(lang, DICE_NOTE["ru"]), LOT_NOTE.get(lang, LOT_NOTE["ru"])
+    note, lot_note = _(DICE_NOTE), _(LOT_NOTE)
     for state in orders.rows:
         for row, parsed in orders.of(state):
             res = report.results[row.ref]
@@ -486,7 +514,7 @@ def check(
                 continue
             reason = res.reason
             if res.status is Status.DONE:
-                status, reason = Status.ACCEPTED, (reason and f"при разрешении: {reason}")
+                status, reason = Status.ACCEPTED, (reason and _("при разрешении: {reason}").format(reason=reason))
             else:
                 status = res.status
             if reach.get(state):
@@ -533,6 +561,7 @@ def _status_strips(ot: codec.OrderTab, report: TurnReport, lang: str) -> list[Wr
     return blocks
 
 
+@codec.in_campaign_language
 def resolve(
     tables: Tables,
     expect_turn: int | None = None,
@@ -551,21 +580,25 @@ def resolve(
     if secret:
         c.secret = secret
     if expect_turn is not None and expect_turn != c.turn:
-        done = " — он уже разрешён" if expect_turn <= c.last_resolved else ""
-        raise TurnMismatch(f"Открыт ход {c.turn}, а просили разрешить ход {expect_turn}{done}. Ничего не изменено.")
+        done = _(" — он уже разрешён") if expect_turn <= c.last_resolved else ""
+        raise TurnMismatch(
+            _("Открыт ход {turn}, а просили разрешить ход {expect_turn}{done}. Ничего не изменено.").format(
+                turn=c.turn, expect_turn=expect_turn, done=done
+            )
+        )
     if not c.secret and not seed:
-        raise CampaignError("нет секрета кампании: без него ход не разрешить (см. docs/reliability.md)")
+        raise CampaignError(_("нет секрета кампании: без него ход не разрешить (см. docs/reliability.md)"))
     missing = _order_tab_problems(d)
     if missing:
-        tail = ". Nothing was changed." if c.lang == "en" else ". Ничего не изменено."
+        tail = _(". Ничего не изменено.")
         raise CampaignError([Problem(d.tabs["states"], c.states[st].row, "", m + tail) for st, m in missing.items()])
     world, report, _orders = run_turn(d, seed=seed, after_each=_phase_hook(on_phase))
     lang = c.lang
     seed = seed or turn_seed(c.secret, c.turn)
     report.tell(
-        f"Зерно хода {c.turn}: {seed} (sha256 = {commitment(seed)}, опубликован до хода)."
-        if lang != "en"
-        else f"Seed of turn {c.turn}: {seed} (sha256 = {commitment(seed)})."
+        _("Зерно хода {turn}: {seed} (sha256 = {hash}, опубликован до хода).").format(
+            turn=c.turn, seed=seed, hash=commitment(seed)
+        )
     )
     world.turn = c.turn + 1
     world.last_resolved = c.turn
@@ -635,6 +668,7 @@ def later_inputs(tables: Tables) -> dict[str, list[int]]:
     return out
 
 
+@codec.in_campaign_language
 def private_tabs(tables: Tables, order_tabs: Collection[str] | None = None) -> list[ReplaceTab]:
     """Each played state's own report of the last resolved turn, as a tab that lives beside the
     state's order tab (only those in ``order_tabs`` when given): in a private-orders campaign only
@@ -651,7 +685,7 @@ def private_tabs(tables: Tables, order_tabs: Collection[str] | None = None) -> l
         name = PRIVATE_TAB.get(c.lang, PRIVATE_TAB["ru"]).format(ot.state)
         spec = TabSpec(name, [], {1: 34, 2: 16, 3: 16, 4: 60}, frozen_rows=1, kind="report")
         if c.last_resolved < 1:
-            grid: Grid = [[f"{ot.state}: ходов ещё не было — отчёт появится после первого хода"]]
+            grid: Grid = [[_("{state}: ходов ещё не было — отчёт появится после первого хода").format(state=ot.state)]]
         else:
             grid = private_grid(tables, ot.state, c.last_resolved, source)
         out.append(ReplaceTab(name, grid, spec, beside=ot.tab))
@@ -684,7 +718,8 @@ def _history_blocks(tables: Tables, turn: int) -> list[WriteBlock]:
 
 
 def _turn_title(turn: int, lang: str) -> str:
-    return f"=== Turn {turn} ===" if lang == "en" else f"=== Ход {turn} ==="
+    with i18n.using(lang):
+        return _("=== Ход {turn} ===").format(turn=turn)
 
 
 def _existing(tables: Tables, names: Any) -> str | None:
@@ -755,6 +790,7 @@ def column(key: str) -> str:
 __all__ = ["NAME", "SyncResult", "check", "fmt", "new_workbook", "resolve", "run_turn"]
 
 
+@codec.in_campaign_language
 def demo_changes(tables: Tables) -> Changeset:
     """Write the demo's sample orders into the order tabs (a fresh demo campaign)."""
     from .demo import sample_orders

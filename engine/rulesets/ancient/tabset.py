@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.core import history
+from engine.core import history, i18n
 from engine.core.layout import Layout
 from engine.core.tables import Grid, Tables, is_blank
 from engine.core.tabs import REGISTRY_TAB, TabMatch, WantedTab, match_tabs, read_registry
 
 from . import public, vocab
+from .messages import _
 from .model import Campaign
-from .vocab import ARCHIVE, BALANCE_TAB, CHRONICLE, LEDGER, ORDER_TAB_PREFIX
+from .vocab import ARCHIVE, BALANCE_TAB, CHRONICLE, LEDGER, ORDER_TAB_PREFIX, STATES
 
 PRIVATE_TAB = {"ru": "Отчёт — {}", "en": "Report — {}"}
 LOGS: tuple[Layout, ...] = (LEDGER, ARCHIVE, CHRONICLE)  # appended every turn; recreated with a warning
@@ -82,7 +83,6 @@ def locate(tables: Tables, c: Campaign, ids: dict[str, str] | None = None) -> Ca
     m = match_tabs(tables, want, ids, read_registry(tables))
     titles = {w.role: w.title for w in want}
     out = CampaignTabs(m)
-    en = c.lang == "en"
     for st in c.states.values():
         role = order_role(st.name)
         if st.ai:
@@ -91,9 +91,9 @@ def locate(tables: Tables, c: Campaign, ids: dict[str, str] | None = None) -> Ca
                 out.ai_orders[st.name] = tab
             if tab is not None and _has_input(tables[tab]):
                 out.warnings.append(
-                    f"tab «{tab}»: {st.name} is under AI control — orders on this tab are not read"
-                    if en
-                    else f"лист «{tab}»: государство «{st.name}» под управлением ИИ — приказы с этого листа не читаются"
+                    _(
+                        "лист «{tab}»: государство «{name}» под управлением ИИ — приказы с этого листа не читаются"
+                    ).format(tab=tab, name=st.name)
                 )
             continue
         if role in m.found:
@@ -104,24 +104,21 @@ def locate(tables: Tables, c: Campaign, ids: dict[str, str] | None = None) -> Ca
             out.missing_orders[st.name] = titles[role]
     for role in sorted(m.replaced):
         out.warnings.append(
-            f"tab «{m.found[role]}» is not the tab Strategos created (that one was deleted); it is read in its place"
-            if en
-            else f"лист «{m.found[role]}» — не тот лист, что создала программа (тот удалён); читается вместо него"
+            _("лист «{tab}» — не тот лист, что создала программа (тот удалён); читается вместо него").format(
+                tab=m.found[role]
+            )
         )
     for layout in LOGS:
         if layout_role(layout) not in m.found:
             name = layout.tab_name(c.lang)
             out.warnings.append(
-                f"no tab «{name}»: resolve creates it anew (earlier entries: the spreadsheet's version history)"
-                if en
-                else f"нет листа «{name}»: разрешение хода создаст его заново "
-                "(прежние записи — в истории версий таблицы)"
+                _(
+                    "нет листа «{name}»: разрешение хода создаст его заново (прежние записи — в истории версий таблицы)"
+                ).format(name=name)
             )
     for tab in m.unknown:
         out.warnings.append(
-            f"tab «{tab}» was not created by Strategos: ignored (never read as orders)"
-            if en
-            else f"лист «{tab}» создан не программой: пропущен (приказы с него не читаются)"
+            _("лист «{tab}» создан не программой: пропущен (приказы с него не читаются)").format(tab=tab)
         )
     return out
 
@@ -133,20 +130,14 @@ def _has_input(grid: Grid) -> bool:
 
 def order_tab_problem(state: str, title: str, ambiguous: list[str] | None, lang: str) -> str:
     """Why a played state has no order tab to read, and what the GM can do."""
-    if ambiguous:
-        names = ", ".join(f"«{t}»" for t in ambiguous)
-        if lang == "en":
-            return f"{state} is played, but several tabs look like its order tab ({names}): rename or delete the extra"
-        return (
-            f"государство «{state}» играется, но на его лист приказов похожи несколько листов ({names}): "
-            "переименуйте или удалите лишний"
-        )
-    if lang == "en":
-        return (
-            f"{state} is played, but its order tab «{title}» is missing: restore it from the version history, "
-            "or mark the state as AI in the states tab"
-        )
-    return (
-        f"государство «{state}» играется, но его листа приказов «{title}» нет: верните лист из истории версий "
-        "или отметьте государство как ИИ на листе «Государства»"
-    )
+    with i18n.using(lang):
+        if ambiguous:
+            names = ", ".join(f"«{t}»" for t in ambiguous)
+            return _(
+                "государство «{state}» играется, но на его лист приказов похожи несколько листов ({names}): "
+                "переименуйте или удалите лишний"
+            ).format(state=state, names=names)
+        return _(
+            "государство «{state}» играется, но его листа приказов «{title}» нет: верните лист из истории версий "
+            "или отметьте государство как ИИ на листе «{states}»"
+        ).format(state=state, title=title, states=STATES.tab_name(lang))

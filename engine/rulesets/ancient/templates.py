@@ -12,6 +12,7 @@ from engine.core.errors import CampaignError
 from engine.core.layout import Layout
 from engine.core.tables import Cell, Grid
 
+from .messages import _
 from .naming import localise_rules_row
 from .vocab import (
     RULES_BUILDINGS,
@@ -84,7 +85,7 @@ def scenarios() -> list[str]:
 def load_scenario(name: str) -> dict[str, Any]:
     path = _files() / "scenarios" / f"{name}.yaml"
     if not path.is_file():
-        raise CampaignError(f"нет сценария «{name}»; есть: {', '.join(scenarios())}")
+        raise CampaignError(_("нет сценария «{name}»; есть: {known}").format(name=name, known=", ".join(scenarios())))
     with path.open(encoding="utf-8") as fh:
         data: dict[str, Any] = yaml.safe_load(fh)
     return data

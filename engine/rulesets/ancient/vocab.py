@@ -193,10 +193,10 @@ RULES_GOVERNMENTS = Layout(
         C("science", "Наука за ход", "Science per turn", width=9),
         C("army", "Сила войск", "Army strength", width=9),
         C("stability_price", "Цена Ст, ±Д", "Stability price ±", width=9),
-        C("money_per_turn", "Д за ход", "Д per turn", width=8),
-        C("money_per_aristocrat", "Д за АР", "Д per aristocrat", width=8),
-        C("money_per_province", "Д за провинцию", "Д per province", width=9),
-        C("money_per_route", "Д за маршрут", "Д per route", width=9),
+        C("money_per_turn", "Д за ход", "D per turn", ("Д per turn",), width=8),
+        C("money_per_aristocrat", "Д за АР", "D per aristocrat", ("Д per aristocrat",), width=8),
+        C("money_per_province", "Д за провинцию", "D per province", ("Д per province",), width=9),
+        C("money_per_route", "Д за маршрут", "D per route", ("Д per route",), width=9),
         C("stability_per_turn", "Ст за ход", "Stability per turn", width=8),
         C("slave_to_citizen", "раб → СГ, Д", "Slave → citizen", width=9, required=False),
         C("citizen_to_aristocrat", "СГ → АР, Д", "Citizen → aristocrat", width=9, required=False),
@@ -513,9 +513,13 @@ ACTIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
         ("вложить в стабильность", "купить стабильность", "+1 ст", "ст", "invest in stability", "buy stability"),
     ),
     "none": ("Нет действий", "No actions", ("без действий", "ничего", "пас", "none", "pass", "no action")),
-    "research": ("Изучить", "Research", ("исследовать", "изучение", "наука", "технология", "research", "learn")),
+    "research": (
+        "Изучить",
+        "Research",
+        ("исследовать", "изучение", "наука", "технология", "research", "learn", "study"),
+    ),
     "convert": ("Перевести", "Convert", ("перевод", "конвертировать", "обратить", "convert")),
-    "move": ("Переселить", "Move people", ("переселение", "переместить", "move", "move people")),
+    "move": ("Переселить", "Resettle", ("переселение", "переместить", "move people", "resettlement", "migrate")),
     "colonise": ("Колонизировать", "Colonise", ("колонизация", "колонизовать", "colonise", "colonize")),
     "government": (
         "Сменить правление",
@@ -523,8 +527,16 @@ ACTIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
         ("смена правления", "форма правления", "правление", "change government", "government"),
     ),
     "pay": ("Заплатить", "Pay", ("дань", "платёж", "платеж", "выплатить", "pay", "tribute")),
-    "recruit": ("Набрать", "Recruit", ("набор", "нанять", "сформировать", "построить корабль", "recruit", "raise")),
-    "march": ("Двинуть", "March", ("идти", "атаковать", "напасть", "марш", "поход", "move army", "march", "attack")),
+    "recruit": (
+        "Набрать",
+        "Recruit",
+        ("набор", "нанять", "сформировать", "построить корабль", "recruit", "raise", "hire", "build ship"),
+    ),
+    "march": (
+        "Двинуть",
+        "Move",
+        ("идти", "атаковать", "напасть", "марш", "поход", "move army", "march", "attack", "invade"),
+    ),
     "sail": ("Плыть", "Sail", ("флот", "отплыть", "перевезти", "sail", "move fleet")),
     "embark": ("Погрузить", "Embark", ("посадить", "на корабли", "embark")),
     "disband": ("Распустить", "Disband", ("роспуск", "disband", "dismiss")),
@@ -534,10 +546,39 @@ ACTIONS: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "raze": ("Разрушить", "Raze", ("снести", "сжечь", "разорить", "raze")),
     "war": ("Объявить войну", "Declare war", ("война", "declare war", "war")),
     "peace": ("Заключить мир", "Make peace", ("мир", "make peace", "peace")),
-    "alliance": ("Заключить союз", "Alliance", ("союз", "alliance")),
-    "vassal": ("Стать вассалом", "Become vassal", ("вассалитет", "become vassal", "vassal")),
+    "alliance": ("Заключить союз", "Make alliance", ("союз", "alliance", "ally")),
+    "vassal": ("Стать вассалом", "Become vassal", ("вассалитет", "become vassal", "become a vassal", "vassal")),
     "accept_vassal": ("Принять вассала", "Accept vassal", ("accept vassal",)),
     "break_vassal": ("Разорвать вассалитет", "Break vassalage", ("разрыв вассалитета", "break vassalage")),
+}
+
+# the Object of «Разрушить» that means every building of the province
+ALL_WORDS = frozenset({"", "всё", "все", "all", "everything", "all buildings"})
+
+# English abbreviations of the unit types (the seed's Russian codes are the names themselves), read
+# in a campaign of either language: `LI` is «ЛП», light infantry
+UNIT_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "ЛП": ("LI",),
+    "Луч.": ("Arc", "Arch"),
+    "ЛК": ("LC",),
+    "ТП": ("HI",),
+    "БС": ("WE", "El"),
+    "ТК": ("HC",),
+    "ПЛ": ("PB",),
+    "У": ("Un",),
+    "Б": ("Bi",),
+    "Т": ("Tr",),
+    "К": ("Qd",),
+    "КК": ("Qq",),
+}
+# English abbreviations of the strata, read in a campaign of either language
+STRATA_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "СГ": ("FC", "cit", "citizens", "free citizen"),
+    "раб": ("SL", "slave"),
+    "ВС": ("WA", "warrior"),
+    "уч": ("SC", "scholars", "scholar", "scientist"),
+    "дух": ("PR", "priest"),
+    "АР": ("AR", "aristocrat", "nobles"),
 }
 
 YES = {"да", "yes", "y", "true", "1", "истина", "+", "д", "x", "х"}

@@ -80,7 +80,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
             if world.states[other].ai:
                 report.result(
                     ref,
-                    Status.PARTIAL,
+                    Status.ACCEPTED,
                     _("{other} — ИИ-государство: ответ даст ведущий (лист «Дипломатия»)").format(other=other),
                 )
             else:
