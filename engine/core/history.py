@@ -91,7 +91,9 @@ class Entry:
         return unpack(self.chunks, self.digest, self.where)
 
 
-HEADER: list[Cell] = ["Ход", "sha256", "Частей", "Снимок"]
+def header() -> list[Cell]:
+    """The tab's header in the language of the campaign being written (rows are read by position)."""
+    return [_("Ход"), "sha256", _("Частей"), _("Снимок")]
 
 
 def entries(tables: Tables) -> list[Entry]:
@@ -126,7 +128,7 @@ def row_for(turn: int, tables: Tables) -> list[Cell]:
 
 def history_grid(tables: Tables, keep_before: int | None = None) -> Grid:
     """The history tab's rows, optionally only turns before `keep_before`."""
-    rows: Grid = [list(HEADER)]
+    rows: Grid = [header()]
     for r in tables.get(HISTORY_TAB, [])[1:]:
         if r and not is_blank(r[0]) and (keep_before is None or int(r[0]) < keep_before):
             rows.append(list(r))
@@ -136,7 +138,7 @@ def history_grid(tables: Tables, keep_before: int | None = None) -> Grid:
 def rewritten(grid: Grid, change: Callable[[Tables], Tables]) -> Grid:
     """The history tab with every snapshot passed through `change` and packed again (its sha256
     follows the new content); rows that are not snapshots are kept as they are."""
-    out: Grid = [list(grid[0])] if grid else [list(HEADER)]
+    out: Grid = [list(grid[0])] if grid else [header()]
     tables = {HISTORY_TAB: grid}
     kept = {e.row: e for e in entries(tables)}
     for r, row in enumerate(grid[1:], start=2):

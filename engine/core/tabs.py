@@ -18,11 +18,16 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .messages import _
 from .names import fold
-from .tables import Grid, Tables, TabSpec, is_blank
+from .tables import Cell, Grid, Tables, TabSpec, is_blank
 
 REGISTRY_TAB = "_Листы"
-REGISTRY_HEADER = ("Роль", "Лист", "Id")
+
+
+def registry_header() -> list[Cell]:
+    """The registry's header in the language of the campaign being written (rows are read by position)."""
+    return [_("Роль"), _("Лист"), "Id"]
 
 
 def tab_key(title: object) -> str:
@@ -120,7 +125,7 @@ def read_registry(tables: Tables) -> dict[str, str]:
 
 def registry_grid(match: TabMatch, ids: Mapping[str, str]) -> Grid:
     """The registry of the tabs found now, with their stable ids (tabs without one are left out)."""
-    rows: Grid = [list(REGISTRY_HEADER)]
+    rows: Grid = [registry_header()]
     for role, title in sorted(match.found.items()):
         if title in ids and title != REGISTRY_TAB:  # the registry itself is found by its title
             rows.append([role, title, ids[title]])

@@ -301,7 +301,7 @@ def _new_workbook(
         ),
         TabSpec(
             history.HISTORY_TAB,
-            [list(history.HEADER)],
+            [history.header()],
             {1: 6, 2: 20, 3: 7, 4: 40},
             hidden=True,
             kind="meta",
@@ -714,7 +714,7 @@ def _append_rows(tables: Tables, tab: str, header: Grid, rows: Grid) -> list[Wri
 
 def _history_blocks(tables: Tables, turn: int) -> list[WriteBlock]:
     """The snapshot of the campaign as it was when `turn` was open, appended to «_История»."""
-    return _append_rows(tables, history.HISTORY_TAB, [list(history.HEADER)], [history.row_for(turn, tables)])
+    return _append_rows(tables, history.HISTORY_TAB, [history.header()], [history.row_for(turn, tables)])
 
 
 def _turn_title(turn: int, lang: str) -> str:

@@ -21,6 +21,7 @@ from ..economy import Budget, Refused, budget, count_people, shift_stability, st
 from ..forces import RETURNS_TO, army_at, fleet_at, home_province, upkeep
 from ..messages import _
 from ..model import Campaign, Province, State
+from ..naming import Code
 from ..orders import (
     Build,
     ChangeGovernment,
@@ -529,7 +530,12 @@ class Expenses:
                     _("рекрутов ({strata}) в провинции {province}: {people}, а на корабль нужно {need}")
                     if unit.kind == "sea"
                     else _("рекрутов ({strata}) в провинции {province}: {people}, а на отряд нужно {need}")
-                ).format(strata="/".join(pool), province=province.name, people=people, need=unit.recruits)
+                ).format(
+                    strata="/".join(f"{Code(s, 'stratum')}" for s in pool),  # in the text's language
+                    province=province.name,
+                    people=people,
+                    need=unit.recruits,
+                )
             )
         goods = self.goods.setdefault(state.name, Counter())
         armed = min(state.armed, n) if unit.strata == ("АР",) else 0  # ANC-STRATA-17: bring their own weapons
