@@ -12,12 +12,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
 
+from engine.core import i18n
 from engine.core.errors import InvalidOrder
 from engine.core.names import NameIndex
 from engine.core.orders import OrderRow
 from engine.core.tables import Cell, Formula, is_blank, shorten
 
 from .forces import RETURNS_TO
+from .messages import _
 from .model import Campaign
 from .rules import Rules
 from .speech import Name
@@ -316,15 +318,25 @@ class Vocabulary:
     """Name indexes a parser needs; built once per turn."""
 
     def __init__(self, campaign: Campaign, rules: Rules) -> None:
-        self.actions = NameIndex((ru, (key, en, *more)) for key, (ru, en, more) in ACTIONS.items())
+        self.actions = NameIndex(
+            ((ru, (key, en, *more)) for key, (ru, en, more) in ACTIONS.items()),
+            {ru: en for ru, en, _m in ACTIONS.values()} if i18n.current() == "en" else None,
+        )
         self.action_keys = {ru: key for key, (ru, _en, _more) in ACTIONS.items()}
         self.buildings = NameIndex((b.name_ru, (b.name_en,)) for b in rules.buildings.values())
         self.provinces = NameIndex((p, ()) for p in campaign.provinces)
         self.states = NameIndex((s, ()) for s in campaign.states)
         self.techs = NameIndex((t.name_ru, (t.name_en,)) for t in rules.techs.values())
-        self.governments = NameIndex((g.key, (g.name_ru, g.name_en)) for g in rules.governments.values())
+        en = i18n.current() == "en"
+        self.governments = NameIndex(
+            ((g.key, (g.name_ru, g.name_en)) for g in rules.governments.values()),
+            {g.key: g.name_en if en else g.name_ru for g in rules.governments.values()},
+        )
         self.gov_names = {g.key: g.name_ru for g in rules.governments.values()}
-        self.strata = NameIndex((s, (STRATA_NAMES[s][0], STRATA_NAMES[s][1], s + ".")) for s in STRATA)
+        self.strata = NameIndex(
+            ((s, (STRATA_NAMES[s][0], STRATA_NAMES[s][1], s + ".")) for s in STRATA),
+            {s: STRATA_NAMES[s][1] for s in STRATA} if i18n.current() == "en" else None,
+        )
         self.action_words = {key: (ru, en) for key, (ru, en, _m) in ACTIONS.items()}
         self.units = NameIndex((u.type, (u.name_ru, u.name_en, u.type.rstrip("."))) for u in rules.units.values())
         self.armies = NameIndex((a, ()) for a in campaign.armies)
@@ -363,9 +375,21 @@ def _lookup(index: NameIndex, cell: Cell, what: str, where: str) -> str:
     found = index.get(text)
     if found:
         return found
+    raise InvalidOrder(f"{where}: {unknown} «{text[:60]}»{suggestion(index, text)}")
+
+
+FEW_CHOICES = 12  # an index with no more names than this lists them all when a word is not one of them
+
+
+def suggestion(index: NameIndex, text: str) -> str:
+    """What to append to «unknown …»: the nearest name, and every name when there are few
+    («республика» → the nine forms of government); "" when there is nothing to say."""
     close = index.closest(text)
-    hint = f" (может быть, «{close[0]}»?)" if close else ""
-    raise InvalidOrder(f"{where}: {unknown} «{text[:60]}»{hint}")
+    hint = " (" + _("может быть, «{name}»?").format(name=index.label(close[0])) + ")" if close else ""
+    names = index.labels()
+    if len(names) <= FEW_CHOICES:
+        hint += "; " + _("варианты: {names}").format(names=", ".join(names))
+    return hint
 
 
 def quantity(row: OrderRow) -> int | None:
