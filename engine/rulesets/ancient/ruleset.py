@@ -35,7 +35,7 @@ from engine.core.tables import (
 )
 from engine.core.turn import Phase, TurnReport, run_phases
 
-from . import codec, public, tabset
+from . import codec, orderchecks, public, tabset
 from . import orders as order_mod
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
 from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, trade, war
@@ -374,6 +374,7 @@ def run_turn(
         report.warn(f"{problem} — {'its orders are not read' if c.lang == 'en' else 'его приказы не прочитаны'}")
     vocab = order_mod.Vocabulary(c, d.rules)
     orders = _read_orders(d, vocab, report)
+    orderchecks.warn_no_actions_with_orders(orders, report)
     ai_stability = int(d.rules.params.get("ai_stability", 0))
     for st in c.states.values():
         if st.ai:  # ANC-AI-02: an AI state's stability is always the fixed value, whatever the sheet says

@@ -1,0 +1,59 @@
+"""Issue 16, point 10: small surprises — «Нет действий» beside other orders, the states `new --google
+--player` makes played or AI, a date typed into an order cell."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.core import i18n
+from engine.core.orders import OrderRow
+from engine.core.tables import Cell, Changeset, WriteBlock
+from engine.core.turn import TurnReport
+from engine.rulesets.ancient import orders as om
+from engine.rulesets.ancient.orderchecks import warn_no_actions_with_orders
+from engine.rulesets.ancient.turnorders import TurnOrders
+from sheets_bridge.cli import main
+from sheets_bridge.xlsx import XlsxBackend
+
+EGYPT = "Приказы — Египет"
+CYRILLIC = re.compile("[А-Яа-яЁё]")
+
+
+def _put(path: Path, tab: str, row: int, values: list[Cell]) -> None:
+    backend = XlsxBackend(path)
+    backend.read()
+    backend.write(Changeset(blocks=[WriteBlock(tab, row, 1, [values])]))
+
+
+def test_i16_p10_no_actions_beside_other_orders_is_a_warning(campaign: Path, capsys) -> None:
+    _put(campaign, EGYPT, 2, ["Нет действий"])
+    _put(campaign, EGYPT, 3, ["Построить", "Порт", "Нижний Египет"])
+    _put(campaign, EGYPT, 5, ["Пострить", "Порт", "Нижний Египет"])  # not understood: still an order written
+    assert main(["check", str(campaign)]) == 0
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "«Приказы — Египет»: «Нет действий» и другие приказы в одном ходу (строки 2, 3, 5)" in text, text
+
+
+def test_i16_p10_no_actions_alone_is_no_warning(campaign: Path, capsys) -> None:
+    _put(campaign, EGYPT, 2, ["Нет действий"])
+    assert main(["check", str(campaign)]) == 0
+    out = capsys.readouterr()
+    assert "Нет действий»" not in out.out + out.err
+
+
+def test_i16_p10_no_actions_warning_of_an_english_campaign_is_in_english() -> None:
+    tab = "Orders — Egypt"
+    rows = [OrderRow(tab, 2, "Egypt", {"action": "No actions"}), OrderRow(tab, 4, "Egypt", {"action": "Build"})]
+    orders = TurnOrders(rows={"Egypt": rows}, parsed={rows[0].ref: om.NoActions(rows[0]), rows[1].ref: "?"})
+    report = TurnReport(turn=1, lang="en")
+    with i18n.using("en"):
+        warn_no_actions_with_orders(orders, report)
+    assert report.warnings == [
+        "«Orders — Egypt»: «No actions» and other orders in one turn (rows 2, 4) — the other orders are "
+        "carried out, «No actions» changes nothing"
+    ]
+    assert not CYRILLIC.search(report.warnings[0])
