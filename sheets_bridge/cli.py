@@ -12,7 +12,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -21,8 +21,11 @@ from rich.markup import escape
 from rich.table import Table
 
 from engine import rulesets
+from engine.core import i18n
 from engine.core.errors import StrategosError, UsageError
+from engine.core.messages import _
 from engine.core.orders import STATUS_TEXT, Status
+from engine.core.tables import WorkbookSpec
 
 from . import commands, faults, progress, sync, xlsx_lock
 from .progress import RichProgress
@@ -109,12 +112,15 @@ def _new_google(args: argparse.Namespace) -> int:
     if args.target:
         raise UsageError("с --google путь к файлу не нужен: таблица создаётся в Google Drive")
     players = _players(args.player)
+    specs: list[WorkbookSpec] = []
     created = sync.create_google(ruleset=args.ruleset, scenario=args.scenario, lang=args.lang, title=args.title,
                                  gm=args.gm, players=players, private_orders=args.private_orders,
-                                 options=_options(args))
+                                 options=_options(args), on_spec=specs.append)
+    played, ai = (specs[0].played_sides(), list(specs[0].ai_sides)) if specs else ([], [])
     if args.json:
         print(json.dumps({"created": created.url, "spreadsheet_id": created.spreadsheet_id,
-                          "order_spreadsheets": created.order_urls(), "requests": created.requests, "turn": 1},
+                          "order_spreadsheets": created.order_urls(), "requests": created.requests, "turn": 1,
+                          "played": played, "ai": ai, "without_player": [s for s in played if s not in players]},
                          ensure_ascii=False))
         return 0
     print(f"Создана кампания в Google Таблицах: {created.url}")
@@ -124,8 +130,29 @@ def _new_google(args: argparse.Namespace) -> int:
         print(f"Ведущий {args.gm} — редактор.")
     for state, email in players.items():
         print(f"Игрок {state}: {email} — правит только свой лист приказов.")
+    with i18n.using(args.lang):
+        for line in _sides_lines(played, ai, players):
+            print(line)
     print("Открыт приём приказов на ход 1.")
     return 0
+
+
+def _sides_lines(played: Sequence[str], ai: Sequence[str], players: Mapping[str, str]) -> list[str]:
+    """Who moves in the new campaign (issue 16, point 10): the sides with an order tab, those of them
+    no --player was given for, and the sides the program plays; a GM who named two players of ten
+    learns here that the other eight are still played, by nobody yet."""
+    lines = []
+    if played:
+        lines.append(_("Ходят игроки ({n}): {names}").format(n=len(played), names=", ".join(played)))
+    idle = [s for s in played if s not in players]
+    if idle and players:
+        lines.append(
+            _("  из них пока без игрока ({n}): {names} — их листы приказов заполняет ведущий, пока не даст доступ "
+              "игроку").format(n=len(idle), names=", ".join(idle))
+        )
+    if ai:
+        lines.append(_("Ходит программа (ИИ, {n}): {names}").format(n=len(ai), names=", ".join(ai)))
+    return lines
 
 
 def _counts(counts: dict[str, int]) -> str:

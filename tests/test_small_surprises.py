@@ -3,20 +3,26 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
-import pytest
+import test_google_support as support
+from test_google_support import P1, P2, GoogleEnv
 
 from engine.core import i18n
 from engine.core.orders import OrderRow
 from engine.core.tables import Cell, Changeset, WriteBlock
 from engine.core.turn import TurnReport
 from engine.rulesets.ancient import orders as om
+from engine.rulesets.ancient import ruleset
 from engine.rulesets.ancient.orderchecks import warn_no_actions_with_orders
 from engine.rulesets.ancient.turnorders import TurnOrders
 from sheets_bridge.cli import main
 from sheets_bridge.xlsx import XlsxBackend
+
+emulator_server = support.emulator_server
+google = support.google
 
 EGYPT = "Приказы — Египет"
 CYRILLIC = re.compile("[А-Яа-яЁё]")
@@ -57,3 +63,26 @@ def test_i16_p10_no_actions_warning_of_an_english_campaign_is_in_english() -> No
         "carried out, «No actions» changes nothing"
     ]
     assert not CYRILLIC.search(report.warnings[0])
+
+
+def test_i16_p10_new_google_names_the_played_the_unplayed_and_the_ai_states(google: GoogleEnv, capsys) -> None:
+    argv = ["new", "--google", "--credentials", str(google.sa_key), "--player", f"Египет={P1}", "--player", f"Рим={P2}"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    spec = ruleset.new_workbook("demo", "ru", secret="x")
+    played = [t.owner for t in spec.tabs if t.kind == "orders"]
+    ai = [n for n in spec.ai_sides]
+    assert len(played) > 2 and ai and not set(played) & set(ai)
+    assert f"Ходят игроки ({len(played)}): {', '.join(played)}" in out, out
+    idle = [s for s in played if s not in ("Египет", "Рим")]
+    assert f"из них пока без игрока ({len(idle)}): {', '.join(idle)}" in out, out
+    assert f"Ходит программа (ИИ, {len(ai)}): {', '.join(ai)}" in out, out
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["played"] == played and data["ai"] == ai and data["without_player"] == idle
+
+
+def test_i16_p10_new_google_in_english_names_the_sides_in_english(google: GoogleEnv, capsys) -> None:
+    assert main(["new", "--google", "--lang", "en", "--credentials", str(google.sa_key)]) == 0
+    out = capsys.readouterr().out
+    assert "Played by players (" in out and "Played by the program (AI, " in out, out

@@ -171,6 +171,13 @@ class WorkbookSpec:
     # secret store under `campaign_id`, which the meta tab names (sheets_bridge/secrets.py)
     secret: str = field(default="", repr=False)
     campaign_id: str = ""
+    # the sides the program plays itself (no order tab): named to the GM when the campaign is made,
+    # beside the sides with an order tab (TabSpec.owner)
+    ai_sides: tuple[str, ...] = ()
+
+    def played_sides(self) -> list[str]:
+        """The sides with an order tab, in the tabs' order."""
+        return list(dict.fromkeys(t.owner for t in self.tabs if t.kind == "orders" and t.owner))
 
     def tab(self, name: str) -> TabSpec:
         for t in self.tabs:

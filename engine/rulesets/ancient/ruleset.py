@@ -279,7 +279,8 @@ def new_workbook(
         TabSpec(layout.tab_name(lang), rules_tabs[key], layout.widths(), kind="rules")
         for key, (_f, layout) in RULES_FILES.items()
     ]
-    return WorkbookSpec(c.title, tabs, secret=c.secret, campaign_id=c.campaign_id)
+    ai = tuple(s.name for s in c.states.values() if s.ai)
+    return WorkbookSpec(c.title, tabs, secret=c.secret, campaign_id=c.campaign_id, ai_sides=ai)
 
 
 def first_entry(c: Campaign, lang: str) -> str:
