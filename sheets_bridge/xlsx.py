@@ -53,6 +53,7 @@ HEADER_FONT = Font(name="Calibri", size=11, bold=True, color="FFFFFF")  # the bo
 # LibreOffice draws the header in its default serif
 HEADER_FILL = {"data": "3B5B7A", "rules": "6B5B3B", "orders": "4A7A3D", "report": "7A3B3B", "meta": "444444"}
 INVALID_TITLE_CHARS = set('[]:*?/\\')
+MAX_ROW = 1_048_576  # the last row of an Excel sheet
 
 # test hook: called between the steps of the atomic save (crash tests kill the process there)
 _SAVE_HOOK: Callable[[str], None] | None = None
@@ -388,11 +389,14 @@ def _format(ws: Worksheet, spec: TabSpec) -> None:
     for v in spec.validations:
         formula = '"' + ",".join(v.options) + '"' if v.options else v.source
         dv = DataValidation(type="list", formula1=formula, allow_blank=True, showErrorMessage=v.strict)
-        dv.add(f"{get_column_letter(v.column)}{v.first_row}:{get_column_letter(v.column)}{v.last_row}")
+        last = v.last_row or MAX_ROW  # 0: every row below, typed in later too
+        dv.add(f"{get_column_letter(v.column)}{v.first_row}:{get_column_letter(v.column)}{last}")
         ws.add_data_validation(dv)
     for col, fmt in spec.number_formats.items():
         for r in range(2, max(len(spec.rows), spec.format_rows, 2) + 1):
             ws.cell(row=r, column=col).number_format = fmt
+        if fmt == "@":  # text: a cell typed in later, below the rows above, keeps what was typed too
+            ws.column_dimensions[get_column_letter(col)].number_format = fmt
     for h in spec.highlights:
         fill_color = PatternFill("solid", fgColor=h.color, bgColor=h.color)
         ws.conditional_formatting.add(h.area, FormulaRule(formula=[h.formula.lstrip("=")], fill=fill_color))

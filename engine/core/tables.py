@@ -95,7 +95,7 @@ class Validation:
     """A dropdown on a column block: options listed inline, or taken from a range of another tab."""
 
     first_row: int
-    last_row: int
+    last_row: int  # 0: to the last row of the tab (rows a player adds below get the dropdown too)
     column: int
     options: tuple[str, ...] = ()
     source: str = ""  # A1 range like "'Правила — Постройки'!A2:A60"; used when options would be too long
@@ -145,7 +145,7 @@ class TabSpec:
     kind: str = "data"  # data | rules | orders | report | meta
     owner: str = ""  # for order tabs: the state whose player may edit the input columns
     editable_columns: tuple[int, int] | None = None  # 1-based inclusive range players may edit
-    number_formats: Mapping[int, str] = field(default_factory=dict)  # column -> Excel number format
+    number_formats: Mapping[int, str] = field(default_factory=dict)  # column -> Excel number format ("@": text)
     tab_color: str = ""
     highlights: Sequence[Highlight] = ()
     charts: Sequence[Chart] = ()
