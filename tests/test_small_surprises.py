@@ -7,18 +7,22 @@ import json
 import re
 from pathlib import Path
 
+import openpyxl
 import test_google_support as support
-from test_google_support import P1, P2, GoogleEnv
+from test_google_support import P1, P2, GoogleEnv, demo_spec
 
 from engine.core import i18n
 from engine.core.orders import OrderRow
-from engine.core.tables import Cell, Changeset, WriteBlock
+from engine.core.tables import Cell, Changeset, WriteBlock, column_letter
 from engine.core.turn import TurnReport
 from engine.rulesets.ancient import orders as om
 from engine.rulesets.ancient import ruleset
 from engine.rulesets.ancient.orderchecks import warn_no_actions_with_orders
 from engine.rulesets.ancient.turnorders import TurnOrders
+from engine.rulesets.ancient.vocab import ORDER_INPUT_FIELDS, ORDER_ROWS, ORDERS
+from sheets_bridge import sync
 from sheets_bridge.cli import main
+from sheets_bridge.google_http import make_client
 from sheets_bridge.xlsx import XlsxBackend
 
 emulator_server = support.emulator_server
@@ -86,3 +90,25 @@ def test_i16_p10_new_google_in_english_names_the_sides_in_english(google: Google
     assert main(["new", "--google", "--lang", "en", "--credentials", str(google.sa_key)]) == 0
     out = capsys.readouterr().out
     assert "Played by players (" in out and "Played by the program (AI, " in out, out
+
+
+def test_i16_p10_xlsx_order_input_columns_are_text_on_every_row(campaign: Path) -> None:
+    ws = openpyxl.load_workbook(campaign)[EGYPT]
+    for key in ORDER_INPUT_FIELDS:  # what a player types stays what was typed: «1.2» is no date
+        col = column_letter(ORDERS.col(key))
+        assert ws.column_dimensions[col].number_format == "@", key
+        assert all(ws[f"{col}{r}"].number_format == "@" for r in range(2, ORDER_ROWS + 2)), key
+    assert ws[f"{column_letter(ORDERS.col('turn'))}2"].number_format != "@"  # the program's columns are not
+
+
+def test_i16_p10_date_typed_into_a_google_order_cell_keeps_its_meaning(google: GoogleEnv) -> None:
+    spec = demo_spec()
+    sid = google.create(spec).spreadsheet_id
+    qty = column_letter(ORDERS.col("qty"))
+    own = make_client(google.key(P1)).open_by_key(sid).worksheet(EGYPT)
+    own.update([["Набрать", "ЛП", "Нижний Египет", None, "1/2/2026"]], f"A2:{qty}2", raw=False)  # as typed
+    row = google.backend(sid).read()[EGYPT][1]
+    assert row[ORDERS.col("qty") - 1] == "1/2/2026"  # not the serial number of the 2nd of January
+    result = sync.check(google.backend(sid))
+    reason = str(google.backend(sid).read()[EGYPT][1][ORDERS.col("reason") - 1])
+    assert result is not None and "«1/2/2026»" in reason, reason
