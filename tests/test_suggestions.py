@@ -4,15 +4,19 @@ either alphabet (rapidfuzz in engine/core/names.py), and a field with few legal 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import openpyxl
 import pytest
 
 from engine.core import i18n
-from engine.core.errors import InvalidOrder
+from engine.core.errors import CampaignError, InvalidOrder
 from engine.core.names import NameIndex
 from engine.core.orders import OrderRow
 from engine.rulesets.ancient import codec, ruleset
 from engine.rulesets.ancient import orders as om
+from sheets_bridge import sync
+from sheets_bridge.xlsx import XlsxBackend
 
 COLUMNS = {"action": "A", "object": "B", "where": "C", "to": "D", "qty": "E"}
 CYRILLIC = re.compile("[А-Яа-яЁё]")
@@ -86,10 +90,27 @@ def test_i16_p4_many_legal_values_are_not_listed(demo: codec.Decoded) -> None:
 def test_i16_p4_suggestions_of_an_english_campaign_are_in_english(demo: codec.Decoded) -> None:
     with i18n.using("en"):
         vocab = om.Vocabulary(demo.campaign, demo.rules)
-        governments = om.suggestion(vocab.governments, "republic")
-        action = om.suggestion(vocab.actions, "Buil a temple")
-        strata = om.suggestion(vocab.strata, "peasants")
+        governments = vocab.governments.suggest("republic")
+        action = vocab.actions.suggest("Buil a temple")
+        strata = vocab.strata.suggest("peasants")
     assert all(g.name_en in governments for g in demo.rules.governments.values())
-    assert "Build" in action and "Build" in om.suggestion(vocab.actions, "Buil a temple")
+    assert "Build" in action and "Build" in vocab.actions.suggest("Buil a temple")
     assert "free citizens" in strata
     assert not CYRILLIC.search(governments + action + strata), (governments, action, strata)
+
+
+def test_i16_p4_unknown_government_in_the_states_tab_lists_the_nine_forms(campaign: Path) -> None:
+    wb = openpyxl.load_workbook(campaign)
+    ws = wb["Государства"]
+    col = next(c.column for c in ws[1] if c.value == "Форма правления")
+    ws.cell(row=2, column=col, value="республика")
+    techs = next(c.column for c in ws[1] if c.value == "Технологии")
+    ws.cell(row=3, column=techs, value="Гончарный крук")
+    wb.save(campaign)
+    with pytest.raises(CampaignError) as exc:
+        sync.check(XlsxBackend(campaign))
+    text = str(exc.value)
+    line = next(x for x in text.splitlines() if "республика" in x)
+    for name in ("Деспотия", "Тирания", "Монархия", "Теократия", "Империя", "Демократия", "Анархия"):
+        assert name in line, line
+    assert "может быть, «Гончарный круг»?" in text, text

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 
 from rapidfuzz import fuzz, process
 
+from .messages import _
+
 # Latin letters that look like Cyrillic ones; both sides of a match are folded the same way.
 _CONFUSABLES = str.maketrans(
     {
@@ -61,6 +63,7 @@ WHOLE_CUTOFF = 60  # the whole text against a whole name (difflib's 0.6 before r
 WORD_CUTOFF = 80  # each word of a name against the typed word nearest it, on average
 LATIN_CUTOFF = 75  # both sides spelled in Latin letters
 MIN_WORD = 3  # shorter words («в», «на», «1») are not matched alone
+FEW_CHOICES = 12  # an index with no more names than this lists them all after an unknown word
 
 
 def _latin(text: str) -> str:
@@ -126,6 +129,16 @@ class NameIndex:
         for _s, score, i in process.extract(latin, spelt, scorer=fuzz.ratio, score_cutoff=LATIN_CUTOFF, limit=None):
             note(keys[i], score)
         return sorted(scores, key=lambda c: (-scores[c], c))[:n]
+
+    def suggest(self, text: object) -> str:
+        """What to append to «unknown …» in a message: the nearest name, and every name when there
+        are few («республика» → the nine forms of government); "" when there is nothing to say."""
+        close = self.closest(text)
+        hint = " (" + _("может быть, «{name}»?").format(name=self.label(close[0])) + ")" if close else ""
+        names = self.labels()
+        if len(names) <= FEW_CHOICES:
+            hint += "; " + _("варианты: {names}").format(names=", ".join(names))
+        return hint
 
     def __contains__(self, text: object) -> bool:
         return self.get(text) is not None

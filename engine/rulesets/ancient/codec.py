@@ -15,6 +15,7 @@ from engine.core.errors import CampaignError, Problem
 from engine.core.layout import Layout, find_tab, norm, records
 from engine.core.ledger import LedgerEntry
 from engine.core.money import to_cell
+from engine.core.names import NameIndex
 from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
 from engine.core.tables import Cell, Formula, Grid, Tables, as_text, column_letter, is_blank, shorten
 
@@ -158,6 +159,20 @@ def _bounds(layout: Layout) -> dict[str, Bound]:
     return BOUNDS.get(layout, {})
 
 
+class _Hints:
+    """Name indexes of the rules for the suggestions after an unknown name in a tab (issue 16,
+    point 4): the nearest name, or all of them when they are few (the forms of government)."""
+
+    def __init__(self, rules: Rules, lang: str) -> None:
+        en = lang == "en"
+        self.buildings = NameIndex((n, (b.name_en,)) for n, b in rules.buildings.items())
+        self.techs = NameIndex((n, (t.name_en,)) for n, t in rules.techs.items())
+        self.governments = NameIndex(
+            ((g.key, (g.name_ru, g.name_en)) for g in rules.governments.values()),
+            {g.key: g.name_en if en else g.name_ru for g in rules.governments.values()},
+        )
+
+
 def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
     """Read and check the whole campaign; raise CampaignError listing every problem.
     ``tab_ids`` (read title -> stable id, on Google) lets renamed tabs be followed exactly."""
@@ -182,6 +197,7 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
         last_resolved=int(meta.get("last_resolved") or 0) if str(meta.get("last_resolved") or "0").isdigit() else 0,
     )
     tabs: dict[str, str] = {}
+    hints = _Hints(rules, campaign.lang)
 
     # provinces first: states refer to them
     tab, grid, cols = _grid(tables, "provinces", problems)
@@ -199,7 +215,7 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
         buildings = rd.items(row, rec, "buildings")
         for b in buildings:
             if rules.buildings and b not in rules.buildings:
-                rd.bad(row, "buildings", f"неизвестная постройка «{b}»")
+                rd.bad(row, "buildings", f"неизвестная постройка «{b}»{hints.buildings.suggest(b)}")
         campaign.provinces[name] = Province(
             name=name,
             owner=rd.text(row, rec, "owner"),
@@ -226,11 +242,11 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
         gov_text = rd.text(row, rec, "government", required=True)
         gov = rules.government(gov_text) if gov_text else None
         if gov_text and gov is None and rules.governments:
-            rd.bad(row, "government", f"неизвестная форма правления «{gov_text}»")
+            rd.bad(row, "government", f"неизвестная форма правления «{gov_text}»{hints.governments.suggest(gov_text)}")
         techs = rd.items(row, rec, "techs")
         for t in techs:
             if rules.techs and t not in rules.techs:
-                rd.bad(row, "techs", f"неизвестная технология «{t}»")
+                rd.bad(row, "techs", f"неизвестная технология «{t}»{hints.techs.suggest(t)}")
         path_text = rd.text(row, rec, "path")
         path = PATHS.get(norm(path_text), "") if path_text else "eastern"
         if not path:

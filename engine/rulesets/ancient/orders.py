@@ -19,7 +19,6 @@ from engine.core.orders import OrderRow
 from engine.core.tables import Cell, Formula, is_blank, shorten
 
 from .forces import RETURNS_TO
-from .messages import _
 from .model import Campaign
 from .rules import Rules
 from .speech import Name
@@ -375,21 +374,7 @@ def _lookup(index: NameIndex, cell: Cell, what: str, where: str) -> str:
     found = index.get(text)
     if found:
         return found
-    raise InvalidOrder(f"{where}: {unknown} «{text[:60]}»{suggestion(index, text)}")
-
-
-FEW_CHOICES = 12  # an index with no more names than this lists them all when a word is not one of them
-
-
-def suggestion(index: NameIndex, text: str) -> str:
-    """What to append to «unknown …»: the nearest name, and every name when there are few
-    («республика» → the nine forms of government); "" when there is nothing to say."""
-    close = index.closest(text)
-    hint = " (" + _("может быть, «{name}»?").format(name=index.label(close[0])) + ")" if close else ""
-    names = index.labels()
-    if len(names) <= FEW_CHOICES:
-        hint += "; " + _("варианты: {names}").format(names=", ".join(names))
-    return hint
+    raise InvalidOrder(f"{where}: {unknown} «{text[:60]}»{index.suggest(text)}")
 
 
 def quantity(row: OrderRow) -> int | None:
