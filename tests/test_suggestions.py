@@ -51,10 +51,11 @@ def test_i16_p4_a_name_is_matched_word_by_word() -> None:
 
 @pytest.mark.parametrize(
     ("typed", "name"),
-    [("Carthage", "Карфаген"), ("Egypt", "Египет"), ("Macedonia", "Македония")],
+    [("Carthage", "Карфаген"), ("Egypt", "Египет"), ("Macedonia", "Македония"), ("Parthia", "Парфия"),
+     ("Bithynia", "Вифиния")],
 )
 def test_i16_p4_a_name_typed_in_latin_letters_suggests_the_russian_one(typed: str, name: str) -> None:
-    index = NameIndex((n, ()) for n in ("Карфаген", "Египет", "Македония", "Рим", "Парфия", "Картли"))
+    index = NameIndex((n, ()) for n in ("Карфаген", "Египет", "Македония", "Рим", "Парфия", "Спарта", "Вифиния", "Картли"))
     assert index.closest(typed) == [name]
 
 

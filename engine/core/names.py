@@ -9,6 +9,7 @@ in the other alphabet).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 from rapidfuzz import fuzz, process
@@ -46,7 +47,7 @@ def fold(text: object) -> str:
 
 
 # Russian letters in Latin, chosen so that a Latin spelling of the same name lands close: «Карфаген»
-# → karfagen, «Carthage» → kartage (see `_latin`)
+# → karfagen, «Carthage» → karfage (see `_latin`)
 _TO_LATIN = str.maketrans(
     {
         "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z",
@@ -55,11 +56,13 @@ _TO_LATIN = str.maketrans(
         "ъ": "", "ы": "i", "ь": "", "э": "e", "ю": "yu", "я": "ya",
     }
 )
-# Latin spellings that sound like one Russian letter (the longer ones first)
-_LATIN_SOUNDS = (("ph", "f"), ("th", "t"), ("ck", "k"), ("qu", "kv"), ("c", "k"), ("q", "k"), ("x", "ks"),
+# Latin spellings that sound like one Russian letter (the longer ones first); «th» is «ф» as in the
+# Greek names Russian took through Byzantium (Carthage — Карфаген, Parthia — Парфия, Athens — Афины)
+_LATIN_SOUNDS = (("ph", "f"), ("th", "f"), ("ck", "k"), ("qu", "kv"), ("c", "k"), ("q", "k"), ("x", "ks"),
                  ("w", "v"), ("y", "i"), ("j", "i"))
+_DOUBLED = re.compile(r"(.)\1+")  # «Massilia» — «Массилия», «Parfiia» — «Parthia»
 
-WHOLE_CUTOFF = 60  # the whole text against a whole name (difflib's 0.6 before rapidfuzz)
+WHOLE_CUTOFF = 65  # the whole text against a whole name (difflib's 0.6 before rapidfuzz: too loose)
 WORD_CUTOFF = 80  # each word of a name against the typed word nearest it, on average
 LATIN_CUTOFF = 75  # both sides spelled in Latin letters
 MIN_WORD = 3  # shorter words («в», «на», «1») are not matched alone
@@ -72,7 +75,7 @@ def _latin(text: str) -> str:
     s = text.replace("ё", "е").translate(_TO_LATIN)
     for src, dst in _LATIN_SOUNDS:
         s = s.replace(src, dst)
-    return s
+    return _DOUBLED.sub(r"\1", s)
 
 
 def _words(key: str) -> list[str]:
