@@ -4,7 +4,9 @@ row of the tab, in .xlsx and in Google (the emulator), one list per column for e
 
 from __future__ import annotations
 
+import csv
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,7 @@ import openpyxl
 import pytest
 import test_google_support as support
 from test_google_support import GoogleEnv, demo_spec
+from test_libreoffice import CSV_FILTER, soffice
 
 from engine.core.tables import column_letter
 from engine.rulesets.ancient import codec, dropdowns
@@ -64,7 +67,11 @@ def test_i16_p9_xlsx_object_and_to_offer_what_orders_take_on_every_row(tmp_path:
     for key in ("action", "object", "where", "to"):
         dv = by_col[column_letter(ORDERS.col(key))]
         assert str(dv.sqref) == f"{column_letter(ORDERS.col(key))}2:{column_letter(ORDERS.col(key))}1048576"
-    objects = _listed(wb, by_col[column_letter(ORDERS.col("object"))].formula1)
+    # «Объект» lists what the row's action takes, and everything for no action or another word
+    obj = by_col[column_letter(ORDERS.col("object"))].formula1
+    dependent = re.match(r"^IF\(ISNA\(MATCH\(\$A2,.*?\)\),(?P<all>[^,]+),OFFSET\(", obj)
+    assert dependent, obj
+    objects = _listed(wb, dependent["all"])
     targets = _listed(wb, by_col[column_letter(ORDERS.col("to"))].formula1)
     assert set(objects) == things and len(objects) == len(things)
     assert set(targets) == places and len(targets) == len(places)
@@ -110,3 +117,35 @@ def test_i16_p9_google_object_and_to_offer_what_orders_take_on_every_row(google:
                 assert cond["type"] == "ONE_OF_RANGE"
                 m = RANGE.match(cond["values"][0]["userEnteredValue"])
                 assert m and m["tab"] == dropdowns.LISTS.tab_name("ru") and int(m["r1"]) - 1 == len(wanted)
+
+
+def test_i16_p9_xlsx_object_list_depends_on_the_action_in_libreoffice(tmp_path: Path) -> None:
+    """The dependent list's formula, evaluated by LibreOffice Calc for three rows: a list per action,
+    the combined list for a row with no action (the same formula the dropdown of «Объект» reads)."""
+    path = tmp_path / "c.xlsx"
+    sync.create(str(path), scenario="demo", secret="s")
+    wb = openpyxl.load_workbook(path)
+    ws = wb["Приказы — Египет"]
+    obj = column_letter(ORDERS.col("object"))
+    formula = next(dv.formula1 for dv in ws.data_validations.dataValidation if str(dv.sqref).startswith(f"{obj}2:"))
+    assert "MATCH($A2" in formula
+    ws["A2"], ws["A4"] = "Набрать", "Сменить правление"  # row 3: no action
+    for r in (2, 3, 4):
+        here = formula.replace("$A2", f"$A{r}")
+        ws[f"L{r}"] = f"=ROWS({here})"
+        ws[f"M{r}"] = f"=INDEX({here},1)"
+    wb.save(path)
+    out, profile = tmp_path / "csv", tmp_path / "lo-profile"
+    proc = subprocess.run(
+        [soffice(), f"-env:UserInstallation=file://{profile}", "--headless", "--convert-to", CSV_FILTER,
+         str(path), "--outdir", str(out)],
+        capture_output=True, text=True, timeout=180,
+    )
+    assert proc.returncode == 0, proc.stderr
+    with open(out / "c-Приказы — Египет.csv", encoding="utf-8") as fh:
+        rows = list(csv.reader(fh))
+    d = codec.decode(_read(path))
+    n_all = len(dropdowns.objects(d.rules, "ru"))
+    assert rows[1][11:13] == [str(len(d.rules.units)), "ЛП"], rows[1]
+    assert rows[2][11:13] == [str(n_all), dropdowns.objects(d.rules, "ru")[0]], rows[2]
+    assert rows[3][11:13] == [str(len(d.rules.governments)), "Деспотия"], rows[3]
