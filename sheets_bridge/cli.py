@@ -113,9 +113,21 @@ def _new_google(args: argparse.Namespace) -> int:
         raise UsageError("с --google путь к файлу не нужен: таблица создаётся в Google Drive")
     players = _players(args.player)
     specs: list[WorkbookSpec] = []
+
+    def seen(spec: WorkbookSpec) -> None:
+        """Keep the spec for the summary; refuse a player for an AI state before anything is made."""
+        specs.append(spec)
+        ai = [s for s in players if s in spec.ai_sides]
+        if ai:
+            with i18n.using(args.lang):
+                raise UsageError(
+                    _("«{state}» в этом сценарии ходит программа (ИИ), листа приказов у него нет; "
+                      "игроки могут быть у: {played}").format(state=ai[0], played=", ".join(spec.played_sides()))
+                )
+
     created = sync.create_google(ruleset=args.ruleset, scenario=args.scenario, lang=args.lang, title=args.title,
                                  gm=args.gm, players=players, private_orders=args.private_orders,
-                                 options=_options(args), on_spec=specs.append)
+                                 options=_options(args), on_spec=seen)
     played, ai = (specs[0].played_sides(), list(specs[0].ai_sides)) if specs else ([], [])
     if args.json:
         print(json.dumps({"created": created.url, "spreadsheet_id": created.spreadsheet_id,

@@ -86,6 +86,16 @@ def test_i16_p10_new_google_names_the_played_the_unplayed_and_the_ai_states(goog
     assert data["played"] == played and data["ai"] == ai and data["without_player"] == idle
 
 
+def test_i16_p10_new_google_player_for_an_ai_state_says_it_is_ai(google: GoogleEnv, capsys) -> None:
+    spec = ruleset.new_workbook("demo", "ru", secret="x")
+    ai = spec.ai_sides[0]
+    code = main(["new", "--google", "--credentials", str(google.sa_key), "--player", f"{ai}=a@example.com"])
+    err = capsys.readouterr().err
+    assert code == 2 and f"«{ai}» в этом сценарии ходит программа (ИИ)" in err, err
+    assert spec.played_sides()[0] in err
+    assert google.counts() == {}  # nothing was created
+
+
 def test_i16_p10_new_google_in_english_names_the_sides_in_english(google: GoogleEnv, capsys) -> None:
     assert main(["new", "--google", "--lang", "en", "--credentials", str(google.sa_key)]) == 0
     out = capsys.readouterr().out
