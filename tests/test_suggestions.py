@@ -55,7 +55,8 @@ def test_i16_p4_a_name_is_matched_word_by_word() -> None:
      ("Bithynia", "Вифиния")],
 )
 def test_i16_p4_a_name_typed_in_latin_letters_suggests_the_russian_one(typed: str, name: str) -> None:
-    index = NameIndex((n, ()) for n in ("Карфаген", "Египет", "Македония", "Рим", "Парфия", "Спарта", "Вифиния", "Картли"))
+    names = ("Карфаген", "Египет", "Македония", "Рим", "Парфия", "Спарта", "Вифиния", "Картли")
+    index = NameIndex((n, ()) for n in names)
     assert index.closest(typed) == [name]
 
 
