@@ -27,6 +27,7 @@ from engine.core import i18n
 from engine.core.errors import SCREENFUL, CampaignError, StrategosError, UsageError
 from engine.core.messages import _
 from engine.core.orders import STATUS_TEXT, Status
+from engine.core.tables import WorkbookSpec
 
 from . import argparse_texts, commands, faults, progress, sync, xlsx_lock
 from .progress import RichProgress
@@ -146,12 +147,27 @@ def _new_google(args: argparse.Namespace) -> int:
     if args.target:
         raise UsageError(_("с --google путь к файлу не нужен: таблица создаётся в Google Drive"))
     players = _players(args.player)
+    specs: list[WorkbookSpec] = []
+
+    def seen(spec: WorkbookSpec) -> None:
+        """Keep the spec for the summary; refuse a player for an AI state before anything is made."""
+        specs.append(spec)
+        ai = [s for s in players if s in spec.ai_sides]
+        if ai:
+            with i18n.using(args.lang):
+                raise UsageError(
+                    _("«{state}» в этом сценарии ходит программа (ИИ), листа приказов у него нет; "
+                      "игроки могут быть у: {played}").format(state=ai[0], played=", ".join(spec.played_sides()))
+                )
+
     created = sync.create_google(ruleset=args.ruleset, scenario=args.scenario, lang=args.lang, title=args.title,
                                  gm=args.gm, players=players, private_orders=args.private_orders,
-                                 options=_options(args))
+                                 options=_options(args), on_spec=seen)
+    played, ai = (specs[0].played_sides(), list(specs[0].ai_sides)) if specs else ([], [])
     if args.json:
         print(json.dumps({"created": created.url, "spreadsheet_id": created.spreadsheet_id,
-                          "order_spreadsheets": created.order_urls(), "requests": created.requests, "turn": 1},
+                          "order_spreadsheets": created.order_urls(), "requests": created.requests, "turn": 1,
+                          "played": played, "ai": ai, "without_player": [s for s in played if s not in players]},
                          ensure_ascii=False))
         return 0
     if args.quiet:
@@ -163,8 +179,29 @@ def _new_google(args: argparse.Namespace) -> int:
         print(_("Ведущий {email} — редактор.").format(email=args.gm))
     for state, email in players.items():
         print(_("Игрок {state}: {email} — правит только свой лист приказов.").format(state=state, email=email))
+    with i18n.using(args.lang):
+        for line in _sides_lines(played, ai, players):
+            print(line)
     print(_("Открыт приём приказов на ход {turn}.").format(turn=1))
     return 0
+
+
+def _sides_lines(played: Sequence[str], ai: Sequence[str], players: Mapping[str, str]) -> list[str]:
+    """Who moves in the new campaign (issue 16, point 10): the sides with an order tab, those of them
+    no --player was given for, and the sides the program plays; a GM who named two players of ten
+    learns here that the other eight are still played, by nobody yet."""
+    lines = []
+    if played:
+        lines.append(_("Ходят игроки ({n}): {names}").format(n=len(played), names=", ".join(played)))
+    idle = [s for s in played if s not in players]
+    if idle and players:
+        lines.append(
+            _("  из них пока без игрока ({n}): {names} — их листы приказов заполняет ведущий, пока не даст доступ "
+              "игроку").format(n=len(idle), names=", ".join(idle))
+        )
+    if ai:
+        lines.append(_("Ходит программа (ИИ, {n}): {names}").format(n=len(ai), names=", ".join(ai)))
+    return lines
 
 
 def _counts(counts: dict[str, int]) -> str:

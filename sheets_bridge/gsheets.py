@@ -1477,7 +1477,8 @@ def _format_requests(
         out.append(
             {
                 "setDataValidation": {
-                    "range": _grid_range(sheet_id, v.first_row - 1, v.last_row, v.column - 1, v.column),
+                    "range": _grid_range(sheet_id, v.first_row - 1, v.last_row or _creation_size(spec)[0], v.column - 1,
+                                         v.column),
                     "rule": rule,
                 }
             }
@@ -1487,7 +1488,8 @@ def _format_requests(
             {
                 "repeatCell": {
                     "range": _grid_range(sheet_id, 1, last, col - 1, col),
-                    "cell": {"userEnteredFormat": {"numberFormat": {"type": "NUMBER", "pattern": pattern}}},
+                    "cell": {"userEnteredFormat": {"numberFormat": {"type": "TEXT" if pattern == "@" else "NUMBER",
+                                                                    "pattern": pattern}}},
                     "fields": "userEnteredFormat.numberFormat",
                 }
             }

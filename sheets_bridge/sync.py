@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -320,13 +320,17 @@ def create(target: str, ruleset: str = "ancient", scenario: str = "demo", lang: 
 
 def create_google(ruleset: str = "ancient", scenario: str = "demo", lang: str = "ru", title: str | None = None,
                   gm: str | None = None, players: Mapping[str, str] | None = None, private_orders: bool = False,
-                  options: Options | None = None, secret: str | None = None) -> CreatedCampaign:
+                  options: Options | None = None, secret: str | None = None,
+                  on_spec: Callable[[WorkbookSpec], None] | None = None) -> CreatedCampaign:
     """Create a new campaign as Google spreadsheet(s), protected and shared (see gsheets.create_campaign);
-    its secret goes to the GM's store under the campaign id, in no cell."""
+    its secret goes to the GM's store under the campaign id, in no cell. `on_spec` sees the campaign's
+    spec before anything is created (the CLI names the played and the AI sides from it)."""
     from . import gsheets
 
     spec = rulesets.get(ruleset).new_workbook(scenario=scenario, lang=lang, title=title, secret=secret)
     _no_secret_in_cells(spec)
+    if on_spec is not None:
+        on_spec(spec)
     secrets.keep(spec)
     opts = options or Options()
     return gsheets.create(spec, credentials=opts.credentials, oauth_client_secrets=opts.oauth_client_secrets,

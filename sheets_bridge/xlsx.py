@@ -20,6 +20,7 @@ import errno
 import hashlib
 import io
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -45,7 +46,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from engine.core import fit
 from engine.core.errors import BackendError, CampaignError, Problem
 from engine.core.messages import _
-from engine.core.tables import Cell, Changeset, Chart, Formula, Grid, Tables, TabSpec, WorkbookSpec
+from engine.core.tables import Cell, Changeset, Chart, Formula, Grid, Tables, TabSpec, Validation, WorkbookSpec
 
 from . import xlsx_lock
 from .faults import backend_error
@@ -54,6 +55,7 @@ HEADER_FONT = Font(name="Calibri", size=11, bold=True, color="FFFFFF")  # the bo
 # LibreOffice draws the header in its default serif
 HEADER_FILL = {"data": "3B5B7A", "rules": "6B5B3B", "orders": "4A7A3D", "report": "7A3B3B", "meta": "444444"}
 INVALID_TITLE_CHARS = set('[]:*?/\\')
+MAX_ROW = 1_048_576  # the last row of an Excel sheet
 
 # test hook: called between the steps of the atomic save (crash tests kill the process there)
 _SAVE_HOOK: Callable[[str], None] | None = None
@@ -391,13 +393,16 @@ def _format(ws: Worksheet, spec: TabSpec) -> None:
             cell.alignment = wrap
     _print_setup(ws, spec)
     for v in spec.validations:
-        formula = '"' + ",".join(v.options) + '"' if v.options else v.source
+        formula = '"' + ",".join(v.options) + '"' if v.options else _dependent_list(v) or v.source
         dv = DataValidation(type="list", formula1=formula, allow_blank=True, showErrorMessage=v.strict)
-        dv.add(f"{get_column_letter(v.column)}{v.first_row}:{get_column_letter(v.column)}{v.last_row}")
+        last = v.last_row or MAX_ROW  # 0: every row below, typed in later too
+        dv.add(f"{get_column_letter(v.column)}{v.first_row}:{get_column_letter(v.column)}{last}")
         ws.add_data_validation(dv)
     for col, fmt in spec.number_formats.items():
         for r in range(2, max(len(spec.rows), spec.format_rows, 2) + 1):
             ws.cell(row=r, column=col).number_format = fmt
+        if fmt == "@":  # text: a cell typed in later, below the rows above, keeps what was typed too
+            ws.column_dimensions[get_column_letter(col)].number_format = fmt
     for h in spec.highlights:
         fill_color = PatternFill("solid", fgColor=h.color, bgColor=h.color)
         ws.conditional_formatting.add(h.area, FormulaRule(formula=[h.formula.lstrip("=")], fill=fill_color))
@@ -407,6 +412,27 @@ def _format(ws: Worksheet, spec: TabSpec) -> None:
         ws.sheet_properties.tabColor = spec.tab_color.lstrip("#")
     if spec.hidden:
         ws.sheet_state = "hidden"
+
+
+_BLOCK = re.compile(r"^(?P<tab>'(?:[^']|'')+'|[^!]+)!\$?(?P<c0>[A-Z]+)\$?(?P<r0>\d+):\$?(?P<c1>[A-Z]+)\$?(?P<r1>\d+)$")
+MAX_LIST_FORMULA = 255  # Excel refuses a longer list source
+
+
+def _dependent_list(v: Validation) -> str:
+    """The list source of a dependent dropdown: the list under the heading of `v.choices` that the
+    row's `v.depends_on` cell names (OFFSET over the heading MATCH finds, as long as the list's
+    non-empty cells), `v.source` when it names none; "" when `v` depends on nothing or the formula
+    would be too long for Excel (then the plain `source` stands)."""
+    m = _BLOCK.match(v.choices.strip()) if v.depends_on and v.choices and v.source else None
+    if not m:
+        return ""
+    tab, c0, c1, r0, r1 = m["tab"], m["c0"], m["c1"], int(m["r0"]), int(m["r1"])
+    key = f"${get_column_letter(v.depends_on)}{v.first_row}"  # relative row: each row reads its own
+    pick = f"MATCH({key},{tab}!${c0}${r0}:${c1}${r0},0)"
+    column = f"OFFSET({tab}!${c0}${r0 + 1}:${c0}${r1},0,{pick}-1)"
+    formula = (f'IF(ISNA({pick}),{v.source},OFFSET({tab}!${c0}${r0 + 1},0,{pick}-1,'
+               f'MAX(1,COUNTIF({column},"?*")),1))')
+    return formula if len(formula) <= MAX_LIST_FORMULA else ""
 
 
 def _chart(ws: Worksheet, ch: Chart) -> ScatterChart:

@@ -61,7 +61,9 @@ def test_new_campaign_has_dropdowns_frozen_headers_and_widths(campaign: Path) ->
     assert ws.freeze_panes == "A2"
     formulas = [dv.formula1 for dv in ws.data_validations.dataValidation]
     assert any("Построить" in f for f in formulas)
-    assert any("Правила — Постройки" in f for f in formulas)
+    # «Объект» offers the buildings among the rest of what actions take (issue 16, point 9: the hidden «Списки»)
+    assert any("'Списки'!$A$2" in f for f in formulas)
+    assert "Храм" in [c.value for c in wb["Списки"]["A"]]
     assert ws.column_dimensions["I"].width >= 40
     assert wb["Государства"].freeze_panes == "B2"
 

@@ -22,7 +22,7 @@ from .messages import _
 from .tables import Cell, Formula, Grid, Tables, is_blank
 
 HISTORY_TAB = "_История"
-CHUNK = 45_000
+CHUNK = 32_000  # under a cell's limit in .xlsx (32,767; Google 50,000): a longer chunk is cut there
 
 
 def _encode_cell(v: Cell) -> object:

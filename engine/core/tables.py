@@ -96,11 +96,16 @@ class Validation:
     """A dropdown on a column block: options listed inline, or taken from a range of another tab."""
 
     first_row: int
-    last_row: int
+    last_row: int  # 0: to the last row of the tab (rows a player adds below get the dropdown too)
     column: int
     options: tuple[str, ...] = ()
     source: str = ""  # A1 range like "'Правила — Постройки'!A2:A60"; used when options would be too long
     strict: bool = False
+    # a list that depends on another cell of the row, where the backend allows (.xlsx; Google offers
+    # `source`): `depends_on` is that cell's column, `choices` a block (e.g. "'Списки'!$C$1:$P$130")
+    # whose first row holds the values it may take, each above its own list; any other value: `source`
+    depends_on: int = 0
+    choices: str = ""
 
 
 @dataclass(frozen=True)
@@ -146,7 +151,7 @@ class TabSpec:
     kind: str = "data"  # data | rules | orders | report | meta
     owner: str = ""  # for order tabs: the state whose player may edit the input columns
     editable_columns: tuple[int, int] | None = None  # 1-based inclusive range players may edit
-    number_formats: Mapping[int, str] = field(default_factory=dict)  # column -> Excel number format
+    number_formats: Mapping[int, str] = field(default_factory=dict)  # column -> Excel number format ("@": text)
     tab_color: str = ""
     highlights: Sequence[Highlight] = ()
     charts: Sequence[Chart] = ()
@@ -172,6 +177,13 @@ class WorkbookSpec:
     # secret store under `campaign_id`, which the meta tab names (sheets_bridge/secrets.py)
     secret: str = field(default="", repr=False)
     campaign_id: str = ""
+    # the sides the program plays itself (no order tab): named to the GM when the campaign is made,
+    # beside the sides with an order tab (TabSpec.owner)
+    ai_sides: tuple[str, ...] = ()
+
+    def played_sides(self) -> list[str]:
+        """The sides with an order tab, in the tabs' order."""
+        return list(dict.fromkeys(t.owner for t in self.tabs if t.kind == "orders" and t.owner))
 
     def tab(self, name: str) -> TabSpec:
         for t in self.tabs:

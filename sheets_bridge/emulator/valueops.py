@@ -225,8 +225,17 @@ def plan_write(
                 raise bad_request(f"Invalid values[{i}][{j}]: {raw!r}") from None
             if parsed is None:
                 continue
+            if isinstance(raw, str) and raw and _plain_text(sheet, r0 + i, c0 + j):
+                parsed = ({"stringValue": raw}, None)  # a plain-text cell keeps what was typed, as in the UI
             plan.cells.append((r0 + i, c0 + j, parsed))
     return plan
+
+
+def _plain_text(sheet: Any, r: int, c: int) -> bool:
+    """Whether the cell is formatted as plain text (numberFormat TEXT): Sheets then stores what is
+    typed with USER_ENTERED as a string — no number, date or formula is read into it."""
+    cell = sheet.cell(r, c)
+    return bool(cell and ((cell.fmt or {}).get("numberFormat") or {}).get("type") == "TEXT")
 
 
 def apply_write(plan: WritePlan) -> None:

@@ -19,6 +19,7 @@ from engine.core.errors import CampaignError, Problem
 from engine.core.layout import Layout, find_tab, norm, records
 from engine.core.ledger import LedgerEntry
 from engine.core.money import to_cell
+from engine.core.names import NameIndex
 from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
 from engine.core.tables import Cell, Formula, Grid, Tables, as_text, column_letter, is_blank, shorten
 
@@ -171,6 +172,21 @@ def _bounds(layout: Layout) -> dict[str, Bound]:
     return BOUNDS.get(layout, {})
 
 
+class _Hints:
+    """Name indexes of the rules for the suggestions after an unknown name in a tab (issue 16,
+    point 4): the nearest name, or all of them when they are few (the forms of government)."""
+
+    def __init__(self, rules: Rules, lang: str) -> None:
+        en = lang == "en"
+        self.buildings = NameIndex((n, (b.name_en,)) for n, b in rules.buildings.items())
+        self.techs = NameIndex((n, (t.name_en,)) for n, t in rules.techs.items())
+        self.governments = NameIndex(
+            ((g.key, (g.name_ru, g.name_en)) for g in rules.governments.values()),
+            {g.key: g.name_en if en else g.name_ru for g in rules.governments.values()},
+        )
+
+
+
 def lang_of(tables: Tables) -> str:
     """The campaign's language from its meta tab («Язык»): "en" or "ru" (the default)."""
     _tab, meta = _meta(tables, [])
@@ -223,6 +239,7 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
         last_resolved=int(meta.get("last_resolved") or 0) if str(meta.get("last_resolved") or "0").isdigit() else 0,
     )
     tabs: dict[str, str] = {}
+    hints = _Hints(rules, campaign.lang)
 
     # provinces first: states refer to them
     tab, grid, cols = _grid(tables, "provinces", problems)
@@ -244,7 +261,7 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
         buildings = [_known(b, rules.buildings) for b in rd.items(row, rec, "buildings")]
         for b in buildings:
             if rules.buildings and b not in rules.buildings:
-                rd.bad(row, "buildings", _("неизвестная постройка «{b}»").format(b=b))
+                rd.bad(row, "buildings", _("неизвестная постройка «{b}»").format(b=b) + hints.buildings.suggest(b))
         campaign.provinces[name] = Province(
             name=name,
             owner=rd.text(row, rec, "owner"),
@@ -275,11 +292,16 @@ def decode(tables: Tables, tab_ids: dict[str, str] | None = None) -> Decoded:
         gov_text = rd.text(row, rec, "government", required=True)
         gov = rules.government(gov_text) if gov_text else None
         if gov_text and gov is None and rules.governments:
-            rd.bad(row, "government", _("неизвестная форма правления «{gov_text}»").format(gov_text=gov_text))
+            rd.bad(
+                row,
+                "government",
+                _("неизвестная форма правления «{gov_text}»").format(gov_text=gov_text)
+                + hints.governments.suggest(gov_text),
+            )
         techs = [_known(t, rules.techs) for t in rd.items(row, rec, "techs")]
         for t in techs:
             if rules.techs and t not in rules.techs:
-                rd.bad(row, "techs", _("неизвестная технология «{t}»").format(t=t))
+                rd.bad(row, "techs", _("неизвестная технология «{t}»").format(t=t) + hints.techs.suggest(t))
         path_text = rd.text(row, rec, "path")
         path = PATHS.get(norm(path_text), "") if path_text else "eastern"
         if not path:

@@ -298,10 +298,12 @@ class Vocabulary:
     def __init__(self, campaign: Campaign, rules: Rules) -> None:
         # the words of both languages first, then the other accepted words, then the keys: «Move» is
         # the English word of «Двинуть» although "move" is the key of «Переселить»
+        en = i18n.current() == "en"
         self.actions = NameIndex(
-            [(ru, (en,)) for ru, en, _more in ACTIONS.values()]
+            [(ru, (en_word,)) for ru, en_word, _more in ACTIONS.values()]
             + [(ru, more) for ru, _en, more in ACTIONS.values()]
-            + [(ru, (key,)) for key, (ru, _en, _more) in ACTIONS.items()]
+            + [(ru, (key,)) for key, (ru, _en, _more) in ACTIONS.items()],
+            {ru: en_word for ru, en_word, _m in ACTIONS.values()} if en else None,
         )
         self.action_keys = {ru: key for key, (ru, _en, _more) in ACTIONS.items()}
         # every name is also understood in the other language (naming.aliases: «Carthage» ↔ «Карфаген»)
@@ -311,12 +313,16 @@ class Vocabulary:
         self.states = NameIndex(naming.with_aliases(campaign.states))
         self.techs = NameIndex((t.name_ru, (t.name_en, *al(t.name_ru))) for t in rules.techs.values())
         self.governments = NameIndex(
-            (g.key, (g.name_ru, g.name_en, *al(g.name_ru))) for g in rules.governments.values()
+            ((g.key, (g.name_ru, g.name_en, *al(g.name_ru))) for g in rules.governments.values()),
+            {g.key: g.name_en if en else g.name_ru for g in rules.governments.values()},
         )
         self.gov_names = {g.key: g.name_ru for g in rules.governments.values()}
         self.strata = NameIndex(
-            (s, (*STRATA_NAMES[s], s + ".", naming.shown("stratum", s, "en"), *STRATA_ABBREVIATIONS.get(s, ())))
-            for s in STRATA
+            (
+                (s, (*STRATA_NAMES[s], s + ".", naming.shown("stratum", s, "en"), *STRATA_ABBREVIATIONS.get(s, ())))
+                for s in STRATA
+            ),
+            {s: STRATA_NAMES[s][1] for s in STRATA} if en else None,
         )
         self.action_words = {key: (ru, en) for key, (ru, en, _m) in ACTIONS.items()}
         self.units = NameIndex(
@@ -378,14 +384,8 @@ def _lookup(index: NameIndex, cell: Cell, what: str, where: str, shown: Callable
     found = index.get(text)
     if found:
         return found
-    close = index.closest(text)
-    if close:
-        raise InvalidOrder(
-            _("{where}: {unknown} «{text}» (может быть, «{close}»?)").format(
-                where=where, unknown=_(unknown), text=text[:60], close=shown(close[0])
-            )
-        )
-    raise InvalidOrder(_("{where}: {unknown} «{text}»").format(where=where, unknown=_(unknown), text=text[:60]))
+    unknown_text = _("{where}: {unknown} «{text}»").format(where=where, unknown=_(unknown), text=text[:60])
+    raise InvalidOrder(unknown_text + index.suggest(text))
 
 
 def quantity(row: OrderRow) -> int | None:

@@ -28,7 +28,6 @@ from engine.core.tables import (
     ReplaceTab,
     Tables,
     TabSpec,
-    Validation,
     WorkbookSpec,
     WriteBlock,
     column_letter,
@@ -36,7 +35,7 @@ from engine.core.tables import (
 )
 from engine.core.turn import Phase, TurnReport, run_phases
 
-from . import codec, naming, public, tabset
+from . import codec, dropdowns, naming, orderchecks, public, tabset
 from . import orders as order_mod
 from .messages import _
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
@@ -47,7 +46,6 @@ from .tabset import PRIVATE_TAB
 from .templates import RULES_FILES, load_scenario, rules_grid
 from .turnorders import TurnOrders
 from .vocab import (
-    ACTIONS,
     ADJACENCY,
     ARCHIVE,
     ARMIES,
@@ -65,7 +63,6 @@ from .vocab import (
     POPULATION,
     PROVINCES,
     ROUTES,
-    RULES_BUILDINGS,
     SEAS,
     STATES,
     STRATA,
@@ -271,12 +268,11 @@ def _new_workbook(
         TabSpec(ROUTES.tab_name(lang), codec.routes_grid(c, lang), ROUTES.widths()),
         TabSpec(TRANSIT.tab_name(lang), codec.transit_grid(c, lang), TRANSIT.widths()),
     ]
-    n_buildings = len(rules_tabs["buildings"])
-    n_provinces = len(c.provinces) + 1
+    lists, sizes = dropdowns.lists_tab(c, rules, lang)
     for st in c.states.values():
         if st.ai:
             continue
-        tabs.append(order_tab_spec(st.name, lang, n_buildings, n_provinces))
+        tabs.append(order_tab_spec(st.name, lang, sizes))
     tabs += [
         TabSpec(
             CHRONICLE.tab_name(lang),
@@ -312,7 +308,9 @@ def _new_workbook(
         TabSpec(layout.tab_name(lang), rules_tabs[key], layout.widths(), kind="rules")
         for key, (_f, layout) in RULES_FILES.items()
     ]
-    return WorkbookSpec(c.title, tabs, secret=c.secret, campaign_id=c.campaign_id)
+    tabs.append(lists)  # what the order tabs' dropdowns offer
+    ai = tuple(s.name for s in c.states.values() if s.ai)
+    return WorkbookSpec(c.title, tabs, secret=c.secret, campaign_id=c.campaign_id, ai_sides=ai)
 
 
 def first_entry(c: Campaign, lang: str) -> str:
@@ -324,22 +322,20 @@ def first_entry(c: Campaign, lang: str) -> str:
         ).format(title=c.title, states=count(len(c.states), "государство"), played=len(players))
 
 
-def order_tab_spec(state: str, lang: str, n_buildings: int, n_provinces: int) -> TabSpec:
-    words = tuple(ru if lang != "en" else en for ru, en, _m in ACTIONS.values())
+def order_tab_spec(state: str, lang: str, sizes: dropdowns.ListSizes | None = None) -> TabSpec:
+    """A new order tab: the header, ORDER_ROWS empty rows, dropdowns on every row (see dropdowns.py;
+    `sizes` None: the action words only), input columns kept as text — a «1.2» typed into «Кол-во»
+    stays what was typed instead of becoming the 1st of February (issue 16, point 10)."""
     rows: Grid = [ORDERS.header(lang)] + [[None] * len(ORDERS.columns) for _ in range(ORDER_ROWS)]
-    last = ORDER_ROWS + 1
-    b_tab = RULES_BUILDINGS.tab_name(lang)
-    p_tab = PROVINCES.tab_name(lang)
-    validations = (
-        Validation(2, last, ORDERS.col("action"), options=words, strict=False),
-        Validation(2, last, ORDERS.col("object"), source=f"'{b_tab}'!$A$2:$A${n_buildings}"),
-        Validation(2, last, ORDERS.col("where"), source=f"'{p_tab}'!$A$2:$A${n_provinces}"),
-    )
+    validations = dropdowns.order_validations(lang, sizes)
+    text = {ORDERS.col(key): "@" for key in codec.ORDER_INPUT_FIELDS}
     return TabSpec(
         order_tab_name(state, lang),
         rows,
         ORDERS.widths(),
         validations=validations,
+        number_formats=text,
+        format_rows=len(rows),
         kind="orders",
         owner=state,
         editable_columns=(1, len(ORDERS.columns) - 4),
@@ -405,6 +401,7 @@ def run_turn(
         report.warn(_("{problem} — его приказы не прочитаны").format(problem=problem))
     vocab = order_mod.Vocabulary(c, d.rules)
     orders = _read_orders(d, vocab, report)
+    orderchecks.warn_no_actions_with_orders(orders, report)
     ai_stability = int(d.rules.params.get("ai_stability", 0))
     for st in c.states.values():
         if st.ai:  # ANC-AI-02: an AI state's stability is always the fixed value, whatever the sheet says

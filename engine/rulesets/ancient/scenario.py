@@ -122,10 +122,9 @@ def build_tables(setup: dict[str, Any]) -> Tables:
     # order tabs follow the (patched) states: one per player state
     for name in [n for n in tables if codec.order_state(n) is not None]:
         del tables[name]
-    n_b = len(tables[RULES_FILES["buildings"][1].tab_name(lang)])
     for st in c.states.values():
         if not st.ai:
-            tab = ruleset.order_tab_spec(st.name, lang, n_b, len(c.provinces) + 1)
+            tab = ruleset.order_tab_spec(st.name, lang)
             tables[tab.name] = trim([list(r) for r in tab.rows])
     rules_patch = dict(setup.get("rules") or {})
     rules_patch["parameters"] = {**QUIET, **(rules_patch.get("parameters") or {})}

@@ -15,7 +15,7 @@ from engine.core.layout import Layout
 from engine.core.tables import Grid, Tables, is_blank
 from engine.core.tabs import REGISTRY_TAB, TabMatch, WantedTab, match_tabs, read_registry
 
-from . import public, vocab
+from . import dropdowns, public, vocab
 from .messages import _
 from .model import Campaign
 from .vocab import ARCHIVE, BALANCE_TAB, CHRONICLE, LEDGER, ORDER_TAB_PREFIX, STATES
@@ -45,7 +45,7 @@ def wanted(c: Campaign) -> list[WantedTab]:
     """Every tab the program makes for this campaign, by role."""
     lang = c.lang
     out: list[WantedTab] = []
-    for obj in vars(vocab).values():
+    for obj in [*vars(vocab).values(), dropdowns.LISTS]:  # the dropdowns' lists are the program's too
         if isinstance(obj, Layout) and obj is not vocab.ORDERS:
             title, others = _both({"ru": obj.ru, "en": obj.en}, lang)
             out.append(WantedTab(layout_role(obj), title, (*others, *obj.aliases)))
