@@ -56,6 +56,7 @@ from typing import Any
 
 from gspread.utils import a1_range_to_grid_range, a1_to_rowcol
 
+from engine.core.messages import _
 from engine.core.tables import Changeset, Tables, WriteBlock, apply_changes
 
 from . import google_http, gsheets_lock, gsheets_sharing
@@ -330,7 +331,7 @@ class GoogleBackend:
 
     def read(self) -> Tables:
         """Every tab as a grid of raw cells: one request per spreadsheet involved."""
-        with google_errors("чтение таблицы Google"):
+        with google_errors(_("чтение таблицы Google")):
             answer = get_spreadsheet(self.client, self.spreadsheet_id, READ_FIELDS)
             tables, book, home = _absorb(self.spreadsheet_id, answer)
             self.backend_rows = book.backend_rows
@@ -342,14 +343,16 @@ class GoogleBackend:
                 if sid == self.spreadsheet_id:
                     continue
                 if sid not in private:
-                    private[sid], books[sid], _ = _absorb(sid, get_spreadsheet(self.client, sid, READ_FIELDS))
+                    private[sid], books[sid], _unused = _absorb(sid, get_spreadsheet(self.client, sid, READ_FIELDS))
                 if tab.startswith(AUDIENCE_ROW):  # where new tabs of that audience go
                     audience_home[tab[len(AUDIENCE_ROW):]] = sid
                     continue
                 if tab not in private[sid]:
                     raise GoogleBackendError(
-                        f"В таблице {spreadsheet_url(sid)} нет листа «{tab}», хотя служебный лист "
-                        f"«{BACKEND_TAB}» кампании указывает на неё."
+                        _(
+                            "В таблице {url} нет листа «{tab}», хотя служебный лист «{backend}» кампании "
+                            "указывает на неё."
+                        ).format(url=spreadsheet_url(sid), tab=tab, backend=BACKEND_TAB)
                     )
                 tables[tab] = private[sid][tab]
                 tab_home[tab] = sid
@@ -392,7 +395,7 @@ class GoogleBackend:
             order.append(self.spreadsheet_id)
         plans = [self._plan(sid, parts[sid], before) for sid in order]  # all refusals before any write
         try:
-            with google_errors("запись в таблицу Google"):
+            with google_errors(_("запись в таблицу Google")):
                 for sid, plan in zip(order, plans):
                     for batch in plan.batches:
                         self.batches_sent += 1

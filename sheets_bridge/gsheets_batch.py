@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.messages import _
 from engine.core.tables import Cell
 
 from . import google_http, gsheets_lock
@@ -96,7 +97,9 @@ def send_batch(client: StrategosClient, spreadsheet_id: str, batch: Batch) -> No
             return landed(client, spreadsheet_id, batch.evidence)
         except GoogleError as exc:
             raise GoogleAmbiguousWriteError(
-                f"Запись в таблицу {spreadsheet_id} могла примениться, а проверить это не удалось: {exc}"
+                _("Запись в таблицу {id} могла примениться, а проверить это не удалось: {exc}").format(
+                    id=spreadsheet_id, exc=exc
+                )
             ) from exc
 
     try:

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.errors import UsageError
+from engine.core.i18n import N_
+from engine.core.messages import _
 from engine.core.tables import AUDIENCE_GM, TabSpec, WorkbookSpec
 
 from . import google_http, gsheets_sharing
@@ -24,8 +26,8 @@ from .gsheets_format import MIN_COLUMNS, SPARE_ROWS, _format_requests, _sheet_pr
 from .gsheets_protect import _protect_block, _protect_sheet
 from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, _rid
 
-#: Title suffix of the GM-only spreadsheet of a private-orders campaign.
-GM_BOOK_SUFFIX = " — ведущий"
+#: Title suffix of the GM-only spreadsheet of a private-orders campaign (translated when used).
+GM_BOOK_SUFFIX = N_(" — ведущий")
 
 
 @dataclass
@@ -52,11 +54,13 @@ def _check_people(spec: WorkbookSpec, gm: str | None, players: Mapping[str, str]
     owners = [t.owner for t in spec.tabs if t.kind == "orders" and t.owner]
     for email in ([gm] if gm else []) + list(players.values()):
         if not EMAIL.match(email or ""):
-            raise UsageError(f"«{email}» не похоже на адрес электронной почты")
+            raise UsageError(_("«{email}» не похоже на адрес электронной почты").format(email=email))
     unknown = [s for s in players if s not in owners]
     if unknown:
         raise UsageError(
-            f"нет листа приказов для государства «{unknown[0]}»; листы приказов есть у: {', '.join(owners)}"
+            _("нет листа приказов для государства «{state}»; листы приказов есть у: {owners}").format(
+                state=unknown[0], owners=", ".join(owners)
+            )
         )
 
 
@@ -166,14 +170,17 @@ def create_campaign(
     editors = [e for e in (owner, gm) if e]
     maker = _Creator(client, max_write_bytes, notify)
     used: set[int] = set()
-    with google_errors("создание таблицы Google"):
+    # the header of the bookkeeping tab (only the rows below it are read)
+    header = [_.pgettext("_strategos", "Лист"), _.pgettext("_strategos", "Таблица")]
+    gm_title = spec.title + _(GM_BOOK_SUFFIX)
+    with google_errors(_("создание таблицы Google")):
         order_tabs = [t for t in spec.tabs if t.kind == "orders"] if private_orders else []
         # what only the GM may read goes into a spreadsheet only the GM can open (players can read
         # hidden tabs of a spreadsheet they can open through the API)
         gm_tabs = [t for t in spec.tabs if t.audience == AUDIENCE_GM] if private_orders else []
         book_tabs = [t for t in spec.tabs if t not in order_tabs and t not in gm_tabs]
         # the backend's own bookkeeping: where tabs live, what was shared with whom (gsheets_sharing)
-        book_tabs.append(TabSpec(BACKEND_TAB, [["Лист", "Таблица"]], {1: 30, 2: 50}, hidden=True, kind="meta"))
+        book_tabs.append(TabSpec(BACKEND_TAB, [header], {1: 30, 2: 50}, hidden=True, kind="meta"))
         ids = [(t, _rid(maker.rng, used)) for t in book_tabs]
         campaign_id = maker.create_book(spec.title, ids, locale)
         created = CreatedCampaign(campaign_id)
@@ -189,8 +196,8 @@ def create_campaign(
             created.order_books[tab.name] = book_id
         if gm_tabs:
             gm_ids = [(t, _rid(maker.rng, used)) for t in gm_tabs]
-            created.gm_book = maker.create_book(f"{spec.title}{GM_BOOK_SUFFIX}", gm_ids, locale)
-            record.names[created.gm_book] = f"{spec.title}{GM_BOOK_SUFFIX}"
+            created.gm_book = maker.create_book(gm_title, gm_ids, locale)
+            record.names[created.gm_book] = gm_title
             gm_content = [r for t, sid in gm_ids for r in _format_requests(t, sid)]
             gm_protection = [r for t, sid in gm_ids for r in _protections(t, sid, editors, {}, maker.rng, used)]
             maker.fill(created.gm_book, gm_content, gm_protection)
@@ -209,7 +216,7 @@ def create_campaign(
                 homes = [*created.order_books.items(), *((t.name, created.gm_book) for t in gm_tabs)]
                 if created.gm_book:
                     homes.append((AUDIENCE_ROW + AUDIENCE_GM, created.gm_book))
-                tab = TabSpec(BACKEND_TAB, [["Лист", "Таблица"], *[[n, s] for n, s in homes], *record.rows()],
+                tab = TabSpec(BACKEND_TAB, [header, *[[n, s] for n, s in homes], *record.rows()],
                               tab.widths, hidden=True, kind="meta")
             content += _format_requests(tab, sheet_id)
             protection += _protections(tab, sheet_id, editors, players, maker.rng, used)

@@ -7,6 +7,7 @@ import contextlib
 from collections.abc import Iterator
 
 from engine.core.errors import BackendError
+from engine.core.messages import _
 
 from . import google_http
 from .google_http import (
@@ -47,8 +48,10 @@ def translate(exc: GoogleError, doing: str = "") -> GoogleBackendError:
     text = f"{prefix}{exc}"
     if isinstance(exc, GoogleCredentialsError):
         return GoogleCredentialsMissing(
-            f"{text}\nУкажите ключ сервисного аккаунта: --credentials FILE или переменная "
-            f"{google_http.ENV_CREDENTIALS}; для личного аккаунта — --oauth-client-secrets FILE."
+            text + "\n" + _(
+                "Укажите ключ сервисного аккаунта: --credentials FILE или переменная "
+                "{env}; для личного аккаунта — --oauth-client-secrets FILE."
+            ).format(env=google_http.ENV_CREDENTIALS)
         )
     if isinstance(exc, GoogleQuotaError):
         return GoogleQuotaExhausted(text)
@@ -58,7 +61,9 @@ def translate(exc: GoogleError, doing: str = "") -> GoogleBackendError:
         return GoogleAccessError(text)
     if isinstance(exc, GoogleAmbiguousWriteError):
         return GoogleWriteUncertain(
-            f"{text}\nЕсли это был resolve, повторите его с --turn N: уже разрешённый ход не будет разрешён дважды."
+            text + "\n" + _(
+                "Если это был resolve, повторите его с --turn N: уже разрешённый ход не будет разрешён дважды."
+            )
         )
     if isinstance(exc, GoogleRetryExhausted) and isinstance(exc.last_error, GoogleQuotaError):
         return GoogleQuotaExhausted(text)

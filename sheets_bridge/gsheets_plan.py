@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import CampaignError, Problem
+from engine.core.messages import _
 from engine.core.tables import Cell, Changeset, Grid, Tables, TabSpec, WriteBlock, apply_changes
 
 from . import gsheets_lock
@@ -169,9 +170,10 @@ def _refuse_merges(infos: Mapping[str, SheetInfo], per_tab: Mapping[str, list[Pi
         for m in info.merges if info else []:
             if any(r0 < m[2] and m[0] < r1 and c0 < m[3] and m[1] < c1 for r0, c0, r1, c1 in written):
                 a1 = f"{_a1_column(m[1])}{m[0] + 1}:{_a1_column(m[3] - 1)}{m[2]}"
-                problems.append(Problem(tab, 0, "", (
-                    f"объединённые ячейки {a1} там, куда программа записывает итоги; разъедините их "
-                    "(Формат → Объединить ячейки → Отменить объединение) и повторите — ничего не записано")))
+                problems.append(Problem(tab, 0, "", _(
+                    "объединённые ячейки {cells} там, куда программа записывает итоги; разъедините их "
+                    "(Формат → Объединить ячейки → Отменить объединение) и повторите — ничего не записано"
+                ).format(cells=a1)))
     if problems:
         raise CampaignError(problems)
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from engine.core.messages import _
+
 
 def _protect_sheet(sheet_id: int, pid: int, editors: Sequence[str], holes: Sequence[dict[str, int]]) -> dict[str, Any]:
     """A whole-tab protection (not warning-only) with ``editors``, minus ``holes``."""
     pr: dict[str, Any] = {
         "protectedRangeId": pid,
         "range": {"sheetId": sheet_id},
-        "description": "Strategos: лист ведёт программа и ведущий",
+        "description": _("Strategos: лист ведёт программа и ведущий"),
         "warningOnly": False,
         "editors": {"users": list(editors)},
     }
@@ -27,7 +29,7 @@ def _protect_block(pid: int, block: dict[str, int], editors: Sequence[str], who:
             "protectedRange": {
                 "protectedRangeId": pid,
                 "range": dict(block),
-                "description": f"Strategos: приказы — {who}",
+                "description": _("Strategos: приказы — {state}").format(state=who),
                 "warningOnly": False,
                 "editors": {"users": list(editors)},
             }
