@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from engine.core.cells import Bound, UndeclaredBound
 from engine.core.errors import Problem
@@ -430,10 +432,44 @@ class _Reader:
     bad = _bad
 
 
-def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
-    """Build the rules from the campaign's rules tabs; every problem is appended to `problems`."""
+def opt_int(rd: _Reader, row: int, rec: dict[str, Cell], key: str) -> int | None:
+    """The whole number in column ``key``, or None when the cell is blank."""
+    return None if is_blank(rec.get(key)) else int(rd.num(row, rec, key))
+
+
+def path_of(rd: _Reader, row: int, rec: dict[str, Cell]) -> str:
+    """The path (western, eastern or any) in column ``path`` of a transition or degradation row."""
+    text = rd.text(rec, "path")
+    if norm(text) in ("any", "любой", ""):
+        return "any"
+    if norm(text) not in {norm(k) for k in PATHS}:
+        rd.bad(row, "path", f"путь должен быть «западный», «восточный» или «любой», а не «{text}»")
+    return PATHS.get(text.lower(), "any")
+
+
+@dataclass
+class _Loaded:
+    """The rules tabs read so far: a later tab looks names up in an earlier one (a building's
+    technologies, a transition's forms of government, a conversion's goods)."""
+
+    governments: dict[str, Government] = field(default_factory=dict)
+    techs: dict[str, Technology] = field(default_factory=dict)
+    goods: dict[str, Good] = field(default_factory=dict)
+
+    def gov_key(self, rd: _Reader, row: int, rec: dict[str, Cell], key: str) -> str:
+        """The key of the form of government named in column ``key`` (its key, Russian or English name)."""
+        text = rd.text(rec, key)
+        for g in self.governments.values():
+            if norm(text) in (norm(g.key), norm(g.name_ru), norm(g.name_en)):
+                return g.key
+        if self.governments:
+            rd.bad(row, key, f"неизвестная форма правления «{text}»")
+        return text
+
+
+def _load_governments(r: _Reader, got: _Loaded) -> dict[str, Government]:
+    """The forms of government, by key."""
     governments: dict[str, Government] = {}
-    r = _Reader(tables, RULES_GOVERNMENTS, problems)
     for row, rec in r.rows:
         key = r.text(rec, "key")
         if not key:
@@ -463,14 +499,21 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             annex=norm(r.text(rec, "annex")) in YES,
             peace_bonus=int(r.num(row, rec, "peace_bonus", Fraction(0))),
         )
+    return governments
 
+
+def _load_stability(r: _Reader, got: _Loaded) -> dict[int, Fraction]:
+    """The tax percentage at each stability."""
     tax_percent: dict[int, Fraction] = {}
-    r = _Reader(tables, RULES_STABILITY, problems)
     for row, rec in r.rows:
         tax_percent[int(r.num(row, rec, "stability"))] = r.num(row, rec, "tax_percent")
+    return tax_percent
 
+
+def _load_techs(r: _Reader, got: _Loaded) -> dict[str, Technology]:
+    """The technologies, by Russian name; a prerequisite must be one of them."""
+    problems = r.problems
     techs: dict[str, Technology] = {}
-    r = _Reader(tables, RULES_TECHS, problems)
     for row, rec in r.rows:
         name = r.text(rec, "name_ru")
         if not name:
@@ -486,9 +529,13 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         for pre in t.prerequisites:
             if pre not in techs:
                 problems.append(Problem(RULES_TECHS.ru, 0, "", f"«{t.name_ru}» требует неизвестную технологию «{pre}»"))
+    return techs
 
+
+def _load_buildings(r: _Reader, got: _Loaded) -> dict[str, Building]:
+    """The buildings, by Russian name (their technologies must be known ones)."""
+    techs = got.techs
     buildings: dict[str, Building] = {}
-    r = _Reader(tables, RULES_BUILDINGS, problems)
     for row, rec in r.rows:
         name = r.text(rec, "name_ru")
         if not name:
@@ -523,9 +570,13 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             effects=parse_effects(r.text(rec, "effects")),
             rule_ids=_split_list(rec.get("rule_ids")),
         )
+    return buildings
 
+
+def _load_params(r: _Reader, got: _Loaded) -> dict[str, Fraction]:
+    """The numeric parameters; the required ones must be there, the rest have defaults."""
+    problems = r.problems
     params: dict[str, Fraction] = {}
-    r = _Reader(tables, RULES_PARAMS, problems)
     for row, rec in r.rows:
         key = r.text(rec, "key")
         if key:
@@ -535,29 +586,13 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             problems.append(Problem(r.tab, 0, "", f"нет параметра «{key}»"))
     for key, value in PARAM_DEFAULTS.items():
         params.setdefault(key, value)
+    return params
 
-    def opt_int(rd: _Reader, row: int, rec: dict[str, Cell], key: str) -> int | None:
-        return None if is_blank(rec.get(key)) else int(rd.num(row, rec, key))
 
-    def gov_key(rd: _Reader, row: int, rec: dict[str, Cell], key: str) -> str:
-        text = rd.text(rec, key)
-        for g in governments.values():
-            if norm(text) in (norm(g.key), norm(g.name_ru), norm(g.name_en)):
-                return g.key
-        if governments:
-            rd.bad(row, key, f"неизвестная форма правления «{text}»")
-        return text
-
-    def path_of(rd: _Reader, row: int, rec: dict[str, Cell]) -> str:
-        text = rd.text(rec, "path")
-        if norm(text) in ("any", "любой", ""):
-            return "any"
-        if norm(text) not in {norm(k) for k in PATHS}:
-            rd.bad(row, "path", f"путь должен быть «западный», «восточный» или «любой», а не «{text}»")
-        return PATHS.get(text.lower(), "any")
-
+def _load_transitions(r: _Reader, got: _Loaded) -> tuple[Transition, ...]:
+    """The ways one form of government turns into another."""
+    gov_key = got.gov_key
     transitions: list[Transition] = []
-    r = _Reader(tables, RULES_TRANSITIONS, problems)
     for row, rec in r.rows:
         transitions.append(
             Transition(
@@ -577,9 +612,13 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
                 tech=r.text(rec, "tech"),
             )
         )
+    return tuple(transitions)
 
+
+def _load_degradation(r: _Reader, got: _Loaded) -> tuple[Degradation, ...]:
+    """The ways a form of government degrades."""
+    gov_key = got.gov_key
     degradation: list[Degradation] = []
-    r = _Reader(tables, RULES_DEGRADATION, problems)
     for row, rec in r.rows:
         cond = r.text(rec, "condition")
         if cond and not re.fullmatch(r"\s*\w+\s*(>=|<=|>|<|==|=)\s*\w+\s*", cond):
@@ -587,18 +626,25 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         degradation.append(
             Degradation(gov_key(r, row, rec, "from"), path_of(r, row, rec), gov_key(r, row, rec, "to"), cond)
         )
+    return tuple(degradation)
 
+
+def _load_goods(r: _Reader, got: _Loaded) -> dict[str, Good]:
+    """The goods, by Russian name."""
     goods: dict[str, Good] = {}
-    r = _Reader(tables, RULES_GOODS, problems)
     for _row, rec in r.rows:
         name = r.text(rec, "name_ru")
         if name:
             goods[name] = Good(
                 name, r.text(rec, "name_en") or name, r.text(rec, "specialisation"), norm(r.text(rec, "food")) in YES
             )
+    return goods
 
+
+def _load_conversions(r: _Reader, got: _Loaded) -> tuple[Conversion, ...]:
+    """The conversions of one stratum into another (their goods must be known ones)."""
+    gov_key, goods = got.gov_key, got.goods
     conversions: list[Conversion] = []
-    r = _Reader(tables, RULES_CONVERSIONS, problems)
     known = {norm(s): s for s in STRATA}
     for row, rec in r.rows:
         src, dst = r.text(rec, "from"), r.text(rec, "to")
@@ -625,9 +671,12 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
                 r.text(rec, "discount_effect"),
             )
         )
+    return tuple(conversions)
 
+
+def _load_events(r: _Reader, got: _Loaded) -> dict[str, EventCard]:
+    """The event cards, by key."""
     events: dict[str, EventCard] = {}
-    r = _Reader(tables, RULES_EVENTS, problems)
     for row, rec in r.rows:
         key = r.text(rec, "key")
         if not key:
@@ -646,13 +695,21 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             parse_effects(r.text(rec, "effects")),
             r.text(rec, "text_ru"),
         )
+    return events
 
+
+def _load_event_odds(r: _Reader, got: _Loaded) -> dict[int, tuple[Fraction, Fraction]]:
+    """The weights of bad and good events at each stability."""
     odds: dict[int, tuple[Fraction, Fraction]] = {}
-    r = _Reader(tables, RULES_EVENT_ODDS, problems)
     for row, rec in r.rows:
         odds[int(r.num(row, rec, "stability"))] = (r.num(row, rec, "bad_weight"), r.num(row, rec, "good_weight"))
+    return odds
+
+
+def _load_units(r: _Reader, got: _Loaded) -> dict[str, UnitType]:
+    """The unit types, by type."""
+    known = {norm(s): s for s in STRATA}
     units: dict[str, UnitType] = {}
-    r = _Reader(tables, RULES_UNITS, problems)
     for row, rec in r.rows:
         t = r.text(rec, "type")
         if not t:
@@ -695,9 +752,12 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
             where=where,
             tech=r.text(rec, "tech"),
         )
+    return units
 
+
+def _load_combat(r: _Reader, got: _Loaded) -> tuple[CombatBand, ...]:
+    """The bands of the combat table."""
     combat: list[CombatBand] = []
-    r = _Reader(tables, RULES_COMBAT, problems)
     results = {
         "атакующий": "attacker",
         "attacker": "attacker",
@@ -726,8 +786,13 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
                 row,
             )
         )
+    return tuple(combat)
+
+
+def _load_trade(r: _Reader, got: _Loaded) -> dict[str, tuple[Fraction | None, ...]]:
+    """The seller's income of each good by distance (1 to 10 steps)."""
+    goods = got.goods
     trade: dict[str, tuple[Fraction | None, ...]] = {}
-    r = _Reader(tables, RULES_TRADE, problems)
     for row, rec in r.rows:
         good = r.text(rec, "good")
         if not good:
@@ -735,19 +800,35 @@ def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
         if goods and good not in goods:
             r.bad(row, "good", f"неизвестный товар «{good}»")
         trade[good] = tuple(None if is_blank(rec.get(f"d{i}")) else r.num(row, rec, f"d{i}") for i in range(1, 11))
-    return Rules(
-        governments,
-        tax_percent,
-        buildings,
-        techs,
-        params,
-        tuple(transitions),
-        tuple(degradation),
-        tuple(conversions),
-        goods,
-        events,
-        odds,
-        units,
-        tuple(combat),
-        trade,
-    )
+    return trade
+
+
+#: One loader per rules tab, in the order the tabs are read (a loader may use what an earlier one
+#: read): the tab, the field of :class:`Rules` it fills, and the loader.
+TAB_LOADERS: tuple[tuple[Layout, str, Callable[[_Reader, _Loaded], Any]], ...] = (
+    (RULES_GOVERNMENTS, "governments", _load_governments),
+    (RULES_STABILITY, "tax_percent", _load_stability),
+    (RULES_TECHS, "techs", _load_techs),
+    (RULES_BUILDINGS, "buildings", _load_buildings),
+    (RULES_PARAMS, "params", _load_params),
+    (RULES_TRANSITIONS, "transitions", _load_transitions),
+    (RULES_DEGRADATION, "degradation", _load_degradation),
+    (RULES_GOODS, "goods", _load_goods),
+    (RULES_CONVERSIONS, "conversions", _load_conversions),
+    (RULES_EVENTS, "events", _load_events),
+    (RULES_EVENT_ODDS, "event_odds", _load_event_odds),
+    (RULES_UNITS, "units", _load_units),
+    (RULES_COMBAT, "combat", _load_combat),
+    (RULES_TRADE, "trade", _load_trade),
+)
+
+
+def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
+    """Build the rules from the campaign's rules tabs; every problem is appended to `problems`."""
+    got = _Loaded()
+    read: dict[str, Any] = {}
+    for layout, name, loader in TAB_LOADERS:
+        read[name] = loader(_Reader(tables, layout, problems), got)
+        if hasattr(got, name):  # what later tabs look names up in
+            setattr(got, name, read[name])
+    return Rules(**read)
