@@ -56,6 +56,7 @@ from gspread.http_client import FileType, HTTPClient, ParamsType
 from gspread.spreadsheet import Spreadsheet
 
 from engine.core.grammar import count
+from engine.core.messages import _
 
 ENV_API_BASE = "STRATEGOS_GOOGLE_API_BASE"
 ENV_CREDENTIALS = "GOOGLE_APPLICATION_CREDENTIALS"
@@ -386,7 +387,7 @@ class StrategosHTTPClient(HTTPClient):
     def account_email(self) -> str:
         """Service-account e-mail used in error messages."""
         auth = getattr(self, "auth", None)
-        return str(getattr(auth, "service_account_email", None) or "(неизвестный аккаунт)")
+        return str(getattr(auth, "service_account_email", None) or _("(неизвестный аккаунт)"))
 
     # ----------------------------------------------------------------- main entry
 
@@ -423,8 +424,10 @@ class StrategosHTTPClient(HTTPClient):
             except (requests.exceptions.RequestException, google.auth.exceptions.GoogleAuthError) as exc:
                 if isinstance(exc, google.auth.exceptions.RefreshError) and not getattr(exc, "retryable", False):
                     raise GoogleCredentialsError(
-                        f"Google не выдал токен для сервисного аккаунта {self.account_email}: {exc}. "
-                        "Проверьте JSON-ключ (не отозван ли он) и системное время."
+                        _(
+                            "Google не выдал токен для сервисного аккаунта {email}: {exc}. "
+                            "Проверьте JSON-ключ (не отозван ли он) и системное время."
+                        ).format(email=self.account_email, exc=exc)
                     ) from exc
                 if not isinstance(
                     exc,
@@ -435,10 +438,12 @@ class StrategosHTTPClient(HTTPClient):
                         google.auth.exceptions.RefreshError,
                     ),
                 ):
-                    raise GoogleConnectionError(f"Запрос к Google не отправлен: {exc}") from exc
+                    raise GoogleConnectionError(_("Запрос к Google не отправлен: {exc}").format(exc=exc)) from exc
                 if not idempotent and not _not_sent(exc):
-                    self._resolve_ambiguous(method, url, f"нет ответа: {type(exc).__name__}", exc)
-                last_error: BaseException = GoogleConnectionError(f"Нет ответа от Google ({type(exc).__name__}: {exc})")
+                    self._resolve_ambiguous(method, url, _("нет ответа: {error}").format(error=type(exc).__name__), exc)
+                last_error: BaseException = GoogleConnectionError(
+                    _("Нет ответа от Google ({error}: {exc})").format(error=type(exc).__name__, exc=exc)
+                )
                 last_error.__cause__ = exc
             else:
                 if response.ok:
@@ -470,12 +475,16 @@ class StrategosHTTPClient(HTTPClient):
         short = _short_url(url)
         if check is None:
             raise GoogleAmbiguousWriteError(
-                f"Запись {method.upper()} {short} могла примениться, но ответа нет ({cause}). "
-                "Повтор без проверки опасен: сверьте состояние таблицы (например, маркер хода) и повторите."
+                _(
+                    "Запись {method} {url} могла примениться, но ответа нет ({cause}). "
+                    "Повтор без проверки опасен: сверьте состояние таблицы (например, маркер хода) и повторите."
+                ).format(method=method.upper(), url=short, cause=cause)
             ) from exc
         if check():
             raise GoogleWriteAlreadyApplied(
-                f"Запись {method.upper()} {short} уже применена (проверка подтвердила), повтор не нужен."
+                _("Запись {method} {url} уже применена (проверка подтвердила), повтор не нужен.").format(
+                    method=method.upper(), url=short
+                )
             ) from exc
 
     def _exhausted(self, method: str, url: str, attempts: int, elapsed: float, last: BaseException) -> GoogleError:
@@ -483,16 +492,21 @@ class StrategosHTTPClient(HTTPClient):
         short = _short_url(url)
         if isinstance(last, GoogleApiError) and (last.code == 429 or isinstance(last, GoogleQuotaError)):
             err = GoogleQuotaError(
-                f"Квота Google исчерпана: {method.upper()} {short} отклонён (429 RESOURCE_EXHAUSTED) "
-                f"{count(attempts, 'раз')} за {elapsed:.1f} с. Подождите минуту и повторите; если повторяется — "
-                f"уменьшите частоту запросов. Google: {last.google_message}",
+                _(
+                    "Квота Google исчерпана: {method} {url} отклонён (429 RESOURCE_EXHAUSTED) "
+                    "{times} за {seconds} с. Подождите минуту и повторите; если повторяется — "
+                    "уменьшите частоту запросов. Google: {google}"
+                ).format(method=method.upper(), url=short, times=count(attempts, "раз"), seconds=f"{elapsed:.1f}",
+                         google=last.google_message),
                 last.response,
             )
             err.attempts, err.elapsed, err.last_error = attempts, elapsed, last
             return err
         exhausted = GoogleRetryExhausted(
-            f"Google не ответил успешно на {method.upper()} {short} после {attempts} попыток "
-            f"за {elapsed:.1f} с: {last}",
+            _("Google не ответил успешно на {method} {url} после {attempts} за {seconds} с: {error}").format(
+                method=method.upper(), url=short, attempts=count(attempts, "попытка", case="gent"),
+                seconds=f"{elapsed:.1f}", error=last,
+            ),
             attempts=attempts,
             elapsed=elapsed,
             last_error=last,
@@ -512,50 +526,61 @@ class StrategosHTTPClient(HTTPClient):
         status = response.status_code
         match = _SPREADSHEET_ID_RE.search(url)
         target = match.group(1) if match else None
-        what = f"Таблица {target}" if target else "Запрошенный объект"
         email_addr = self.account_email
+        if target:
+            unshared = _("Таблица {id} не найдена или не открыта для сервисного аккаунта {email}").format(
+                id=target, email=email_addr)
+            place = _("таблица {id}").format(id=target)
+        else:
+            unshared = _("Запрошенный объект не найден или не открыт для сервисного аккаунта {email}").format(
+                email=email_addr)
+            place = _("запрошенный объект")
+        share_hint = _(": откройте доступ этому адресу (Настройки доступа → добавить {email} как редактора).").format(
+            email=email_addr)
         tail = f" (Google: {status} {error.get('status', '')} {google_message})".replace("  ", " ")
         if status == 400 and "protected cell or object" in google_message:
             return GoogleProtectedRangeError(
-                f"Запись отклонена: диапазон защищён в таблице {target or '?'}, а {email_addr} не входит в "
-                f"редакторы этой защиты. Попросите владельца добавить адрес в редакторы защиты или снять её.{tail}",
+                _(
+                    "Запись отклонена: диапазон защищён в таблице {id}, а {email} не входит в редакторы этой "
+                    "защиты. Попросите владельца добавить адрес в редакторы защиты или снять её."
+                ).format(id=target or "?", email=email_addr) + tail,
                 response,
             )
         if status == 400:
-            return GoogleBadRequestError(f"Google отклонил запрос как некорректный: {google_message}{tail}", response)
+            return GoogleBadRequestError(
+                _("Google отклонил запрос как некорректный: {google}").format(google=google_message) + tail, response
+            )
         if status == 401:
             return GoogleAuthError(
-                f"Google не принял токен сервисного аккаунта {email_addr}: "
-                f"проверьте JSON-ключ и системное время.{tail}",
+                _("Google не принял токен сервисного аккаунта {email}: проверьте JSON-ключ и системное время.").format(
+                    email=email_addr) + tail,
                 response,
             )
         if status == 404:
-            return GoogleNotFoundError(
-                f"{what} не найдена или не открыта для сервисного аккаунта {email_addr}: "
-                f"откройте доступ этому адресу (Настройки доступа → добавить {email_addr} как редактора).{tail}",
-                response,
-            )
+            return GoogleNotFoundError(unshared + share_hint + tail, response)
         if status == 403 and _is_drive_rate_limit(response):
-            return GoogleQuotaError(f"Квота Google Drive исчерпана.{tail}", response)
+            return GoogleQuotaError(_("Квота Google Drive исчерпана.") + tail, response)
         if status == 403 and method.upper() == "GET":
-            return GooglePermissionError(
-                f"{what} не найдена или не открыта для сервисного аккаунта {email_addr}: "
-                f"откройте доступ этому адресу (Настройки доступа → добавить {email_addr} как редактора).{tail}",
-                response,
-            )
+            return GooglePermissionError(unshared + share_hint + tail, response)
         if status == 403:
             return GooglePermissionError(
-                f"Сервисному аккаунту {email_addr} не хватает прав на запись ({what.split()[0].lower()} "
-                f"{target or ''}): выдайте этому адресу роль «Редактор» в настройках доступа.{tail}",
+                _(
+                    "Сервисному аккаунту {email} не хватает прав на запись ({place}): выдайте этому адресу роль "
+                    "«Редактор» в настройках доступа."
+                ).format(email=email_addr, place=place) + tail,
                 response,
             )
         if status == 429:
             return GoogleQuotaError(
-                f"Квота Google исчерпана для {email_addr}: слишком много запросов в минуту.{tail}", response
+                _("Квота Google исчерпана для {email}: слишком много запросов в минуту.").format(email=email_addr)
+                + tail,
+                response,
             )
         if status >= 500:
-            return GoogleServerError(f"Сервер Google вернул ошибку {status}; попробуйте позже.{tail}", response)
-        return GoogleApiError(f"Google вернул ошибку {status}.{tail}", response)
+            return GoogleServerError(
+                _("Сервер Google вернул ошибку {status}; попробуйте позже.").format(status=status) + tail, response
+            )
+        return GoogleApiError(_("Google вернул ошибку {status}.").format(status=status) + tail, response)
 
 
 def _is_drive_rate_limit(response: requests.Response) -> bool:
@@ -595,8 +620,10 @@ class StrategosClient(gspread.Client):
                 raise
             email_addr = self.http_client.account_email
             raise GoogleNotFoundError(
-                f"Таблица «{title}» не найдена среди файлов, открытых сервисному аккаунту {email_addr}: "
-                f"откройте доступ этому адресу или проверьте название.",
+                _(
+                    "Таблица «{title}» не найдена среди файлов, открытых сервисному аккаунту {email}: "
+                    "откройте доступ этому адресу или проверьте название."
+                ).format(title=title, email=email_addr),
                 error={"code": 404, "message": f"No spreadsheet named {title!r}", "status": "NOT_FOUND"},
             ) from exc
 
@@ -630,27 +657,36 @@ def load_service_account_info(credentials_file: str | os.PathLike[str] | None = 
     path_text = os.fspath(credentials_file) if credentials_file else os.environ.get(ENV_CREDENTIALS, "")
     if not path_text:
         raise GoogleCredentialsError(
-            "Нет учётных данных Google: укажите JSON-ключ сервисного аккаунта (параметр credentials_file "
-            f"или переменная окружения {ENV_CREDENTIALS})."
+            _(
+                "Нет учётных данных Google: укажите JSON-ключ сервисного аккаунта (параметр credentials_file "
+                "или переменная окружения {env})."
+            ).format(env=ENV_CREDENTIALS)
         )
     path = Path(path_text).expanduser()
     if not path.is_file():
-        raise GoogleCredentialsError(f"Нет учётных данных Google: файл ключа {path} не найден.")
+        raise GoogleCredentialsError(_("Нет учётных данных Google: файл ключа {path} не найден.").format(path=path))
     try:
         info = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise GoogleCredentialsError(f"Файл ключа Google {path} не читается как JSON: {exc}") from exc
+        raise GoogleCredentialsError(
+            _("Файл ключа Google {path} не читается как JSON: {exc}").format(path=path, exc=exc)
+        ) from exc
     if not isinstance(info, dict) or info.get("type") != "service_account":
         kind = info.get("type") if isinstance(info, dict) else None
         hint = (
-            " Это файл OAuth-клиента: используйте make_user_client()."
+            " " + _("Это файл OAuth-клиента: используйте make_user_client().")
             if kind in (None, "authorized_user") or (isinstance(info, dict) and ("installed" in info or "web" in info))
             else ""
         )
-        raise GoogleCredentialsError(f"Файл {path} — не ключ сервисного аккаунта Google (type={kind!r}).{hint}")
+        raise GoogleCredentialsError(
+            _("Файл {path} — не ключ сервисного аккаунта Google (type={kind}).").format(path=path, kind=repr(kind))
+            + hint
+        )
     missing = [k for k in ("client_email", "private_key", "token_uri") if not info.get(k)]
     if missing:
-        raise GoogleCredentialsError(f"В ключе {path} нет полей: {', '.join(missing)}.")
+        raise GoogleCredentialsError(
+            _("В ключе {path} нет полей: {fields}.").format(path=path, fields=", ".join(missing))
+        )
     return info
 
 
@@ -677,7 +713,7 @@ def make_client(
     try:
         creds = service_account.Credentials.from_service_account_info(info, scopes=list(scopes))
     except (ValueError, KeyError) as exc:
-        raise GoogleCredentialsError(f"Ключ сервисного аккаунта Google повреждён: {exc}") from exc
+        raise GoogleCredentialsError(_("Ключ сервисного аккаунта Google повреждён: {exc}").format(exc=exc)) from exc
     factory = _client_factory(ends, retry_policy, sleep, clock, timeout)
     return StrategosClient(auth=creds, http_client=factory)  # type: ignore[arg-type]
 
@@ -708,7 +744,9 @@ def make_user_client(
         else:
             secrets_path = Path(client_secrets_file).expanduser()
             if not secrets_path.is_file():
-                raise GoogleCredentialsError(f"Нет учётных данных Google: файл OAuth-клиента {secrets_path} не найден.")
+                raise GoogleCredentialsError(
+                    _("Нет учётных данных Google: файл OAuth-клиента {path} не найден.").format(path=secrets_path)
+                )
             flow = InstalledAppFlow.from_client_secrets_file(str(secrets_path), list(scopes))
             creds = flow.run_local_server(port=0)
         cache.parent.mkdir(parents=True, exist_ok=True)

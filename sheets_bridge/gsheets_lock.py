@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.errors import BackendError
+from engine.core.messages import _
 
 #: Title prefix of the lock tab; the engine never sees it.
 LOCK_PREFIX = "_strategos_lock_"
@@ -99,8 +100,10 @@ def verdict(now: Lock | None, before: Lock | None, mine: Lock, spreadsheet_id: s
 def conflict(spreadsheet_id: str) -> GoogleConcurrentWrite:
     """The refusal the loser of a race gets (Russian, says what happened and what to do)."""
     return GoogleConcurrentWrite(
-        f"Таблицу {spreadsheet_id} изменил другой запуск Strategos (check, resolve или rollback) между "
-        "чтением и записью этого запуска, поэтому Google отклонил эту запись целиком: поверх чужих изменений "
-        "ничего не записано (ход, если он разрешался, остаётся открытым). Дождитесь, пока другой запуск "
-        "закончит, и повторите команду: она прочитает таблицу заново."
+        _(
+            "Таблицу {id} изменил другой запуск Strategos (check, resolve или rollback) между "
+            "чтением и записью этого запуска, поэтому Google отклонил эту запись целиком: поверх чужих изменений "
+            "ничего не записано (ход, если он разрешался, остаётся открытым). Дождитесь, пока другой запуск "
+            "закончит, и повторите команду: она прочитает таблицу заново."
+        ).format(id=spreadsheet_id)
     )

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.messages import _
+
 from . import google_http
 from .google_http import GoogleError, StrategosClient
 
@@ -23,7 +25,6 @@ SHARE_ROW = "#share"
 NAME_ROW = "#name"
 SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
 LIST_FIELDS = "nextPageToken,files(id,name,writersCanShare,permissions(type,role,emailAddress,domain))"
-ROLE_WORDS = {"owner": "владелец", "writer": "редактор", "commenter": "комментатор", "reader": "читатель"}
 
 
 @dataclass
@@ -82,14 +83,15 @@ def owned_files(client: StrategosClient, wanted: Iterable[str]) -> dict[str, dic
 
 
 def audit(client: StrategosClient, record: Record, owner: str | None) -> list[str]:
-    """Warnings (Russian) about every way the campaign's spreadsheets differ from what ``new`` set."""
+    """Warnings (in the campaign's language) about every way its spreadsheets differ from what ``new`` set."""
     if not record:
         return []
     ids = list(dict.fromkeys([*record.names, *record.shares]))
     try:
         files = owned_files(client, ids)
     except GoogleError as exc:
-        return [f"Не удалось проверить права доступа к таблицам кампании через Google Drive: {exc}"]
+        return [_("Не удалось проверить права доступа к таблицам кампании через Google Drive: {exc}").format(
+            exc=exc)]
     out: list[str] = []
     for sid in ids:
         out += drift(sid, files.get(sid), record, owner)
@@ -99,17 +101,21 @@ def audit(client: StrategosClient, record: Record, owner: str | None) -> list[st
 def drift(sid: str, file: Mapping[str, Any] | None, record: Record, owner: str | None) -> list[str]:
     """What is wrong with one spreadsheet (its Drive file as listed, None if not listed)."""
     name = record.names.get(sid, sid)
-    where = f"Таблица «{name}» ({google_http_url(sid)})"
+    where = _("Таблица «{name}» ({url})").format(name=name, url=google_http_url(sid))
     if file is None:
-        return [f"{where} не найдена среди таблиц, которыми владеет {owner or 'аккаунт программы'}: её удалили, "
-                "переместили в корзину или передали владение другому — проверьте в Google Drive."]
+        return [_(
+            "{where} не найдена среди таблиц, которыми владеет {owner}: её удалили, "
+            "переместили в корзину или передали владение другому — проверьте в Google Drive."
+        ).format(where=where, owner=owner or _("аккаунт программы"))]
     out: list[str] = []
     if sid in record.names and str(file.get("name", "")) != record.names[sid]:
-        out.append(f"{where} переименована в «{file.get('name', '')}». Верните прежнее название, если это "
-                   "сделал не ведущий.")
+        out.append(_("{where} переименована в «{name}». Верните прежнее название, если это сделал не ведущий.").format(
+            where=where, name=file.get("name", "")))
     if file.get("writersCanShare", True) is not False:
-        out.append(f"{where}: редакторам разрешено менять доступ (writersCanShare). Игрок с правом правки может "
-                   "открыть таблицу кому угодно; запретите это в настройках доступа (значок шестерёнки).")
+        out.append(_(
+            "{where}: редакторам разрешено менять доступ (writersCanShare). Игрок с правом правки может "
+            "открыть таблицу кому угодно; запретите это в настройках доступа (значок шестерёнки)."
+        ).format(where=where))
     want = record.shares.get(sid, {})
     have: dict[str, str] = {}
     for perm in file.get("permissions", []):
@@ -119,23 +125,34 @@ def drift(sid: str, file: Mapping[str, Any] | None, record: Record, owner: str |
         if kind in ("user", "group"):
             have[str(perm.get("emailAddress", "")).casefold()] = role
         elif kind == "domain":
-            out.append(f"{where}: доступ всему домену {perm.get('domain', '')} ({_role(role)}) — его не давала "
-                       "команда new.")
+            out.append(_("{where}: доступ всему домену {domain} ({role}) — его не давала команда new.").format(
+                where=where, domain=perm.get("domain", ""), role=_role(role)))
         else:
-            out.append(f"{where}: доступ по ссылке для всех ({_role(role)}) — его не давала команда new.")
+            out.append(_("{where}: доступ по ссылке для всех ({role}) — его не давала команда new.").format(
+                where=where, role=_role(role)))
     for email, role in sorted(have.items()):
         if email not in want:
-            out.append(f"{where}: доступ у {email} ({_role(role)}) — его не давала команда new.")
+            out.append(_("{where}: доступ у {email} ({role}) — его не давала команда new.").format(
+                where=where, email=email, role=_role(role)))
         elif role != want[email]:
-            out.append(f"{where}: у {email} роль «{_role(role)}» вместо «{_role(want[email])}».")
+            out.append(_("{where}: у {email} роль «{role}» вместо «{wanted}».").format(
+                where=where, email=email, role=_role(role), wanted=_role(want[email])))
     for email, role in sorted(want.items()):
         if email not in have:
-            out.append(f"{where}: у {email} больше нет доступа (был «{_role(role)}»).")
+            out.append(_("{where}: у {email} больше нет доступа (был «{role}»).").format(
+                where=where, email=email, role=_role(role)))
     return out
 
 
 def _role(role: str) -> str:
-    return ROLE_WORDS.get(role, role)
+    """A Drive role in the campaign's language (an unknown one as Drive names it)."""
+    words = {
+        "owner": _.pgettext("Drive role", "владелец"),
+        "writer": _.pgettext("Drive role", "редактор"),
+        "commenter": _.pgettext("Drive role", "комментатор"),
+        "reader": _.pgettext("Drive role", "читатель"),
+    }
+    return words.get(role, role)
 
 
 def google_http_url(sid: str) -> str:

@@ -1,0 +1,268 @@
+"""Creating a campaign on Google Sheets: its spreadsheet(s) from a WorkbookSpec, filled in as few
+batches as the size limit allows, protected, and shared with the GM and the players (in
+private-orders mode one spreadsheet per order tab and one for the GM-only tabs)."""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.errors import UsageError
+from engine.core.i18n import N_
+from engine.core.messages import _
+from engine.core.tables import AUDIENCE_GM, TabSpec, WorkbookSpec
+
+from . import google_http, gsheets_sharing
+from .google_http import StrategosClient
+from .gsheets_batch import JSON_HEADERS, MAX_WRITE_BYTES, Batch, Evidence, _pack, send_batch
+from .gsheets_cells import _dumps, _grid_range
+from .gsheets_client import EMAIL, account_email, make_google_client, spreadsheet_url
+from .gsheets_compact import _compact, _split_update
+from .gsheets_errors import google_errors
+from .gsheets_format import (
+    _creation_size,
+    _format_requests,
+    _sheet_properties,
+    _source_values,
+)
+from .gsheets_protect import _protect_block, _protect_sheet
+from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, _rid
+
+#: Title suffix of the GM-only spreadsheet of a private-orders campaign (translated when used).
+GM_BOOK_SUFFIX = N_(" — ведущий")
+
+
+@dataclass
+class CreatedCampaign:
+    """Where a new campaign lives: the campaign spreadsheet and (private mode) each order book."""
+
+    spreadsheet_id: str
+    order_books: dict[str, str] = field(default_factory=dict)  # order tab -> spreadsheet id
+    gm_book: str = ""  # private mode: the spreadsheet of the GM-only tabs (shared with the GM alone)
+    requests: int = 0  # API requests creation took (token requests excluded)
+
+    @property
+    def url(self) -> str:
+        """The campaign's URL."""
+        return spreadsheet_url(self.spreadsheet_id)
+
+    def order_urls(self) -> dict[str, str]:
+        """Order tab -> URL of the spreadsheet holding it (private mode)."""
+        return {tab: spreadsheet_url(sid) for tab, sid in self.order_books.items()}
+
+
+def _check_people(spec: WorkbookSpec, gm: str | None, players: Mapping[str, str]) -> None:
+    """Refuse unknown states and malformed addresses before anything is created."""
+    owners = [t.owner for t in spec.tabs if t.kind == "orders" and t.owner]
+    for email in ([gm] if gm else []) + list(players.values()):
+        if not EMAIL.match(email or ""):
+            raise UsageError(_("«{email}» не похоже на адрес электронной почты").format(email=email))
+    unknown = [s for s in players if s not in owners]
+    if unknown:
+        raise UsageError(
+            _("нет листа приказов для государства «{state}»; листы приказов есть у: {owners}").format(
+                state=unknown[0], owners=", ".join(owners)
+            )
+        )
+
+
+class _Creator:
+    """Builds the spreadsheets of a new campaign (several requests; counted in ``requests``)."""
+
+    def __init__(self, client: StrategosClient, max_write_bytes: int, notify: bool) -> None:
+        self.client = client
+        self.http = client.http_client
+        self.max_write_bytes = max_write_bytes
+        self.notify = notify
+        self.requests = 0
+        self.rng = random.Random()
+
+    def create_book(self, title: str, tabs: Sequence[tuple[TabSpec, int]], locale: str | None) -> str:
+        """``spreadsheets.create`` with every tab's properties; returns the id."""
+        sheets = []
+        for index, (tab, sheet_id) in enumerate(tabs):
+            n_rows, n_cols = _creation_size(tab)
+            sheets.append({"properties": _sheet_properties(tab, sheet_id, index, n_rows, n_cols)})
+        properties: dict[str, Any] = {"title": title}
+        if locale:
+            properties["locale"] = locale
+        body = {"properties": properties, "sheets": sheets}
+        self.requests += 1
+        response = self.http.request(
+            "post", google_http.GOOGLE_SHEETS_URL, data=_dumps(body), headers=dict(JSON_HEADERS)
+        )
+        return str(response.json()["spreadsheetId"])
+
+    def fill(self, spreadsheet_id: str, content: list[dict[str, Any]], protection: list[dict[str, Any]]) -> None:
+        """Content and formats, then dropdowns and protections, in as few batches as the size limit
+        allows (each at most ``max_write_bytes``).  Dropdowns and protections go last: nobody can
+        be confined to a half-built tab, and (in the emulator) the early batches stay light."""
+        piece = self.max_write_bytes - 4096
+        early = [
+            c for r in content if "setDataValidation" not in r for p in _split_update(r, piece) for c in _compact(p)
+        ]
+        late = [r for r in content if "setDataValidation" in r] + protection
+        chunks = _pack(early + late, self.max_write_bytes)
+        if len(chunks) > 1:
+            chunks = _pack(early, self.max_write_bytes) + _pack(late, self.max_write_bytes)
+        for chunk in chunks:
+            added = {
+                int(r["addProtectedRange"]["protectedRange"]["protectedRangeId"])
+                for r in chunk
+                if "addProtectedRange" in r
+            }
+            self.requests += 1
+            send_batch(self.client, spreadsheet_id, Batch(chunk, Evidence(added_protections=added)))
+
+    def restrict(self, spreadsheet_id: str) -> None:
+        """Drive's "writers can share" off: only the owner (the program) changes who has access."""
+        self.requests += 1
+        gsheets_sharing.restrict(self.client, spreadsheet_id)
+
+    def share(self, spreadsheet_id: str, email: str, role: str) -> None:
+        """One Drive permission (idempotent: retried safely)."""
+        body = {"type": "user", "role": role, "emailAddress": email}
+        params = {"sendNotificationEmail": "true" if self.notify else "false", "supportsAllDrives": "true"}
+        self.requests += 1
+        self.http.request(
+            "post", f"{google_http.GOOGLE_DRIVE_URL}/{spreadsheet_id}/permissions", params=params, json=body
+        )
+
+
+def _input_block(tab: TabSpec, sheet_id: int) -> dict[str, int] | None:
+    """The player's input block of an order tab: columns ``editable_columns``, rows 2..last."""
+    if tab.kind != "orders" or not tab.editable_columns:
+        return None
+    first, last = tab.editable_columns
+    n_rows, _ = _creation_size(tab)
+    return _grid_range(sheet_id, 1, max(n_rows, 2), first - 1, last)
+
+
+def create_campaign(
+    spec: WorkbookSpec,
+    client: StrategosClient,
+    *,
+    gm: str | None = None,
+    players: Mapping[str, str] | None = None,
+    private_orders: bool = False,
+    notify: bool = True,
+    locale: str | None = None,
+    max_write_bytes: int = MAX_WRITE_BYTES,
+) -> CreatedCampaign:
+    """Create the campaign spreadsheet(s) from a WorkbookSpec, protect and share them.
+
+    Every tab is protected (editors: the program's account and the GM); a player may edit
+    only the input block of their own order tab.  With ``private_orders`` each order tab gets
+    a spreadsheet of its own, shared with its player and the GM, and the campaign is shared
+    with the players as readers; the hidden tab ``_strategos`` records where each order tab lives.
+    ``locale`` is left to Google's default unless given (formulas keep their comma syntax).
+    """
+    players = dict(players or {})
+    _check_people(spec, gm, players)
+    owner = account_email(client)
+    editors = [e for e in (owner, gm) if e]
+    maker = _Creator(client, max_write_bytes, notify)
+    used: set[int] = set()
+    # the header of the bookkeeping tab (only the rows below it are read)
+    header = [_.pgettext("_strategos", "Лист"), _.pgettext("_strategos", "Таблица")]
+    gm_title = spec.title + _(GM_BOOK_SUFFIX)
+    with google_errors(_("создание таблицы Google")):
+        order_tabs = [t for t in spec.tabs if t.kind == "orders"] if private_orders else []
+        # what only the GM may read goes into a spreadsheet only the GM can open (players can read
+        # hidden tabs of a spreadsheet they can open through the API)
+        gm_tabs = [t for t in spec.tabs if t.audience == AUDIENCE_GM] if private_orders else []
+        book_tabs = [t for t in spec.tabs if t not in order_tabs and t not in gm_tabs]
+        # the backend's own bookkeeping: where tabs live, what was shared with whom (gsheets_sharing)
+        book_tabs.append(TabSpec(BACKEND_TAB, [header], {1: 30, 2: 50}, hidden=True, kind="meta"))
+        ids = [(t, _rid(maker.rng, used)) for t in book_tabs]
+        campaign_id = maker.create_book(spec.title, ids, locale)
+        created = CreatedCampaign(campaign_id)
+        record = gsheets_sharing.Record({campaign_id: spec.title})
+        for tab in order_tabs:
+            sheet_id = _rid(maker.rng, used)
+            record_name = f"{spec.title} — {tab.name}"
+            book_id = maker.create_book(record_name, [(tab, sheet_id)], locale)
+            record.names[book_id] = record_name
+            lists = {v.source: _source_values(spec, v.source) for v in tab.validations if v.source}
+            content = _format_requests(tab, sheet_id, lists=lists)
+            maker.fill(book_id, content, _protections(tab, sheet_id, editors, players, maker.rng, used))
+            created.order_books[tab.name] = book_id
+        if gm_tabs:
+            gm_ids = [(t, _rid(maker.rng, used)) for t in gm_tabs]
+            created.gm_book = maker.create_book(gm_title, gm_ids, locale)
+            record.names[created.gm_book] = gm_title
+            gm_content = [r for t, sid in gm_ids for r in _format_requests(t, sid)]
+            gm_protection = [r for t, sid in gm_ids for r in _protections(t, sid, editors, {}, maker.rng, used)]
+            maker.fill(created.gm_book, gm_content, gm_protection)
+        shares: list[tuple[str, str, str]] = []  # (spreadsheet, e-mail, role), all planned before any is made
+        if gm:
+            shares += [(sid, gm, "writer") for sid in record.names]
+        for state, email in players.items():
+            shares.append((campaign_id, email, "reader" if private_orders else "writer"))
+            shares += [(created.order_books[t.name], email, "writer") for t in order_tabs if t.owner == state]
+        for sid, email, role in shares:
+            record.shares.setdefault(sid, {})[email.casefold()] = role
+        content: list[dict[str, Any]] = []
+        protection: list[dict[str, Any]] = []
+        for tab, sheet_id in ids:
+            if tab.name == BACKEND_TAB:
+                homes = [*created.order_books.items(), *((t.name, created.gm_book) for t in gm_tabs)]
+                if created.gm_book:
+                    homes.append((AUDIENCE_ROW + AUDIENCE_GM, created.gm_book))
+                tab = TabSpec(BACKEND_TAB, [header, *[[n, s] for n, s in homes], *record.rows()],
+                              tab.widths, hidden=True, kind="meta")
+            content += _format_requests(tab, sheet_id)
+            protection += _protections(tab, sheet_id, editors, players, maker.rng, used)
+        maker.fill(campaign_id, content, protection)
+        for sid in record.names:  # before anybody is given access: only the owner may share
+            maker.restrict(sid)
+        for sid, email, role in shares:
+            maker.share(sid, email, role)
+    created.requests = maker.requests
+    return created
+
+
+def _protections(
+    tab: TabSpec,
+    sheet_id: int,
+    editors: Sequence[str],
+    players: Mapping[str, str],
+    rng: random.Random,
+    used: set[int],
+) -> list[dict[str, Any]]:
+    """The protections of one new tab: all of it for the program and the GM, the input block
+    of an order tab also for its player."""
+    block = _input_block(tab, sheet_id)
+    out = [_protect_sheet(sheet_id, _rid(rng, used), editors, [block] if block else [])]
+    if block is not None:
+        player = players.get(tab.owner)
+        who = [*editors, player] if player else list(editors)
+        out.append(_protect_block(_rid(rng, used), block, who, tab.owner))
+    return out
+
+
+def create(
+    spec: WorkbookSpec,
+    *,
+    credentials: str | os.PathLike[str] | None = None,
+    oauth_client_secrets: str | os.PathLike[str] | None = None,
+    token_cache: str | os.PathLike[str] | None = None,
+    client: StrategosClient | None = None,
+    gm: str | None = None,
+    players: Mapping[str, str] | None = None,
+    private_orders: bool = False,
+    notify: bool = True,
+    max_write_bytes: int = MAX_WRITE_BYTES,
+    **client_options: Any,
+) -> CreatedCampaign:
+    """Create a campaign on Google Sheets (see :func:`create_campaign`), building the client."""
+    client = client or make_google_client(
+        credentials, oauth_client_secrets=oauth_client_secrets, token_cache=token_cache, **client_options
+    )
+    return create_campaign(
+        spec, client, gm=gm, players=players, private_orders=private_orders, notify=notify,
+        max_write_bytes=max_write_bytes,
+    )

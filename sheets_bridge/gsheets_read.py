@@ -1,0 +1,117 @@
+"""What one read tells about a spreadsheet: its tabs as grids of raw cells, each tab's id, size and
+merges, the editors of its protections, its locale, the write lock and the staging tabs a failed
+write left, and the backend's own bookkeeping tab ``_strategos`` (where the tabs kept in other
+spreadsheets live, what ``new`` shared)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.tables import Tables, is_blank
+
+from . import gsheets_lock, gsheets_sharing
+from .gsheets_cells import _grid_of
+from .gsheets_compact import POINT_DECIMAL_LOCALES
+from .gsheets_lock import Lock
+
+#: The hidden tab where the backend keeps its own bookkeeping: where tabs of other spreadsheets
+#: live (private orders, the GM-only book) and what ``new`` shared (gsheets_sharing).
+BACKEND_TAB = "_strategos"
+
+
+#: A row of ``_strategos`` naming where tabs of an audience live: ``["@gm", <spreadsheet id>]``.
+AUDIENCE_ROW = "@"
+
+
+#: Prefix of hidden staging tabs used by oversized writes (deleted by the same write).
+STAGE_PREFIX = "_strategos_stage_"
+
+
+@dataclass
+class SheetInfo:
+    """A tab as the backend knows it: where it lives, its id and its grid size."""
+
+    spreadsheet_id: str
+    sheet_id: int
+    title: str
+    rows: int
+    cols: int
+    hidden: bool = False
+    merges: list[tuple[int, int, int, int]] = field(default_factory=list)  # r0, c0, r1, c1 (end-exclusive)
+
+
+@dataclass
+class BookState:
+    """What one read taught us about one spreadsheet."""
+
+    spreadsheet_id: str
+    sheets: dict[str, SheetInfo] = field(default_factory=dict)
+    editors: list[str] = field(default_factory=list)  # editors of whole-tab protections
+    stale_stages: list[int] = field(default_factory=list)  # staging tabs a failed write left behind
+    locale: str = ""
+    lock: Lock | None = None  # the write counter tab the read saw (gsheets_lock)
+    backend_rows: int = 0  # rows of the ``_strategos`` tab
+    record: gsheets_sharing.Record = field(default_factory=gsheets_sharing.Record)  # what `new` shared
+
+    @property
+    def decimal_point(self) -> bool:
+        """Whether the spreadsheet reads "2.5" as a number (so decimals may be pasted as text)."""
+        return self.locale in POINT_DECIMAL_LOCALES
+
+
+def _absorb(spreadsheet_id: str, answer: Mapping[str, Any]) -> tuple[Tables, BookState, dict[str, str]]:
+    """Tables, layout and the private-orders map (from ``_strategos``) of one read answer."""
+    tables: Tables = {}
+    book = BookState(spreadsheet_id, locale=str((answer.get("properties") or {}).get("locale") or ""))
+    home: dict[str, str] = {}
+    for sheet in answer.get("sheets", []):
+        props = sheet.get("properties", {})
+        grid_props = props.get("gridProperties", {})
+        title = str(props.get("title", ""))
+        info = SheetInfo(
+            spreadsheet_id,
+            int(props.get("sheetId", 0)),
+            title,
+            int(grid_props.get("rowCount", 0)),
+            int(grid_props.get("columnCount", 0)),
+            bool(props.get("hidden", False)),
+        )
+        for m in sheet.get("merges", []):
+            info.merges.append((int(m.get("startRowIndex", 0)), int(m.get("startColumnIndex", 0)),
+                                int(m.get("endRowIndex", info.rows)), int(m.get("endColumnIndex", info.cols))))
+        for pr in sheet.get("protectedRanges", []):
+            rng = pr.get("range") or {}
+            users = (pr.get("editors") or {}).get("users") or []
+            whole = not any(k in rng for k in ("startRowIndex", "endRowIndex", "startColumnIndex", "endColumnIndex"))
+            if not book.editors and users and whole:
+                book.editors = [str(u) for u in users]
+        if title.startswith(STAGE_PREFIX):
+            book.stale_stages.append(info.sheet_id)
+            continue
+        if title.startswith(gsheets_lock.LOCK_PREFIX):
+            book.lock = gsheets_lock.found([sheet]) or book.lock
+            continue
+        book.sheets[title] = info
+        grid = _grid_of((sheet.get("data") or [{}])[0])
+        if title == BACKEND_TAB:
+            book.backend_rows = len(grid)
+            for line in grid[1:]:
+                if book.record.add(line):
+                    continue
+                if len(line) > 1 and not is_blank(line[0]) and not is_blank(line[1]):
+                    home[str(line[0])] = str(line[1]).strip()
+            continue
+        tables[title] = grid
+    return tables, book, home
+
+
+def _rid(rng: random.Random, used: set[int]) -> int:
+    """A fresh positive 31-bit id (sheet or protected range) not in ``used``."""
+    while True:
+        value = rng.randrange(1_000_000, 2**31 - 1)
+        if value not in used:
+            used.add(value)
+            return value
