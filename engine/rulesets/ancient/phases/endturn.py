@@ -69,7 +69,7 @@ def _missed(state: State, orders: TurnOrders, rules: Rules, report: TurnReport) 
         report.tell(
             _(
                 "{state}: приказов нет — пропуск {missed} из {limit}. Последнее предупреждение: ещё один "
-                "пропуск — и государство перейдёт под управление ведущего (ИИ)."
+                "пропуск — и государство перейдёт к ИИ."
             ).format(state=state.name, missed=state.missed, limit=limit)
         )
     else:
@@ -203,7 +203,7 @@ def _food(
     famine = event or food < need
     if famine:
         state.famine += 1
-        why = _("неурожай") if event else _("до столицы дошло еды {food}, а нужно {need}").format(food=food, need=need)
+        why = _("неурожай") if event else _("до столицы дошло еды {food} из {need}").format(food=food, need=need)
         report.tell(_("{state}: голод ({why}), {n}-й ход подряд.").format(state=state.name, why=why, n=state.famine))
         mode = int(rules.param("famine_stability_mode"))
         if state.famine >= mode:
