@@ -76,7 +76,8 @@ def run(args: argparse.Namespace, options: sync.Options | None = None) -> int:
         elif not turns:
             print(_("В истории пока нет ходов: ни один ход не разрешён."))
         else:
-            print(f"{_('Ход'):>4}  {_('sha256 снимка'):<16}  {_('размер')}")
+            turn, digest, size = _("Ход"), _("sha256 снимка"), _("размер")
+            print(f"{turn:>4}  {digest:<16}  {size}")
             for t in turns:
                 size = _("{kb} КБ").format(kb=f"{t['bytes'] / 1024:.0f}")
                 print(f"{t['turn']:>4}  {t['sha256'][:16]}  {size}")

@@ -342,3 +342,24 @@ def test_i16_p6_the_licence_is_an_spdx_string_setuptools_takes_without_a_depreca
 
 if __name__ == "__main__":
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def test_i16_p3_an_english_demo_prints_no_cyrillic_through_every_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 16, done-when: what the CLI prints for an English campaign — new, check (with its dice
+    note), resolve, report, history, verify, rollback — has no Cyrillic at all."""
+    path = tmp_path / "game.xlsx"
+    commands = [
+        ["new", str(path), "--scenario", "demo", "--lang", "en"],
+        ["check", str(path)],
+        ["resolve", str(path)],
+        ["report", str(path), "--out", str(tmp_path / "post.txt")],
+        ["history", str(path)],
+        ["verify", str(path), "--turn", "1"],
+        ["rollback", str(path), "--to", "1"],
+    ]
+    for argv in commands:
+        code, out, err = run(capsys, *argv)
+        assert code == 0, f"{argv}: {err}"
+        assert not CYRILLIC.search(out + err), f"{argv[0]} printed Cyrillic:\n{out}{err}"

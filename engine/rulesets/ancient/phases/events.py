@@ -50,9 +50,9 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
     if cards and states and count > 0 and dice.blind:  # a check: no event drawn, every state it may hit marked
         for i in range(count):
             dice.withhold("событие", subject=str(i + 1))
-        reach_all(report, [s.name for s in states if any(_condition(c, s) for c in cards)], "события")
+        reach_all(report, [s.name for s in states if any(_condition(c, s) for c in cards)], _("события"))
         if any(c.target == "sea" for c in cards):  # pirates on a sea zone reach every trading state
-            reach_all(report, [s.name for s in states], "события")
+            reach_all(report, [s.name for s in states], _("события"))
     elif cards and states:
         for i in range(count):
             card = dice.choice("событие", cards, [float(c.weight) for c in cards], subject=str(i + 1))

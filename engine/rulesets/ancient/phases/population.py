@@ -59,7 +59,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
                     born = 0
                     if chance > 0:
                         dice.withhold("прирост", subject=p.name)
-                        reach_all(report, [name], "прирост населения")
+                        reach_all(report, [name], _("прирост населения"))
                 else:
                     born = 1 if dice.roll("прирост", 100, subject=p.name) <= chance else 0
                 born += sum(int(rules.buildings[b].effect("growth")) for b in p.buildings if b in rules.buildings)
