@@ -459,7 +459,7 @@ def test_a_thousand_states_still_cost_one_read_and_one_write(
         env = GoogleEnv(emu, tmp_path, tmp_path / "gm-bot.json", FakeTime())
         emu.write_credentials(env.sa_key, "gm-bot@strategos-demo.iam.gserviceaccount.com")
         # setup only: one creation batch instead of seven (creation chunking is tested on the demo)
-        created = env.create(spec, players={}, max_write_bytes=64 * 1024 * 1024)
+        created = env.create(spec, timeout=(10.0, 300.0), players={}, max_write_bytes=64 * 1024 * 1024)
         secrets.save(spec.campaign_id, spec.secret)  # what `new` does: the dice's secret stays with the GM
         sid = created.spreadsheet_id
         env.reset()

@@ -88,12 +88,17 @@ class GoogleEnv:
         max_bytes = options.pop("max_write_bytes", gsheets.MAX_WRITE_BYTES)
         return gsheets.GoogleBackend(self.client(SA, **options), spreadsheet_id, max_write_bytes=max_bytes)
 
-    def create(self, spec: WorkbookSpec, **kwargs: Any) -> gsheets.CreatedCampaign:
-        """Create a campaign through the backend's own create, as the program's account."""
+    def create(
+        self, spec: WorkbookSpec, timeout: tuple[float, float] | None = None, **kwargs: Any
+    ) -> gsheets.CreatedCampaign:
+        """Create a campaign through the backend's own create, as the program's account.  A huge
+        creation asks for a longer ``timeout``: a batch the client gave up on is still being
+        applied, and its late answer would be counted after the test's next reset."""
         kwargs.setdefault("gm", GM)
         kwargs.setdefault("players", PLAYERS)
         kwargs.setdefault("notify", False)
-        return gsheets.create_campaign(spec, self.client(SA), **kwargs)
+        client = self.client(SA, timeout=timeout) if timeout else self.client(SA)
+        return gsheets.create_campaign(spec, client, **kwargs)
 
     def campaign(self, world: str = "demo", orders: bool = True) -> str:
         """A fresh campaign of ``world`` ("demo" or "small"), with the demo's sample orders if asked.

@@ -30,10 +30,14 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
     by_owner = world.by_owner()
     held = garrisons(world)
     zones = zone_graph(world)
+    warned: dict[tuple[int, int], list[str]] = {}  # (missed, limit) -> the states warned alike
+    for name in sorted(world.states):
+        _missed(world.states[name], orders, rules, report, warned)
+    for (missed, limit), names in warned.items():
+        report.tell(_warning(", ".join(names), missed, limit))
     for name in sorted(world.states):
         state = world.states[name]
         provinces = by_owner.get(name, [])
-        _missed(state, orders, rules, report)
         _science(state, provinces, rules, report)
         famine = _food(world, state, provinces, rules, report, held, zones)
         _stability_clock(state, famine, rules, report, at_war=bool(world.enemies(name)))
@@ -43,8 +47,12 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
     return world
 
 
-def _missed(state: State, orders: TurnOrders, rules: Rules, report: TurnReport) -> None:
-    """ANC-TURN-04: two turns without orders in a row and the state passes to the GM."""
+def _missed(
+    state: State, orders: TurnOrders, rules: Rules, report: TurnReport, warned: dict[tuple[int, int], list[str]]
+) -> None:
+    """ANC-TURN-04: two turns without orders in a row and the state passes to the GM.  A warning
+    is not told here but gathered in ``warned``: the states warned alike share one chronicle line
+    (hundreds of silent states would otherwise repeat the same sentence hundreds of times)."""
     if state.ai:
         return
     if orders.sent(state.name):
@@ -65,19 +73,20 @@ def _missed(state: State, orders: TurnOrders, rules: Rules, report: TurnReport) 
                 "Ст {stability:+d}."
             ).format(state=state.name, turns=count(state.missed, "ход"), stability=state.stability)
         )
-    elif state.missed == limit - 1:
-        report.tell(
-            _(
-                "{state}: приказов нет — пропуск {missed} из {limit}. Последнее предупреждение: ещё один "
-                "пропуск — и государство перейдёт к ИИ."
-            ).format(state=state.name, missed=state.missed, limit=limit)
-        )
     else:
-        report.tell(
-            _("{state}: приказов нет — пропуск {missed} из {limit}, предупреждение.").format(
-                state=state.name, missed=state.missed, limit=limit
-            )
-        )
+        warned.setdefault((state.missed, limit), []).append(state.name)
+
+
+def _warning(states: str, missed: int, limit: int) -> str:
+    """The chronicle's warning to ``states`` (one name or several, comma-separated)."""
+    if missed == limit - 1:
+        return _(
+            "{state}: приказов нет — пропуск {missed} из {limit}. Последнее предупреждение: ещё один "
+            "пропуск — и управление перейдёт к ИИ."
+        ).format(state=states, missed=missed, limit=limit)
+    return _("{state}: приказов нет — пропуск {missed} из {limit}, предупреждение.").format(
+        state=states, missed=missed, limit=limit
+    )
 
 
 def _science(state: State, provinces: list[Province], rules: Rules, report: TurnReport) -> None:
