@@ -27,6 +27,7 @@ from engine.core import i18n
 from engine.core.errors import SCREENFUL, CampaignError, StrategosError, UsageError
 from engine.core.messages import _
 from engine.core.orders import STATUS_TEXT, Status
+from engine.core.ruleset import SyncResult
 from engine.core.tables import WorkbookSpec
 
 from . import argparse_texts, commands, faults, progress, sync, xlsx_lock
@@ -63,7 +64,9 @@ def build_parser() -> argparse.ArgumentParser:
     new = sub.add_parser("new", help=_("создать кампанию (.xlsx или Google Таблица)"))
     new.add_argument("target", nargs="?", metavar="CAMPAIGN.xlsx",
                      help=_("путь к новому файлу кампании (не нужен с --google)"))
-    new.add_argument("--ruleset", default="ancient", help=_("правила (по умолчанию ancient)"))
+    new.add_argument("--ruleset", default=rulesets.DEFAULT,
+                     help=_("правила (по умолчанию {default}; есть: {known})").format(
+                         default=rulesets.DEFAULT, known=", ".join(rulesets.names())))
     new.add_argument("--scenario", default="demo", help=_("сценарий (по умолчанию demo)"))
     _lang(new, _("язык листов кампании и сообщений (по умолчанию ru)"), default="ru")
     new.add_argument("--title", help=_("название кампании"))
@@ -262,7 +265,7 @@ def _progress(args: argparse.Namespace) -> RichProgress | None:
     return RichProgress()
 
 
-def _sync(args: argparse.Namespace) -> Any:
+def _sync(args: argparse.Namespace) -> SyncResult:
     """check / resolve with progress bars when someone is watching."""
     backend = sync.open_backend(args.target, _options(args))
     bars = _progress(args)
@@ -316,10 +319,10 @@ def _demo(folder: Path, lang: str, as_json: bool, quiet: bool = False) -> int:
         raise faults.backend_error(exc, folder) from exc
     path = folder / "demo.xlsx"
     with xlsx_lock.exclusive(path, "demo"):  # create, fill, check and resolve as one command
-        sync.create(str(path), scenario="demo", lang=lang, overwrite=True)
+        sync.create(str(path), ruleset=rulesets.DEFAULT, scenario="demo", lang=lang, overwrite=True)
         backend = XlsxBackend(path)
         tables = backend.read()
-        backend.write(rulesets.get("ancient").demo_changes(tables))
+        backend.write(sync.ruleset_of(tables).demo_changes(tables))
         checked = sync.check(XlsxBackend(path))
         resolved = sync.resolve(XlsxBackend(path), turn=1)
     if as_json:

@@ -99,21 +99,20 @@ def run(args: argparse.Namespace, options: sync.Options | None = None) -> int:
 
 
 def _report(backend: Any, args: argparse.Namespace) -> int:
-    from engine.rulesets.ancient import codec
-    from engine.rulesets.ancient.report import chart_png, forum_post, private_report
-
+    """`report`: the forum post of a turn (to the screen or --out, with the chart beside it) and,
+    with --players, each played side's own report; all of it the campaign's ruleset's words."""
     tables = sync.read(backend)
-    campaign = codec.decode(tables).campaign
-    turn = args.turn if args.turn is not None else campaign.last_resolved
+    rules = sync.ruleset_of(tables)
+    turn = args.turn if args.turn is not None else rules.last_resolved(tables)
     if turn < 1:
         raise UsageError(_("ещё ни один ход не разрешён — отчитываться не о чем"))
-    posts = forum_post(tables, turn, args.format, args.limit)
+    posts = rules.forum_post(tables, turn, args.format, args.limit)
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
         for i, post in enumerate(posts, start=1):
             (out if i == 1 else out.with_name(f"{out.name}.{i}")).write_text(post + "\n", encoding="utf-8")
-        png = chart_png(tables, out.with_suffix(".png"))
+        png = rules.chart_png(tables, out.with_suffix(".png"))
         print(_("Пост хода {turn}: {path} (постов: {n}), график: {png}").format(turn=turn, path=out, n=len(posts),
                                                                                png=png))
     else:
@@ -121,9 +120,8 @@ def _report(backend: Any, args: argparse.Namespace) -> int:
     if args.players:
         folder = Path(args.players)
         folder.mkdir(parents=True, exist_ok=True)
-        for name, st in sorted(campaign.states.items()):
-            if not st.ai:
-                (folder / f"{name}.md").write_text(private_report(tables, name, turn), encoding="utf-8")
+        for name in rules.report_sides(tables):
+            (folder / f"{name}.md").write_text(rules.player_report(tables, name, turn), encoding="utf-8")
         print(_("Личные отчёты: {folder}").format(folder=folder))
     return 0
 

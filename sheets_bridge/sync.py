@@ -1,6 +1,7 @@
 """Check and resolve orchestration: one read, the ruleset's work, one atomic write.
 
-Game-agnostic: the meta tab names the ruleset; the ruleset module does the rest.
+Game-agnostic: the meta tab names the ruleset; the registry gives its `Ruleset` (engine/core/ruleset.py),
+which does the rest.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from engine.core.dice import commitment, turn_seed
 from engine.core.errors import CampaignError
 from engine.core.layout import norm
 from engine.core.messages import _
+from engine.core.ruleset import Ruleset, SyncResult
 from engine.core.tables import Changeset, Grid, ReplaceTab, Tables, WorkbookSpec, WriteBlock, apply_changes
 
 from . import secrets
@@ -71,8 +73,8 @@ def open_backend(target: str, options: Options | None = None) -> Backend:
     return XlsxBackend(target)
 
 
-def ruleset_of(tables: Tables) -> Any:
-    """The ruleset module named in the campaign's meta tab."""
+def ruleset_of(tables: Tables) -> Ruleset:
+    """The ruleset named in the campaign's meta tab."""
     for name, grid in tables.items():
         if norm(name) in (norm("Кампания"), norm("Campaign")):
             for row in grid[1:]:
@@ -192,18 +194,18 @@ def refuse_leak(tables: Tables, changes: Changeset, secret: str) -> None:
             changes.marker.append(WriteBlock(tab, r, 1, [[None] * len(row)]))
 
 
-def check(backend: Backend, progress: Progress | None = None) -> Any:
+def check(backend: Backend, progress: Progress | None = None) -> SyncResult:
     """Judge every order of the open turn: one read, the ruleset's check, one write (statuses only).
     A check needs no secret: it draws no dice (issue 15, point 6)."""
     with exclusive(backend, "check"):
         return _check(backend, progress)
 
 
-def _check(backend: Backend, progress: Progress | None) -> Any:
+def _check(backend: Backend, progress: Progress | None) -> SyncResult:
     p = progress or Silent()
     tables = _read(backend, p)
     rules = ruleset_of(tables)
-    p.start("turn", _("Проверка приказов"), len(getattr(rules, "PHASES", ())) or 1)
+    p.start("turn", _("Проверка приказов"), len(rules.phases) or 1)
     result = rules.check(tables, on_phase=lambda name: p.advance("turn", name), **_tab_ids(backend))
     p.finish("turn")
     if not _secret(backend, tables, need=False, settle=False).value:
@@ -213,7 +215,7 @@ def _check(backend: Backend, progress: Progress | None) -> Any:
     return result
 
 
-def resolve(backend: Backend, turn: int | None = None, progress: Progress | None = None) -> Any:
+def resolve(backend: Backend, turn: int | None = None, progress: Progress | None = None) -> SyncResult:
     """Resolve the open turn (only if it is ``turn``, when given): one read, one atomic write.
 
     A resolved turn asked again raises TurnMismatch before anything is written; so does a secret
@@ -223,12 +225,12 @@ def resolve(backend: Backend, turn: int | None = None, progress: Progress | None
         return _resolve(backend, turn, progress)
 
 
-def _resolve(backend: Backend, turn: int | None, progress: Progress | None) -> Any:
+def _resolve(backend: Backend, turn: int | None, progress: Progress | None) -> SyncResult:
     p = progress or Silent()
     tables = _read(backend, p)
     rules = ruleset_of(tables)
     sec = _secret(backend, tables)
-    p.start("turn", _("Разрешение хода"), len(getattr(rules, "PHASES", ())) or 1)
+    p.start("turn", _("Разрешение хода"), len(rules.phases) or 1)
     result = rules.resolve(sec.tables, expect_turn=turn, secret=sec.value,
                            on_phase=lambda name: p.advance("turn", name), **_tab_ids(backend))
     if sec.history is not None:  # an old campaign's snapshots, now without the secret
@@ -250,13 +252,14 @@ def _audit(backend: Backend) -> list[str]:
     return list(audit()) if callable(audit) else []
 
 
-def _warn(result: Any, warnings: list[str]) -> None:
+def _warn(result: SyncResult, warnings: list[str]) -> None:
     """Add warnings to the result's summary (shown by the CLI, listed under "warnings" in --json)."""
-    if warnings and isinstance(getattr(result, "summary", None), dict):
+    if warnings:
         result.summary.setdefault("warnings", []).extend(warnings)
 
 
-def private_reports(backend: Backend, tables: Tables, changes: Changeset, rules: Any = None) -> list[Any]:
+def private_reports(backend: Backend, tables: Tables, changes: Changeset,
+                    rules: Ruleset | None = None) -> list[ReplaceTab]:
     """In a private-orders campaign, each player's own report on the campaign as ``changes`` leave
     it (a tab of their order book, written with the same write); nothing otherwise -- and then
     the changes are not even applied.  ``rules`` defaults to the ruleset the result names."""
@@ -265,8 +268,6 @@ def private_reports(backend: Backend, tables: Tables, changes: Changeset, rules:
         return []
     after = apply_changes(tables, changes)
     rules = rules or ruleset_of(after)
-    if not hasattr(rules, "private_tabs"):
-        return []
     return list(rules.private_tabs(after, order_tabs=books))
 
 
@@ -308,7 +309,7 @@ def _write(backend: Backend, changes: Changeset, p: Progress) -> None:
     p.finish("write")
 
 
-def create(target: str, ruleset: str = "ancient", scenario: str = "demo", lang: str = "ru",
+def create(target: str, ruleset: str = rulesets.DEFAULT, scenario: str = "demo", lang: str = "ru",
            title: str | None = None, overwrite: bool = False, secret: str | None = None) -> str:
     """Create a new campaign workbook from a ruleset template and scenario; its secret goes to the
     GM's store (before the file exists: a campaign is never made without it), in no cell."""
@@ -318,7 +319,7 @@ def create(target: str, ruleset: str = "ancient", scenario: str = "demo", lang: 
     return create_xlsx(spec, target, overwrite=overwrite)
 
 
-def create_google(ruleset: str = "ancient", scenario: str = "demo", lang: str = "ru", title: str | None = None,
+def create_google(ruleset: str = rulesets.DEFAULT, scenario: str = "demo", lang: str = "ru", title: str | None = None,
                   gm: str | None = None, players: Mapping[str, str] | None = None, private_orders: bool = False,
                   options: Options | None = None, secret: str | None = None,
                   on_spec: Callable[[WorkbookSpec], None] | None = None) -> CreatedCampaign:

@@ -16,6 +16,7 @@ from engine.core import history, meta
 from engine.core.errors import CampaignError
 from engine.core.layout import norm
 from engine.core.messages import _
+from engine.core.ruleset import Ruleset
 from engine.core.tables import (
     Cell,
     Changeset,
@@ -113,14 +114,14 @@ def _differ(a: Cell, b: Cell) -> bool:
     return not (is_blank(a) and is_blank(b)) and a != b
 
 
-def _first_difference(published: Tables, again: Tables, changes: Changeset, rules: Any) -> str | None:
+def _first_difference(published: Tables, again: Tables, changes: Changeset, rules: Ruleset) -> str | None:
     """The first cell the turn wrote that the published campaign holds differently, in words.
 
     Which tabs and cells a turn wrote is read off the re-run's own changeset, so verify needs no
     list of a game's tabs: a replaced tab is compared whole, an appended block cell by cell. The
     history tab is the input of the re-run and is not compared. Rows of an order tab that players
     have rewritten since (the ruleset's ``later_inputs``) are their next orders, not the turn's."""
-    inputs: dict[str, list[int]] = rules.later_inputs(again) if hasattr(rules, "later_inputs") else {}
+    inputs = rules.later_inputs(again)
     # the next turn's commitment needs the secret, which a re-run has not: that turn's verify checks it
     skip = {(m, r) for m in [meta.meta_tab(again)] if m
             for r, row in enumerate(again[m]) if r and meta.value_in([[], row], meta.COMMITMENT) is not None}

@@ -1,4 +1,5 @@
-"""The conformance corpus: every tests/scenarios/<ruleset>/*.yaml, run by one generic test.
+"""The conformance corpus: every tests/scenarios/<ruleset>/*.yaml, run by one generic test through
+the registry: the folder's name is the ruleset's, whose `run_scenario` runs the file.
 
 A scenario file is named by the rule id it proves (ANC-TAX-04_….yaml); docs/scenarios.md
 describes the format.
@@ -6,11 +7,12 @@ describes the format.
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 import pytest
 import yaml
+
+from engine import rulesets
 
 ROOT = Path(__file__).parent / "scenarios"
 FILES = sorted(ROOT.glob("*/*.yaml"))
@@ -19,8 +21,7 @@ FILES = sorted(ROOT.glob("*/*.yaml"))
 @pytest.mark.parametrize("path", FILES, ids=[f"{p.parent.name}/{p.stem}" for p in FILES])
 def test_scenario(path: Path) -> None:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    runner = importlib.import_module(f"engine.rulesets.{path.parent.name}.scenario")
-    outcome = runner.run(data)
+    outcome = rulesets.get(path.parent.name).run_scenario(data)
     assert not outcome.failures, "\n".join(outcome.failures)
 
 

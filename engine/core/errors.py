@@ -31,7 +31,7 @@ class Problem:
     message: str
 
     def where(self) -> str:
-        """«Провинции!B3», «Провинции, строка 3», «Провинции, столбец B», «Провинции», or '' when
+        """«Лист!B3», «Лист, строка 3», «Лист, столбец B», «Лист», or '' when
         the problem has no place; never a location with a part missing («!B3», «, строка 3»)."""
         tab = self.tab.strip()
         if not tab:

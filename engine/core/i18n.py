@@ -3,7 +3,7 @@
 The program's texts are written in Russian, the campaigns' first language, so a Russian message
 is its own msgid (the gettext convention: the source language is the key). Other languages are
 `.po` catalogues beside the code that uses them, one *domain* per package (``strategos`` for the
-core, the bridge and the CLI; one per ruleset, e.g. ``ancient``), read with Babel and kept
+core, the bridge and the CLI; one per ruleset, named after it), read with Babel and kept
 complete by ``tests/test_catalogues.py`` (every extracted msgid translated, the same ``{fields}``).
 
 The language is a context variable, set once where a command starts (``with using("en"): …``),
@@ -13,8 +13,8 @@ formatted before gettext could see it).
 
 Extract and update a catalogue with Babel (see docs/i18n.md)::
 
-    pybabel extract -F babel.cfg -k N_ -o /tmp/ancient.pot engine/rulesets/ancient
-    pybabel update -i /tmp/ancient.pot -d engine/rulesets/ancient/locale -D ancient -l en
+    pybabel extract -F babel.cfg -k N_ -o /tmp/GAME.pot engine/rulesets/GAME
+    pybabel update -i /tmp/GAME.pot -d engine/rulesets/GAME/locale -D GAME -l en
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ class LedgerEntry:
     category: str
     amount: Fraction
     reason: str
-    order_ref: str = ""  # "Приказы — Египет!5" when an order caused it
+    order_ref: str = ""  # the order's cell ("<order tab>!5") when an order caused it
     resource: str = "Д"
 
 

@@ -99,10 +99,10 @@ class Validation:
     last_row: int  # 0: to the last row of the tab (rows a player adds below get the dropdown too)
     column: int
     options: tuple[str, ...] = ()
-    source: str = ""  # A1 range like "'Правила — Постройки'!A2:A60"; used when options would be too long
+    source: str = ""  # A1 range like "'Лист'!A2:A60"; used when options would be too long
     strict: bool = False
     # a list that depends on another cell of the row, where the backend allows (.xlsx; Google offers
-    # `source`): `depends_on` is that cell's column, `choices` a block (e.g. "'Списки'!$C$1:$P$130")
+    # `source`): `depends_on` is that cell's column, `choices` a block (e.g. "'Lists tab'!$C$1:$P$130")
     # whose first row holds the values it may take, each above its own list; any other value: `source`
     depends_on: int = 0
     choices: str = ""

@@ -1,8 +1,8 @@
 """Finding the tabs a program created, whatever people did to their titles.
 
 A campaign's tabs are found by what the program made, not by an exact title: a GM who renames
-«Приказы — Рим» to «Приказы - Рим» (a hyphen, a dash without spaces, a trailing space, a Latin
-look-alike letter) still has Rome's order tab, and a tab a player adds is never taken for one
+«Лист — Рим» to «Лист - Рим» (a hyphen, a dash without spaces, a trailing space, a Latin
+look-alike letter) still has Rome's tab, and a tab a player adds is never taken for one
 the program made.  A ruleset lists the tabs it expects (:class:`WantedTab`, one per role such as
 "orders:Рим"); :func:`match_tabs` assigns each role at most one read tab and names the rest.
 

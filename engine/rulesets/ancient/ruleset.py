@@ -7,7 +7,6 @@ phases (the rules, in the seed's order) and the report (ledger, chronicle, order
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -20,6 +19,7 @@ from engine.core.ledger import LedgerEntry
 from engine.core.meta import new_campaign_id
 from engine.core.money import amount, fmt
 from engine.core.orders import OrderResult, OrderRow, Status
+from engine.core.ruleset import SyncResult
 from engine.core.tables import (
     AUDIENCE_GM,
     Cell,
@@ -89,18 +89,6 @@ PHASES: tuple[Phase[Campaign], ...] = (
 MONEY = "Д"
 INCOME_BASE = ("налоги", "торговля", "монетный двор", "правление")
 EXPENSE_BASE = ("строительство", "стабильность", "правление")
-
-
-@dataclass
-class SyncResult:
-    """The outcome of check or resolve: what to write and what to tell the GM."""
-
-    mode: str
-    turn: int
-    changes: Changeset
-    report: TurnReport
-    campaign: Campaign
-    summary: dict[str, Any] = field(default_factory=dict)
 
 
 # ------------------------------------------------------------------ creation

@@ -7,7 +7,6 @@ what `strategos resolve` does to a sheet.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -15,6 +14,7 @@ from engine.core.errors import StrategosError
 from engine.core.layout import Layout, find_tab, norm
 from engine.core.money import amount
 from engine.core.orders import STATUS_TEXT
+from engine.core.ruleset import ScenarioOutcome
 from engine.core.tables import Cell, Formula, Tables, apply_changes, trim
 
 from . import codec, ruleset
@@ -27,15 +27,7 @@ FIXED_SECRET = "scenario-secret"
 QUIET = {"events_per_turn": {"value": 0}, "growth_chance_percent": {"value": 0}}
 
 
-@dataclass
-class Outcome:
-    """What one scenario run found: failures (empty when everything matched)."""
-
-    failures: list[str] = field(default_factory=list)
-
-    def expect(self, ok: bool, message: str) -> None:
-        if not ok:
-            self.failures.append(message)
+Outcome = ScenarioOutcome  # what one scenario run found (the core's type: the registry's runner returns it)
 
 
 def _near(a: Fraction, b: Any) -> bool:

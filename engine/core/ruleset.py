@@ -1,0 +1,186 @@
+"""What a game is to the core, the bridge and the CLI: the `Ruleset` interface.
+
+In the style of godip's ``Variant`` and python-chess's variant classes: one object per game, kept
+in the registry (engine/rulesets/__init__.py) under its name and aliases.  The bridge and the CLI
+hold a `Ruleset` and call only what is declared here, so a type checker follows every call from
+them into a game, and nothing is looked up by ``getattr``.  A game implements it in its own
+folder (engine/rulesets/<game>/game.py: ``RULESET = …``); docs/architecture.md says how.
+
+Also here: the values that cross that line — `Resource` (what a game counts: money, goods…),
+`SyncResult` (what check and resolve hand back to be written and shown) and `ScenarioOutcome`
+(what a conformance scenario found).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from .tables import Changeset, ReplaceTab, Tables, WorkbookSpec
+from .turn import TurnReport
+
+DEFAULT_POST_LIMIT = 60_000  # characters of one forum post (a forum's usual limit)
+
+
+@dataclass(frozen=True)
+class Resource:
+    """Something a game counts per side, e.g. money whose unit is «Д» ("D" in English).
+
+    ``code`` is the key the ledger's entries carry (engine/core/ledger.py ``LedgerEntry.resource``);
+    the names and symbols are what a GM or a player reads, per language."""
+
+    code: str
+    name_ru: str
+    name_en: str
+    symbol_ru: str
+    symbol_en: str
+
+    def name(self, lang: str) -> str:
+        """The resource's name in `lang` (Russian unless English)."""
+        return self.name_en if lang == "en" else self.name_ru
+
+    def symbol(self, lang: str) -> str:
+        """The unit symbol in `lang` (Russian unless English): «Д» / "D"."""
+        return self.symbol_en if lang == "en" else self.symbol_ru
+
+
+@dataclass
+class SyncResult:
+    """The outcome of check or resolve: what to write and what to tell the GM.
+
+    ``mode`` is "check" or "resolve"; ``turn`` the turn judged; ``changes`` the one atomic write;
+    ``report`` the turn's report; ``campaign`` the game's own world after the turn (its type is
+    the game's: the bridge never looks inside); ``summary`` what the CLI prints and --json shows
+    ("mode", "ruleset", "turn", "states", "orders", "warnings", and "notices" the bridge adds)."""
+
+    mode: str
+    turn: int
+    changes: Changeset
+    report: TurnReport
+    campaign: Any
+    summary: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ScenarioOutcome:
+    """What one conformance scenario (tests/scenarios/<ruleset>/*.yaml) found: its failures,
+    empty when everything matched (docs/scenarios.md)."""
+
+    failures: list[str] = field(default_factory=list)
+
+    def expect(self, ok: bool, message: str) -> None:
+        """Record `message` as a failure unless `ok`."""
+        if not ok:
+            self.failures.append(message)
+
+
+OnPhase = Callable[[str], None]  # hears each phase's name, in the campaign's language, as it ends
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    """One game, as the core, the bridge and the CLI use it.  Every method takes the campaign as
+    read (`Tables`: tab title -> grid) and returns values to write or show; none touches a sheet."""
+
+    @property
+    def name(self) -> str:
+        """The registry name, written in the meta tab's «Правила»/"Ruleset" row."""
+        ...
+
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        """Other names `engine.rulesets.get` accepts for this game (case-insensitive)."""
+        ...
+
+    @property
+    def resources(self) -> tuple[Resource, ...]:
+        """What the game counts per side, the main one (money) first."""
+        ...
+
+    @property
+    def phases(self) -> tuple[str, ...]:
+        """The phases of a turn in order, by name: the progress bar has one step per phase."""
+        ...
+
+    # ------------------------------------------------------------ the campaign's life
+
+    def new_workbook(
+        self,
+        scenario: str = "demo",
+        lang: str = "ru",
+        title: str | None = None,
+        secret: str | None = None,
+        data: dict[str, Any] | None = None,
+        campaign_id: str | None = None,
+    ) -> WorkbookSpec:
+        """Every tab of a new campaign of `scenario` (or of the scenario `data` given directly), open
+        for the first turn, in `lang`; the secret travels beside the tabs, in no cell."""
+        ...
+
+    def check(
+        self,
+        tables: Tables,
+        secret: str | None = None,
+        on_phase: OnPhase | None = None,
+        tab_ids: dict[str, str] | None = None,
+    ) -> SyncResult:
+        """Judge every order of the open turn as resolve would, drawing no dice; the changes write
+        only the orders' status columns. ``tab_ids``: title -> stable id (Google), to follow renames."""
+        ...
+
+    def resolve(
+        self,
+        tables: Tables,
+        expect_turn: int | None = None,
+        seed: str | None = None,
+        secret: str | None = None,
+        on_phase: OnPhase | None = None,
+        tab_ids: dict[str, str] | None = None,
+    ) -> SyncResult:
+        """Resolve the open turn (TurnMismatch unless it is `expect_turn`, when given) with the dice of
+        `secret` (or of the revealed `seed`, for verify); the changes include the history snapshot."""
+        ...
+
+    def later_inputs(self, tables: Tables) -> dict[str, list[int]]:
+        """Order tab -> its input columns (0-based): what players write after a turn, which verify
+        does not hold against the turn."""
+        ...
+
+    def private_tabs(self, tables: Tables, order_tabs: Collection[str] | None = None) -> list[ReplaceTab]:
+        """Each player's own report tab, to live beside their order tab (only those in `order_tabs`)."""
+        ...
+
+    def demo_changes(self, tables: Tables) -> Changeset:
+        """Sample orders written into a fresh demo campaign (`strategos demo`)."""
+        ...
+
+    # ------------------------------------------------------------ the reporter
+
+    def last_resolved(self, tables: Tables) -> int:
+        """The last resolved turn (0 before the first)."""
+        ...
+
+    def report_sides(self, tables: Tables) -> list[str]:
+        """The sides that get a player report (the played ones, not the program's), sorted."""
+        ...
+
+    def forum_post(self, tables: Tables, turn: int, fmt: str = "bbcode", limit: int = DEFAULT_POST_LIMIT) -> list[str]:
+        """The public post of `turn` in `fmt` ("bbcode" or "markdown"), split into posts of at most `limit`."""
+        ...
+
+    def player_report(self, tables: Tables, side: str, turn: int | None = None) -> str:
+        """`side`'s private report of `turn` (default: the last resolved), in Markdown."""
+        ...
+
+    def chart_png(self, tables: Tables, path: Path) -> Path:
+        """The public chart as a PNG file at `path`; returns the path written."""
+        ...
+
+    # ------------------------------------------------------------ scenario hooks
+
+    def run_scenario(self, data: Mapping[str, Any]) -> ScenarioOutcome:
+        """Run one conformance scenario (a tests/scenarios/<name>/*.yaml, loaded) and compare every
+        turn with its expectations (docs/scenarios.md)."""
+        ...

@@ -1,0 +1,99 @@
+"""The ancient-world game as one `engine.core.ruleset.Ruleset`: the registry's entry for it.
+
+A thin object over the game's modules (ruleset.py: creation, check, resolve; report.py: the
+forum post, the players' reports, the chart; scenario.py: the conformance runner): it adds no
+rule of its own, it only gives the core, the bridge and the CLI one typed thing to call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from pathlib import Path
+from typing import Any
+
+from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Resource, Ruleset, ScenarioOutcome, SyncResult
+from engine.core.tables import Changeset, ReplaceTab, Tables, WorkbookSpec
+
+from . import codec, ruleset
+
+MONEY = Resource(code=ruleset.MONEY, name_ru="деньги", name_en="money", symbol_ru="Д", symbol_en="D")
+
+
+class AncientRuleset:
+    """The ancient-world ruleset (seed 000), delegating to the module functions of this package."""
+
+    name = ruleset.NAME
+    aliases: tuple[str, ...] = ("antiquity", "античность")
+    resources: tuple[Resource, ...] = (MONEY,)
+    phases: tuple[str, ...] = tuple(p.name for p in ruleset.PHASES)
+
+    def new_workbook(
+        self,
+        scenario: str = "demo",
+        lang: str = "ru",
+        title: str | None = None,
+        secret: str | None = None,
+        data: dict[str, Any] | None = None,
+        campaign_id: str | None = None,
+    ) -> WorkbookSpec:
+        return ruleset.new_workbook(scenario, lang, title, secret, data, campaign_id)
+
+    def check(
+        self,
+        tables: Tables,
+        secret: str | None = None,
+        on_phase: OnPhase | None = None,
+        tab_ids: dict[str, str] | None = None,
+    ) -> SyncResult:
+        return ruleset.check(tables, secret=secret, on_phase=on_phase, tab_ids=tab_ids)
+
+    def resolve(
+        self,
+        tables: Tables,
+        expect_turn: int | None = None,
+        seed: str | None = None,
+        secret: str | None = None,
+        on_phase: OnPhase | None = None,
+        tab_ids: dict[str, str] | None = None,
+    ) -> SyncResult:
+        return ruleset.resolve(
+            tables, expect_turn=expect_turn, seed=seed, secret=secret, on_phase=on_phase, tab_ids=tab_ids
+        )
+
+    def later_inputs(self, tables: Tables) -> dict[str, list[int]]:
+        return ruleset.later_inputs(tables)
+
+    def private_tabs(self, tables: Tables, order_tabs: Collection[str] | None = None) -> list[ReplaceTab]:
+        return ruleset.private_tabs(tables, order_tabs=order_tabs)
+
+    def demo_changes(self, tables: Tables) -> Changeset:
+        return ruleset.demo_changes(tables)
+
+    def last_resolved(self, tables: Tables) -> int:
+        return codec.decode(tables).campaign.last_resolved
+
+    def report_sides(self, tables: Tables) -> list[str]:
+        return sorted(name for name, st in codec.decode(tables).campaign.states.items() if not st.ai)
+
+    def forum_post(self, tables: Tables, turn: int, fmt: str = "bbcode", limit: int = DEFAULT_POST_LIMIT) -> list[str]:
+        from .report import forum_post
+
+        return forum_post(tables, turn, fmt, limit)
+
+    def player_report(self, tables: Tables, side: str, turn: int | None = None) -> str:
+        from .report import private_report
+
+        return private_report(tables, side, turn)
+
+    def chart_png(self, tables: Tables, path: Path) -> Path:
+        from .report import chart_png
+
+        return chart_png(tables, path)
+
+    def run_scenario(self, data: Mapping[str, Any]) -> ScenarioOutcome:
+        from .scenario import run
+
+        return run(dict(data))
+
+
+RULESET: Ruleset = AncientRuleset()
