@@ -407,9 +407,9 @@ class _Handler(BaseHTTPRequestHandler):
         with contextlib.suppress(OSError):
             self.connection.shutdown(socket.SHUT_RDWR)
 
-    def _send(self, response: ApiResponse) -> int:
-        """Write a response; returns the body size for statistics."""
-        payload = response.payload()
+    def _send(self, response: ApiResponse, payload: bytes | None = None) -> int:
+        """Write a response (its body serialised already, when given); returns the body size."""
+        payload = response.payload() if payload is None else payload
         self.send_response(response.status)
         if response.status != 204:
             self.send_header("Content-Type", response.content_type)
@@ -495,10 +495,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._drop()
             return
         entry["status"] = response.status
-        try:
-            entry["response_bytes"] = self._send(response)
-        finally:
-            emulator.stats.record(entry)
+        payload = response.payload()
+        entry["response_bytes"] = len(payload)
+        emulator.stats.record(entry)  # before the answer: a client holding it always finds it counted
+        self._send(response, payload)
 
 
 class _Server(ThreadingHTTPServer):

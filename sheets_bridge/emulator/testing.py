@@ -38,8 +38,9 @@ class Emulator:
         self._session = requests.Session()
 
     def _admin(self, method: str, action: str, body: dict[str, Any] | None = None) -> Any:
-        """Call an admin endpoint and return its JSON."""
-        response = self._session.request(method, f"{self.base_url}/_emulator/{action}", json=body, timeout=10)
+        """Call an admin endpoint and return its JSON.  The timeout is generous: a dump of a big
+        spreadsheet on a loaded 2-core CI machine can take well over ten seconds."""
+        response = self._session.request(method, f"{self.base_url}/_emulator/{action}", json=body, timeout=120)
         response.raise_for_status()
         return response.json()
 
