@@ -7,7 +7,7 @@ the program made.  A ruleset lists the tabs it expects (:class:`WantedTab`, one 
 "orders:Рим"); :func:`match_tabs` assigns each role at most one read tab and names the rest.
 
 On Google every tab also has a stable id (its sheetId) that survives a rename.  The ids of the
-tabs found are kept in the hidden, GM-only tab :data:`REGISTRY_TAB`, so a renamed tab is followed
+tabs found are kept in the hidden, GM-only registry tab («_Листы», "_Tabs" in English), so a renamed tab is followed
 exactly even when someone adds a look-alike tab with the original title.  An .xlsx file has no
 such id; there titles (exact first, then normalised) are all there is.
 """
@@ -22,7 +22,23 @@ from .messages import _
 from .names import fold
 from .tables import Cell, Grid, Tables, TabSpec, is_blank
 
-REGISTRY_TAB = "_Листы"
+REGISTRY_TITLES = {"ru": "_Листы", "en": "_Tabs"}  # by the campaign's language
+REGISTRY_TAB = REGISTRY_TITLES["ru"]
+
+
+def registry_title(lang: str) -> str:
+    """The registry's title in a campaign of ``lang`` (Russian unless English)."""
+    return REGISTRY_TITLES["en" if lang == "en" else "ru"]
+
+
+def is_registry(title: str) -> bool:
+    """Whether ``title`` is the registry's, in either language."""
+    return title in REGISTRY_TITLES.values()
+
+
+def registry_in(tables: Tables) -> str | None:
+    """The registry tab the campaign has (either language's title), or None before the first resolve."""
+    return next((t for t in tables if is_registry(t)), None)
 
 
 def registry_header() -> list[Cell]:
@@ -117,7 +133,7 @@ def match_tabs(
 def read_registry(tables: Tables) -> dict[str, str]:
     """role -> stable id, as the last resolve recorded them (empty on .xlsx and before the first)."""
     out: dict[str, str] = {}
-    for line in (tables.get(REGISTRY_TAB) or [])[1:]:
+    for line in (tables.get(registry_in(tables) or REGISTRY_TAB) or [])[1:]:
         if len(line) > 2 and not is_blank(line[0]) and not is_blank(line[2]):
             out[str(line[0])] = str(line[2])
     return out
@@ -127,11 +143,11 @@ def registry_grid(match: TabMatch, ids: Mapping[str, str]) -> Grid:
     """The registry of the tabs found now, with their stable ids (tabs without one are left out)."""
     rows: Grid = [registry_header()]
     for role, title in sorted(match.found.items()):
-        if title in ids and title != REGISTRY_TAB:  # the registry itself is found by its title
+        if title in ids and not is_registry(title):  # the registry itself is found by its title
             rows.append([role, title, ids[title]])
     return rows
 
 
-def registry_spec(grid: Grid) -> TabSpec:
+def registry_spec(grid: Grid, title: str = REGISTRY_TAB) -> TabSpec:
     """The registry tab: hidden and, like every tab players may not edit, GM-only on Google."""
-    return TabSpec(REGISTRY_TAB, grid, {1: 28, 2: 28, 3: 28}, hidden=True, kind="meta")
+    return TabSpec(title, grid, {1: 28, 2: 28, 3: 28}, hidden=True, kind="meta")

@@ -630,8 +630,9 @@ def resolve(
     changes.blocks += _history_blocks(tables, c.turn)
     if tab_ids and d.found is not None:
         registry = tabs_core.registry_grid(d.found.match, tab_ids)
-        if tables.get(tabs_core.REGISTRY_TAB) != registry:
-            changes.replace.append(ReplaceTab(tabs_core.REGISTRY_TAB, registry, tabs_core.registry_spec(registry)))
+        reg_tab = tabs_core.registry_in(tables) or tabs_core.registry_title(lang)
+        if tables.get(reg_tab) != registry:
+            changes.replace.append(ReplaceTab(reg_tab, registry, tabs_core.registry_spec(registry, reg_tab)))
     meta = meta_grid(world, lang, open_status(world.turn, lang))
     height = len(tables.get(d.meta_tab, []))  # rows below ours (an old campaign's secret row) are blanked
     meta += [[None] * len(META.columns) for _ in range(max(0, height - len(meta)))]

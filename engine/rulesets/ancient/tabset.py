@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from engine.core import history, i18n
 from engine.core.layout import Layout
 from engine.core.tables import Grid, Tables, is_blank
-from engine.core.tabs import REGISTRY_TAB, TabMatch, WantedTab, match_tabs, read_registry
+from engine.core.tabs import REGISTRY_TITLES, TabMatch, WantedTab, match_tabs, read_registry
 
 from . import dropdowns, public, vocab
 from .messages import _
@@ -52,7 +52,8 @@ def wanted(c: Campaign) -> list[WantedTab]:
     for names in (BALANCE_TAB, public.HISTORY_TAB, public.CHARTS_TAB):
         title, others = _both(names, lang)
         out.append(WantedTab(f"tab:{names['ru']}", title, others))
-    out += [WantedTab("tab:history", history.HISTORY_TAB), WantedTab("tab:registry", REGISTRY_TAB)]
+    registry, other_registry = _both(REGISTRY_TITLES, lang)
+    out += [WantedTab("tab:history", history.HISTORY_TAB), WantedTab("tab:registry", registry, other_registry)]
     for st in c.states.values():
         title, others = _both({k: p + st.name for k, p in ORDER_TAB_PREFIX.items()}, lang)
         out.append(WantedTab(_ai_order_role(st.name) if st.ai else order_role(st.name), title, others))
