@@ -40,7 +40,7 @@ from . import orders as order_mod
 from .messages import _
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
 from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, trade, war
-from .rules import load_rules
+from .rules_loaders import load_rules
 from .speech import count
 from .tabset import PRIVATE_TAB
 from .templates import RULES_FILES, load_scenario, rules_grid
