@@ -145,7 +145,7 @@ def test_a_gm_edit_of_a_rules_tab_changes_the_next_turn(campaign: Path) -> None:
                    Fraction(0))
 
     first = sync.resolve(XlsxBackend(campaign))
-    citizens = first.report.notes["taxes"]["Рим"][0]
+    citizens = first.report.facts.taxes["Рим"][0]
     assert citizens > 0
     assert rome_tax(first) == citizens * 3
     wb = openpyxl.load_workbook(campaign)
@@ -155,7 +155,7 @@ def test_a_gm_edit_of_a_rules_tab_changes_the_next_turn(campaign: Path) -> None:
             row[3].value = 5
     wb.save(campaign)
     second = sync.resolve(XlsxBackend(campaign))
-    assert rome_tax(second) == second.report.notes["taxes"]["Рим"][0] * 5
+    assert rome_tax(second) == second.report.facts.taxes["Рим"][0] * 5
 
 
 @pytest.fixture

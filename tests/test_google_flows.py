@@ -167,13 +167,13 @@ def test_a_gm_edit_of_a_rules_tab_changes_the_next_turn(book: Book) -> None:
                    Fraction(0))
 
     first = sync.resolve(book.open())
-    citizens = first.report.notes["taxes"]["Рим"][0]
+    citizens = first.report.facts.taxes["Рим"][0]
     assert citizens > 0 and rome_tax(first) == citizens * 3
     rules = book.read()["Правила — Правление"]
     empire = next(i for i, r in enumerate(rules) if r and r[0] == "empire")
     book.write(Changeset(blocks=[WriteBlock("Правила — Правление", empire + 1, 4, [[5]])]))
     second = sync.resolve(book.open())
-    assert rome_tax(second) == second.report.notes["taxes"]["Рим"][0] * 5
+    assert rome_tax(second) == second.report.facts.taxes["Рим"][0] * 5
 
 
 def test_google_and_xlsx_end_up_cell_for_cell_alike(

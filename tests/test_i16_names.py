@@ -150,7 +150,7 @@ def test_i16_p3_russian_campaign_understands_english_names() -> None:
 def test_i16_p3_market_is_an_effect_not_a_name() -> None:
     """The market's second outgoing route (ANC-TRADE-05) comes from its `routes` effect: it works
     under the English name, and under a name the GM gives it, not only as «Рынок»."""
-    from engine.rulesets.ancient.rules import load_rules
+    from engine.rulesets.ancient.rules_loaders import load_rules
 
     tables = _english_demo()
     problems: list[Any] = []

@@ -8,9 +8,9 @@ from collections import Counter
 from fractions import Fraction
 
 from engine.core.tables import apply_changes
-from engine.core.turn import TurnReport
 from engine.rulesets.ancient import codec, ruleset
 from engine.rulesets.ancient.demo import sample_orders
+from engine.rulesets.ancient.facts import Report
 from engine.rulesets.ancient.model import Campaign
 from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables, put_orders
 
@@ -30,7 +30,7 @@ class Invariants:
         self.people = people(start)
         self.checked = 0
 
-    def __call__(self, phase: str, world: Campaign, report: TurnReport) -> None:
+    def __call__(self, phase: str, world: Campaign, report: Report) -> None:
         where = (self.turn, phase)
         self.checked += 1
         for p in world.provinces.values():
@@ -40,7 +40,7 @@ class Invariants:
             assert all(n >= 0 for n in a.units.values()), (*where, a.name)
         for f in world.fleets.values():
             assert all(n >= 0 for n in f.ships.values()) and all(n >= 0 for n in f.cargo.values()), (*where, f.name)
-        for state, pool in (report.notes.get("goods") or {}).items():
+        for state, pool in (report.facts.goods or {}).items():
             assert all(n >= 0 for n in Counter(pool).values()), (*where, state, pool)
         for name, st in world.states.items():
             lines = sum((e.amount for e in report.ledger if e.state == name and e.resource == "Д"), Fraction(0))

@@ -21,9 +21,9 @@ import yaml
 from engine.core import i18n
 from engine.core.errors import StrategosError
 from engine.core.tables import Tables, apply_changes
-from engine.core.turn import TurnReport
 from engine.rulesets.ancient import codec, economy, ruleset
 from engine.rulesets.ancient.demo import sample_orders
+from engine.rulesets.ancient.facts import Report, new_report
 from engine.rulesets.ancient.model import BARBARIANS
 from engine.rulesets.ancient.phases import events
 from engine.rulesets.ancient.rules import EventCard
@@ -39,7 +39,7 @@ SETUP = {"rules": {"parameters": {"events_per_turn": {"value": 5}, "growth_chanc
 class Turn:
     """One resolved turn: the texts the phases wrote, and the names of the world they may quote."""
 
-    report: TurnReport
+    report: Report
     orders: TurnOrders
     names: list[str]
 
@@ -140,8 +140,7 @@ def test_i16_p2_an_ai_capital_in_revolt_says_its_stability_stays() -> None:
     world, rules = d.campaign, d.rules
     state = next(s for s in world.states.values() if s.ai and s.capital in world.provinces)
     card = EventCard("revolt", "Восстание", "Revolt", "bad", 1, "capital", "", {"revolt": "1"})
-    report = TurnReport(turn=1)
-    report.notes["revolts"] = set()
+    report = new_report(1)
     events.apply(world, rules, report, card, state, world.provinces[state.capital], None)
     line = report.chronicle[-1]
     assert "восстала столица: Ст осталась +0" in line, line

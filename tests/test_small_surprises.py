@@ -14,9 +14,9 @@ from test_google_support import P1, P2, GoogleEnv, demo_spec
 from engine.core import i18n
 from engine.core.orders import OrderRow
 from engine.core.tables import Cell, Changeset, WriteBlock, column_letter
-from engine.core.turn import TurnReport
 from engine.rulesets.ancient import orders as om
 from engine.rulesets.ancient import ruleset
+from engine.rulesets.ancient.facts import new_report
 from engine.rulesets.ancient.orderchecks import warn_no_actions_with_orders
 from engine.rulesets.ancient.turnorders import TurnOrders
 from engine.rulesets.ancient.vocab import ORDER_INPUT_FIELDS, ORDER_ROWS, ORDERS
@@ -59,7 +59,7 @@ def test_i16_p10_no_actions_warning_of_an_english_campaign_is_in_english() -> No
     tab = "Orders — Egypt"
     rows = [OrderRow(tab, 2, "Egypt", {"action": "No actions"}), OrderRow(tab, 4, "Egypt", {"action": "Build"})]
     orders = TurnOrders(rows={"Egypt": rows}, parsed={rows[0].ref: om.NoActions(rows[0]), rows[1].ref: "?"})
-    report = TurnReport(turn=1, lang="en")
+    report = new_report(1, lang="en")
     with i18n.using("en"):
         warn_no_actions_with_orders(orders, report)
     assert report.warnings == [

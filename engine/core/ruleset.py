@@ -58,7 +58,7 @@ class SyncResult:
     mode: str
     turn: int
     changes: Changeset
-    report: TurnReport
+    report: TurnReport[Any]
     campaign: Any
     summary: dict[str, Any] = field(default_factory=dict)
 

@@ -12,11 +12,14 @@ from .ledger import Ledger, LedgerEntry
 from .orders import OrderResult, Status
 
 W = TypeVar("W")
+F = TypeVar("F")
 
 
 @dataclass
-class TurnReport:
-    """What a turn produced besides the new world: ledger lines, chronicle, order results."""
+class TurnReport(Generic[F]):
+    """What a turn produced besides the new world: ledger lines, chronicle, order results, and the
+    ruleset's own facts of the turn (``facts``: a typed record the ruleset declares, through which
+    its phases pass data to later phases and to its reports)."""
 
     turn: int
     lang: str = "ru"
@@ -24,8 +27,8 @@ class TurnReport:
     chronicle: list[str] = field(default_factory=list)
     results: dict[str, OrderResult] = field(default_factory=dict)  # order ref -> result
     lot: list[str] = field(default_factory=list)
-    notes: dict[str, Any] = field(default_factory=dict)  # phase -> free-form facts for reports
     warnings: list[str] = field(default_factory=list)  # for the GM: the turn ran, but look at this
+    facts: F = field(kw_only=True)
 
     def warn(self, text: str) -> None:
         if text not in self.warnings:
@@ -64,9 +67,9 @@ def run_phases(
     orders: Any,
     dice: Dice,
     rules: Any,
-    report: TurnReport,
+    report: TurnReport[F],
     stop_after: str | None = None,
-    after_each: Callable[[str, W, TurnReport], None] | None = None,
+    after_each: Callable[[str, W, TurnReport[F]], None] | None = None,
 ) -> W:
     """Apply the phases in order; optionally stop after a named phase (previews, tests)."""
     for phase in phases:

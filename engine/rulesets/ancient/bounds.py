@@ -1,7 +1,7 @@
 """Every number a GM may edit in the ancient game, with the values it may take (issue 15, p. 12).
 
 One declarative table: for each tab layout, the bound of each numeric column; for the rules
-parameters, the bound of each key.  The readers (rules.load_rules, codec.decode) look every
+parameters, the bound of each key.  The readers (rules_loaders.load_rules, codec.decode) look every
 number up here, and reading a numeric column that is not listed is an error of the program, so
 no GM-editable number goes unchecked.  A cost of −1000 Д, a price of −50 slaves, a probability
 of 150 % or a blank treasury are refused with the tab, row and column.

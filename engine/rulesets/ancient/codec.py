@@ -27,7 +27,8 @@ from . import naming, tabset
 from .bounds import BOUNDS
 from .messages import _
 from .model import BARBARIANS, Army, Border, Campaign, Fleet, GMEvent, Province, Relation, Route, SeaZone, State
-from .rules import Rules, load_rules
+from .rules import Rules
+from .rules_loaders import load_rules
 from .vocab import (
     ADJACENCY,
     ARCHIVE,

@@ -8,8 +8,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from engine.core.money import fmt
-from engine.core.turn import TurnReport
 
+from .facts import Report
 from .messages import _
 from .model import Campaign, Province, State
 from .naming import Code
@@ -54,11 +54,11 @@ class Budget:
         self.left[state] = max(Fraction(0), self.can(state) - cost)
 
 
-def budget(world: Campaign, report: TurnReport) -> Budget:
+def budget(world: Campaign, report: Report) -> Budget:
     """The turn's budget, shared by every phase that spends money."""
-    b = report.notes.get("budget")
+    b = report.facts.budget
     if b is None:
-        b = report.notes["budget"] = Budget(world, report.notes.get("opening", {}))
+        b = report.facts.budget = Budget(world, report.facts.opening)
     return b
 
 

@@ -8,15 +8,15 @@ orders are carried out, «Нет действий» does nothing), and the GM is
 from __future__ import annotations
 
 from engine.core import i18n
-from engine.core.turn import TurnReport
 
+from .facts import Report
 from .messages import _
 from .orders import NoActions
 from .turnorders import TurnOrders
 from .vocab import ACTIONS
 
 
-def warn_no_actions_with_orders(orders: TurnOrders, report: TurnReport) -> None:
+def warn_no_actions_with_orders(orders: TurnOrders, report: Report) -> None:
     """A warning per state whose rows hold «Нет действий» and other orders (understood or not)."""
     for state in orders.rows:
         rows = orders.of(state)

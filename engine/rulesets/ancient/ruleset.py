@@ -33,14 +33,15 @@ from engine.core.tables import (
     column_letter,
     is_blank,
 )
-from engine.core.turn import Phase, TurnReport, run_phases
+from engine.core.turn import Phase, run_phases
 
 from . import codec, dropdowns, naming, orderchecks, public, tabset
 from . import orders as order_mod
+from .facts import Report, new_report
 from .messages import _
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
 from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, trade, war
-from .rules import load_rules
+from .rules_loaders import load_rules
 from .speech import count
 from .tabset import PRIVATE_TAB
 from .templates import RULES_FILES, load_scenario, rules_grid
@@ -338,7 +339,7 @@ def order_tab_spec(state: str, lang: str, sizes: dropdowns.ListSizes | None = No
 # ------------------------------------------------------------------ check / resolve
 
 
-def _read_orders(d: codec.Decoded, vocab: order_mod.Vocabulary, report: TurnReport) -> TurnOrders:
+def _read_orders(d: codec.Decoded, vocab: order_mod.Vocabulary, report: Report) -> TurnOrders:
     """Parse this turn's rows.  Every row with input is an order of the open turn: resolve clears
     the input cells of the rows it executes (see docs/orders.md, «Which turn a row belongs to»).
     Only a campaign resolved before that rule has rows of earlier turns with input left; such a
@@ -377,12 +378,12 @@ def run_turn(
     seed: str | None = None,
     after_each: Any = None,
     dice: Dice | None = None,
-) -> tuple[Campaign, TurnReport, TurnOrders]:
+) -> tuple[Campaign, Report, TurnOrders]:
     """Resolve the open turn in memory: the new world and the report. Touches no sheet.
     `seed` replaces the seed derived from the secret (verification of a published turn); `dice`
     replaces the dice altogether (a check's blind dice)."""
     c = d.campaign
-    report = TurnReport(turn=c.turn, lang=c.lang)
+    report = new_report(c.turn, c.lang)
     for text in d.warnings:
         report.warn(text)
     for problem in _order_tab_problems(d).values():
@@ -395,12 +396,12 @@ def run_turn(
         if st.ai:  # ANC-AI-02: an AI state's stability is always the fixed value, whatever the sheet says
             st.stability = ai_stability
     world = c.copy()
-    report.notes["start_stability"] = {n: s.stability for n, s in c.states.items()}
-    report.notes["start_government"] = {n: s.government for n, s in c.states.items()}
-    report.notes["opening"] = {n: s.treasury for n, s in c.states.items()}
+    report.facts.start_stability = {n: s.stability for n, s in c.states.items()}
+    report.facts.start_government = {n: s.government for n, s in c.states.items()}
+    report.facts.opening = {n: s.treasury for n, s in c.states.items()}
     dice = dice or Dice(seed or turn_seed(c.secret, c.turn))
     world = run_phases(world, PHASES, orders, dice, d.rules, report, stop_after=stop_after, after_each=after_each)
-    report.notes["dice"] = dice.log
+    report.facts.dice = dice.log
     for state in orders.rows:
         for row, parsed in orders.of(state):
             res = report.results[row.ref]
@@ -421,7 +422,7 @@ def _order_tab_problems(d: codec.Decoded) -> dict[str, str]:
     return out
 
 
-def summary(mode: str, before: Campaign, after: Campaign, report: TurnReport) -> dict[str, Any]:
+def summary(mode: str, before: Campaign, after: Campaign, report: Report) -> dict[str, Any]:
     states = []
     by_state: dict[str, list[LedgerEntry]] = {}
     for e in report.ledger:
@@ -450,7 +451,7 @@ def summary(mode: str, before: Campaign, after: Campaign, report: TurnReport) ->
     }
 
 
-def _phase_hook(on_phase: Callable[[str], None] | None) -> Callable[[str, Any, TurnReport], None] | None:
+def _phase_hook(on_phase: Callable[[str], None] | None) -> Callable[[str, Any, Report], None] | None:
     """run_phases' after_each for a caller that only wants the phase names (progress bars)."""
     if on_phase is None:
         return None
@@ -485,7 +486,7 @@ def check(
     world, report, orders = run_turn(d, after_each=_phase_hook(on_phase), dice=Dice.blind_dice())
     probe_world, probe, _probe_orders = run_turn(codec.decode(tables, tab_ids), dice=Dice.blind_dice(reverse=True))
     lang = d.campaign.lang
-    reach: dict[str, set[str]] = report.notes.get("dice_reach", {})
+    reach = report.facts.dice_reach
     note, lot_note = _(DICE_NOTE), _(LOT_NOTE)
     for state in orders.rows:
         for row, parsed in orders.of(state):
@@ -517,7 +518,7 @@ def check(
     return SyncResult("check", d.campaign.turn, changes, report, world, s)
 
 
-def _status_strips(ot: codec.OrderTab, report: TurnReport, lang: str) -> list[WriteBlock]:
+def _status_strips(ot: codec.OrderTab, report: Report, lang: str) -> list[WriteBlock]:
     """Vertical strips of the status, reason and echo columns for every row of this turn; rows
     with no input left that still show a check's result (no turn stamp) are blanked, and so is
     the old turn stamp of a row rewritten for this turn."""
@@ -725,7 +726,7 @@ def _append(tables: Tables, layout: Any, lang: str, rows: Grid, d: codec.Decoded
     return _append_rows(tables, tab, [layout.header(lang)], rows)
 
 
-def _resolved_order_grid(ot: codec.OrderTab, report: TurnReport, turn: int, lang: str) -> tuple[Grid, Grid]:
+def _resolved_order_grid(ot: codec.OrderTab, report: Report, turn: int, lang: str) -> tuple[Grid, Grid]:
     """The order tab after resolve and the archive rows.  This turn's rows keep their results and
     stamp but lose their input cells (kept in the archive; the comment stays): a row with input is
     always an order of the open turn.  Results of rows with no input (earlier turns') are cleared."""

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from engine.core.dice import Dice
 from engine.core.money import fmt
-from engine.core.turn import TurnReport
 
 from ..economy import category_label
+from ..facts import Report
 from ..messages import _
 from ..model import Campaign
 from ..rules import Rules
 from ..turnorders import TurnOrders
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
-    opening = report.notes.get("opening", {})
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
+    opening = report.facts.opening
     by_cat = report.ledger.by_category(report.turn)
     for name in sorted(world.states):
         state = world.states[name]

@@ -13,9 +13,9 @@ from __future__ import annotations
 from engine.core.dice import Dice
 from engine.core.money import fmt
 from engine.core.orders import Status
-from engine.core.turn import TurnReport
 
 from ..economy import Refused, budget
+from ..facts import Report
 from ..messages import _
 from ..model import Campaign, Province, State
 from ..orders import Colonise
@@ -39,7 +39,7 @@ def _neighbours(world: Campaign, p: Province) -> list[Province]:
     return out
 
 
-def colonise(world: Campaign, state: State, order: Colonise, rules: Rules, report: TurnReport) -> str:
+def colonise(world: Campaign, state: State, order: Colonise, rules: Rules, report: Report) -> str:
     target = world.provinces[order.province]
     gov = rules.governments.get(state.government)
     if gov is not None and not gov.colonise:
@@ -95,7 +95,7 @@ def colonise(world: Campaign, state: State, order: Colonise, rules: Rules, repor
     return _("провинция {province} колонизирована: {n} {stratum} {source:откуда}, {cost} Д").format(**told)
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     for name in report.lot or sorted(world.states):
         state = world.states[name]
         for row, order in orders.of(name):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from engine.core.dice import Dice
 from engine.core.orders import Status
-from engine.core.turn import TurnReport
 
 from ..economy import shift_stability, stability_change
+from ..facts import Report
 from ..messages import _
 from ..model import Campaign, Relation
 from ..orders import Diplomacy
@@ -29,7 +29,7 @@ def _set(world: Campaign, a: str, b: str, kind: str, turn: int) -> None:
         world.relations.append(Relation(a, b, kind, turn))
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     wanted: set[tuple[str, str, str]] = set()
     rows: list[tuple[str, Diplomacy]] = []
     for name in report.lot or sorted(world.states):

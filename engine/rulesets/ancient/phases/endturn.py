@@ -15,9 +15,9 @@ from fractions import Fraction
 from engine.core.dice import Dice
 from engine.core.ledger import LedgerEntry
 from engine.core.money import fmt
-from engine.core.turn import TurnReport
 
 from ..economy import clamp, count_people, shift_stability, stability_change
+from ..facts import Report
 from ..messages import _
 from ..model import Campaign, Province, State
 from ..rules import Rules
@@ -26,7 +26,7 @@ from ..staffing import garrisons, production, province_output, short_crews
 from ..turnorders import TurnOrders
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     by_owner = world.by_owner()
     held = garrisons(world)
     zones = zone_graph(world)
@@ -48,7 +48,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
 
 
 def _missed(
-    state: State, orders: TurnOrders, rules: Rules, report: TurnReport, warned: dict[tuple[int, int], list[str]]
+    state: State, orders: TurnOrders, rules: Rules, report: Report, warned: dict[tuple[int, int], list[str]]
 ) -> None:
     """ANC-TURN-04: two turns without orders in a row and the state passes to the GM.  A warning
     is not told here but gathered in ``warned``: the states warned alike share one chronicle line
@@ -89,7 +89,7 @@ def _warning(states: str, missed: int, limit: int) -> str:
     )
 
 
-def _science(state: State, provinces: list[Province], rules: Rules, report: TurnReport) -> None:
+def _science(state: State, provinces: list[Province], rules: Rules, report: Report) -> None:
     """ANC-SCI-02..05: +1, the government's points, +3 a library, +5 a scholar; they accumulate."""
     gov = rules.governments.get(state.government)
     base = rules.param("science_base")
@@ -177,7 +177,7 @@ def _food(
     state: State,
     provinces: list[Province],
     rules: Rules,
-    report: TurnReport,
+    report: Report,
     held: frozenset[tuple[str, str]] | None = None,
     zones: dict[int, set[int]] | None = None,
 ) -> bool:
@@ -206,9 +206,9 @@ def _food(
         report.tell(
             _("{state}: не доходит до столицы — {goods} (ANC-FOOD-03).").format(state=state.name, goods=", ".join(far))
         )
-    food += report.notes.get("food_bought", {}).get(state.name, 0)
-    food -= report.notes.get("food_sold", {}).get(state.name, 0)  # sold food feeds the buyer, not home
-    event = state.name in report.notes.get("famine_event", set())
+    food += report.facts.food_bought.get(state.name, 0)
+    food -= report.facts.food_sold.get(state.name, 0)  # sold food feeds the buyer, not home
+    event = state.name in report.facts.famine_event
     famine = event or food < need
     if famine:
         state.famine += 1
@@ -224,11 +224,11 @@ def _food(
             )
     else:
         state.famine = 0
-    report.notes.setdefault("food", {})[state.name] = (food, need)
+    report.facts.food[state.name] = (food, need)
     return famine
 
 
-def _stability_clock(state: State, famine: bool, rules: Rules, report: TurnReport, at_war: bool) -> None:
+def _stability_clock(state: State, famine: bool, rules: Rules, report: Report, at_war: bool) -> None:
     """ANC-STAB-07 (despotism −1 a turn) and ANC-STAB-14 (empire +1 every two peaceful turns)."""
     gov = rules.governments.get(state.government)
     if gov is None or state.ai:
@@ -255,14 +255,14 @@ def _stability_clock(state: State, famine: bool, rules: Rules, report: TurnRepor
         )
 
 
-def _degrade(state: State, provinces: list[Province], rules: Rules, report: TurnReport) -> None:
+def _degrade(state: State, provinces: list[Province], rules: Rules, report: Report) -> None:
     """ANC-STAB-17, ANC-GOV-14..16: at −3 at the end of the turn the government falls a step."""
     if state.ai or state.stability > int(rules.param("stability_min")):
         return
     facts = {
         "provinces": len(provinces),
         "aristocrats": count_people(provinces, "АР"),
-        "routes": report.notes.get("routes", {}).get(state.name, 0),
+        "routes": report.facts.routes.get(state.name, 0),
         "stability": state.stability,
     }
     for row in rules.degradation:
@@ -283,7 +283,7 @@ def _degrade(state: State, provinces: list[Province], rules: Rules, report: Turn
                 after=after.name_ru if after else row.dst,
             )
         )
-        report.notes.setdefault("degraded", []).append(state.name)
+        report.facts.degraded.append(state.name)
         return
     report.tell(
         _("{state}: стабильность {stability:+d}, но хуже формы правления нет.").format(

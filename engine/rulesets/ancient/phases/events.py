@@ -12,9 +12,9 @@ from fractions import Fraction
 
 from engine.core.dice import Dice
 from engine.core.money import fmt
-from engine.core.turn import TurnReport
 
 from ..economy import describe_people, lose_people, majority_stratum, shift_stability, stability_change
+from ..facts import Report
 from ..messages import _
 from ..model import Campaign, Province, State
 from ..rules import EventCard, Rules
@@ -39,10 +39,7 @@ def _state_weight(card: EventCard, state: State, rules: Rules) -> float:
     return float(bad if card.kind == "bad" else good)
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
-    report.notes.setdefault("pirates", set())
-    report.notes.setdefault("revolts", set())
-    report.notes.setdefault("famine_event", set())
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     cards = list(rules.events.values())
     count = int(rules.param("events_per_turn"))
     by_owner = world.by_owner()
@@ -107,7 +104,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
 def apply(
     world: Campaign,
     rules: Rules,
-    report: TurnReport,
+    report: Report,
     card: EventCard,
     state: State | None,
     province: Province | None,
@@ -143,13 +140,13 @@ def apply(
             province.population["уч"] = province.population.get("уч", 0) + value
             parts.append(_("учёных +{n}").format(n=value))
         elif key == "famine" and state is not None:
-            report.notes["famine_event"].add(state.name)
+            report.facts.famine_event.add(state.name)
             parts.append(_("голод в этот ход"))
         elif key == "pirates" and zone is not None:
-            report.notes["pirates"].add(zone)
+            report.facts.pirates.add(zone)
             parts.append(_("торговля через зону прервана"))
         elif key == "revolt" and province is not None:
-            report.notes["revolts"].add(province.name)
+            report.facts.revolts.add(province.name)
             parts.append(_("налогов с провинции нет"))
             if state is not None and state.capital == province.name:
                 before, after = shift_stability(state, -1, rules)  # ANC-STAB-03
@@ -163,4 +160,4 @@ def apply(
     report.tell(
         told.format(event=card.name_ru, where=place, text=text, effects="; ".join(parts) or _("без последствий"))
     )
-    report.notes.setdefault("events", []).append((card.key, where))
+    report.facts.events.append((card.key, where))

@@ -14,10 +14,10 @@ from fractions import Fraction
 from engine.core.dice import Dice
 from engine.core.money import fmt
 from engine.core.orders import Status
-from engine.core.turn import TurnReport
 
 from .. import conditions
 from ..economy import Budget, Refused, budget, count_people, shift_stability, stability_change
+from ..facts import Report
 from ..forces import RETURNS_TO, army_at, fleet_at, home_province, upkeep
 from ..messages import _
 from ..model import Campaign, Province, State
@@ -128,7 +128,7 @@ def not_yours(province: Province) -> str:
 class Expenses:
     """The working state of the phase: budget, per-turn counters, goods at hand."""
 
-    def __init__(self, world: Campaign, rules: Rules, report: TurnReport) -> None:
+    def __init__(self, world: Campaign, rules: Rules, report: Report) -> None:
         self.world = world
         self.rules = rules
         self.report = report
@@ -138,9 +138,9 @@ class Expenses:
         self.changed_government: set[str] = set()
         self.launched: Counter[str] = Counter()
         self.by_owner = world.by_owner()  # ownership does not change during the expenditures
-        goods = report.notes.get("goods")
+        goods = report.facts.goods
         if goods is None:
-            goods = report.notes["goods"] = production(world, rules)
+            goods = report.facts.goods = production(world, rules)
         self.goods: dict[str, Counter[str]] = goods
 
     def own(self, state: State, name: str) -> Province:
@@ -630,7 +630,7 @@ class Expenses:
         return _("передано {amount} Д {to:datv}").format(amount=fmt(amount), to=to)
 
 
-def _science_entry(report: TurnReport, state: str, amount: Fraction, reason: str, ref: str = ""):  # type: ignore[no-untyped-def]
+def _science_entry(report: Report, state: str, amount: Fraction, reason: str, ref: str = ""):  # type: ignore[no-untyped-def]
     from engine.core.ledger import LedgerEntry
 
     return LedgerEntry(report.turn, state, "наука", "наука", amount, reason, ref, resource="очки науки")
@@ -698,7 +698,7 @@ def world_wars(world: Campaign, state: str) -> list[str]:
     return world.enemies(state)
 
 
-def _charges(world: Campaign, rules: Rules, report: TurnReport, exp: Expenses) -> None:
+def _charges(world: Campaign, rules: Rules, report: Report, exp: Expenses) -> None:
     """The government's fixed charges: despotism −10 Д, oligarchy −1 Д per aristocrat (ANC-GOV-17, -22)."""
     by_owner = world.by_owner()
     for name in report.lot or sorted(world.states):
@@ -727,7 +727,7 @@ def _charges(world: Campaign, rules: Rules, report: TurnReport, exp: Expenses) -
                 report.money(name, PHASE, "правление", amount, reason)
 
 
-def _disband(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnReport) -> None:
+def _disband(world: Campaign, orders: TurnOrders, rules: Rules, report: Report) -> None:
     """Units the players disband themselves are gone before upkeep is due (ANC-UPKEEP-03); heavy
     cavalry go back to the aristocracy, free, whether written «Распустить ТК» or «Перевести ТК → АР»
     (ANC-STRATA-17), so the aristocrats count for this turn's taxes and government income."""
@@ -743,7 +743,7 @@ def _disband(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnRepo
                 report.result(row.ref, status, reason)
 
 
-def _disband_one(world: Campaign, state: State, order: Disband, rules: Rules, report: TurnReport) -> tuple[Status, str]:
+def _disband_one(world: Campaign, state: State, order: Disband, rules: Rules, report: Report) -> tuple[Status, str]:
     """One «Распустить» / «Перевести ТК → АР» row: take the units, send the aristocrats home."""
     name = state.name
     if order.force:
@@ -809,7 +809,7 @@ def _disband_one(world: Campaign, state: State, order: Disband, rules: Rules, re
     return status, done.format(**told)
 
 
-def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnReport, exp: Expenses) -> None:
+def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: Report, exp: Expenses) -> None:
     """ANC-UPKEEP-01/03: upkeep of every unit and ship; what the treasury cannot pay deserts —
     first units not fighting, then those in the capital, then those at the front, cheapest first."""
     armies_of: dict[str, list] = {}
@@ -883,7 +883,7 @@ def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: TurnRepor
             )
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     exp = Expenses(world, rules, report)
     _charges(world, rules, report, exp)
     _disband(world, orders, rules, report)

@@ -3,22 +3,22 @@
 from __future__ import annotations
 
 from engine.core.dice import Dice
-from engine.core.turn import TurnReport
 
+from ..facts import Report
 from ..messages import _
 from ..model import Campaign
 from ..rules import Rules
 from ..turnorders import TurnOrders
 
 
-def reach_all(report: TurnReport, states: list[str], draw: str) -> None:
+def reach_all(report: Report, states: list[str], draw: str) -> None:
     """Note that the undrawn `draw` may change what happens to each of `states` (a check's marks)."""
-    reach = report.notes.setdefault("dice_reach", {})
+    reach = report.facts.dice_reach
     for name in states:
         reach.setdefault(name, set()).add(draw)
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     """Draw a permutation of all states; orders run state by state in this order."""
     report.lot = dice.shuffle("жребий", sorted(world.states))
     players = [s for s in report.lot if not world.states[s].ai]

@@ -10,9 +10,9 @@ person a turn; an arena consumes a slave a turn.
 from __future__ import annotations
 
 from engine.core.dice import Dice
-from engine.core.turn import TurnReport
 
 from ..economy import civilians, describe_people, lose_people, majority_stratum
+from ..facts import Report
 from ..messages import _
 from ..model import Campaign, Province
 from ..rules import Rules
@@ -36,7 +36,7 @@ def missing_need(p: Province, rules: Rules) -> str | None:
     return None
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     chance = int(rules.param("growth_chance_percent"))
     blocked_by_needs = bool(rules.param("growth_blocked_above_needs"))
     by_owner = world.by_owner()

@@ -13,10 +13,10 @@ from fractions import Fraction
 
 from engine.core.dice import Dice
 from engine.core.money import fmt
-from engine.core.turn import TurnReport
 
 from .. import conditions
 from ..economy import count_people
+from ..facts import Report
 from ..messages import _
 from ..model import Campaign, Province
 from ..rules import Rules
@@ -27,11 +27,11 @@ from ..turnorders import TurnOrders
 PHASE = "налоги"
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
-    start_stability: dict[str, int] = report.notes.get("start_stability", {})
-    start_government: dict[str, str] = report.notes.get("start_government", {})
-    revolts: set[str] = report.notes.get("revolts", set())
-    routes: dict[str, int] = report.notes.get("routes", {})
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
+    start_stability = report.facts.start_stability
+    start_government = report.facts.start_government
+    revolts = report.facts.revolts
+    routes = report.facts.routes
     by_owner = world.by_owner()
     mint_rate = rules.param("mint_per_province")
     for name in sorted(world.states):
@@ -64,7 +64,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
                     stability=stability,
                 ),
             )
-        report.notes.setdefault("taxes", {})[name] = (citizens, gov.tax, percent, tax)
+        report.facts.taxes[name] = (citizens, gov.tax, percent, tax)
         aristocrats = count_people(provinces, "АР")
         for amount, reason in (
             (
@@ -101,7 +101,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: T
 
 
 def _mint(
-    world: Campaign, name: str, provinces: list[Province], rules: Rules, rate: Fraction, report: TurnReport
+    world: Campaign, name: str, provinces: list[Province], rules: Rules, rate: Fraction, report: Report
 ) -> None:
     """ANC-CRAFT-09/10: a staffed mint with its gold or silver coins 2 Д per province."""
     state = world.states[name]
@@ -138,7 +138,7 @@ def _mint(
             )
 
 
-def _mines(world: Campaign, name: str, provinces: list[Province], rules: Rules, report: TurnReport) -> None:
+def _mines(world: Campaign, name: str, provinces: list[Province], rules: Rules, report: Report) -> None:
     """ANC-AGRI-17: a staffed gold or silver mine pays 1 Д per worker (3 workers: +3 Д)."""
     state = world.states[name]
     for p in provinces:

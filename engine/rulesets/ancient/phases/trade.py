@@ -22,9 +22,9 @@ from fractions import Fraction
 from engine.core.dice import Dice
 from engine.core.money import fmt
 from engine.core.orders import Status
-from engine.core.turn import TurnReport
 
 from ..economy import Refused, shift_stability, stability_change
+from ..facts import Report
 from ..messages import _
 from ..model import Campaign, Route, State
 from ..orders import AllowTransit, CancelRoute, Trade
@@ -172,7 +172,7 @@ def _blockade(
     world: Campaign,
     route: Route,
     path: Path,
-    report: TurnReport,
+    report: Report,
     forces: tuple[dict[str, list[str]], dict[int, list[str]]] | None = None,
 ) -> str:
     """ANC-TRADE-12..14: enemies, pirates or rebels anywhere on the route stop it this turn."""
@@ -188,10 +188,10 @@ def _blockade(
         for owner in fleets.get(z, ()):
             if any(world.at_war(owner, s) for s in sides if s):
                 return _("блокада: в морской зоне {zone} флот государства {owner}").format(zone=z, owner=owner)
-    pirates = zones & set(report.notes.get("pirates", set()))
+    pirates = zones & report.facts.pirates
     if pirates:
         return _("пираты в морской зоне {zone}").format(zone=min(pirates))
-    revolts = set(provinces) & set(report.notes.get("revolts", set()))
+    revolts = set(provinces) & report.facts.revolts
     if revolts:
         return _("восстание в провинции {province}").format(province=min(revolts))
     return ""
@@ -229,10 +229,10 @@ def _can_sell(world: Campaign, rules: Rules, route: Route, held: frozenset[tuple
     return ""
 
 
-def routes(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+def routes(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     """Before phase 4: permissions, closures, new routes, and which routes function this turn."""
     lot = report.lot or sorted(world.states)
-    report.notes["garrisons"] = garrisons(world)
+    report.facts.garrisons = garrisons(world)
     for name in lot:
         for row, o in orders.of(name):
             if isinstance(o, AllowTransit):
@@ -288,7 +288,7 @@ def routes(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report
     return world
 
 
-def _open(world: Campaign, rules: Rules, report: TurnReport, o: Trade) -> str:
+def _open(world: Campaign, rules: Rules, report: Report, o: Trade) -> str:
     seller = o.state
     src, dst = world.provinces[o.src], world.provinces[o.dst]
     if src.owner != seller:
@@ -301,7 +301,7 @@ def _open(world: Campaign, rules: Rules, report: TurnReport, o: Trade) -> str:
     if any(r.src == o.src and r.dst == o.dst and r.good == o.good for r in world.routes):
         raise Refused(_("такой маршрут уже есть"))
     route = Route(seller, o.src, o.good, o.dst, buyer, report.turn)
-    why = _can_sell(world, rules, route, report.notes.get("garrisons"))
+    why = _can_sell(world, rules, route, report.facts.garrisons)
     if why:
         raise Refused(why)
     limit = int(rules.param("outgoing_routes")) + int(rules.building_effect(src.buildings, "routes"))
@@ -345,11 +345,11 @@ def _open(world: Campaign, rules: Rules, report: TurnReport, o: Trade) -> str:
     return _("маршрут открыт: {steps} ({path})").format(steps=steps, path=path.text())
 
 
-def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str]) -> None:
+def _run_routes(world: Campaign, rules: Rules, report: Report, lot: list[str]) -> None:
     """Which routes work this turn; goods move now, money is booked in phase 6."""
-    goods = report.notes.get("goods")
+    goods = report.facts.goods
     if goods is None:
-        goods = report.notes["goods"] = production(world, rules)
+        goods = report.facts.goods = production(world, rules)
     sold: Counter[str] = Counter()
     incoming: dict[str, list[Route]] = {}
     order = {s: i for i, s in enumerate(lot)}
@@ -424,8 +424,8 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
                 )
     fair = rules.param("fair_share_percent") / 100
     internal = rules.param("internal_share_percent") / 100
-    pending = report.notes.setdefault("trade_income", [])
-    counts = report.notes.setdefault("routes", {})
+    pending = report.facts.trade_income
+    counts = report.facts.routes
     for route, path in live:
         if id(route) in dropped:
             continue
@@ -434,14 +434,14 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
         if route.seller != route.buyer:  # internal trade: the good is traded, not also used at home (ANC-TRADE-15)
             goods.setdefault(route.buyer, Counter())[route.good] += 1
         if rules.is_food(route.good):
-            sold = report.notes.setdefault("food_sold", {})
-            sold[route.seller] = sold.get(route.seller, 0) + 1
+            food_sold = report.facts.food_sold
+            food_sold[route.seller] = food_sold.get(route.seller, 0) + 1
         if rules.good_has(route.good, "slave_route"):  # ANC-STRATA-05: a slave route gives the buyer a slave
             dst = world.provinces[route.dst]
             dst.population["раб"] = dst.population.get("раб", 0) + 1
         if rules.is_food(route.good) and route.seller != route.buyer:
-            food = report.notes.setdefault("food_bought", {})
-            food[route.buyer] = food.get(route.buyer, 0) + 1
+            food_bought = report.facts.food_bought
+            food_bought[route.buyer] = food_bought.get(route.buyer, 0) + 1
         if route.seller == route.buyer:
             route.seller_income, route.buyer_income = Fraction(0), value * internal
         else:
@@ -451,9 +451,9 @@ def _run_routes(world: Campaign, rules: Rules, report: TurnReport, lot: list[str
         pending.append(route)
 
 
-def income(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+def income(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     """Phase 6 (ANC-TRADE-09/10/16): the caravan's income and the fair's half."""
-    for route in report.notes.get("trade_income", []):
+    for route in report.facts.trade_income:
         internal = route.seller == route.buyer
         if route.seller_income:
             world.states[route.seller].treasury += route.seller_income

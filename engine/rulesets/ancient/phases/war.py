@@ -18,10 +18,10 @@ from fractions import Fraction
 from engine.core.dice import Dice
 from engine.core.money import fmt
 from engine.core.orders import Status
-from engine.core.turn import TurnReport
 
 from .. import naming, speech
 from ..economy import Refused, lose_people, shift_stability, stability_change
+from ..facts import Battle, Report
 from ..forces import army_at, capacity, government_modifier, moves, weight
 from ..messages import _
 from ..military import Side, judge, pyramid, remove, units_text
@@ -38,14 +38,14 @@ PHASE = "война"
 class War:
     """The working state of the phase."""
 
-    def __init__(self, world: Campaign, rules: Rules, report: TurnReport) -> None:
+    def __init__(self, world: Campaign, rules: Rules, report: Report) -> None:
         self.world = world
         self.rules = rules
         self.report = report
-        self.opening: dict[str, Fraction] = report.notes.get("opening", {})
+        self.opening: dict[str, Fraction] = report.facts.opening
         self.provinces_before = {n: len(ps) for n, ps in world.by_owner().items()}
-        self.captured: dict[str, str] = report.notes.setdefault("captured", {})  # province -> former owner
-        self.battles: list[dict] = report.notes.setdefault("battles", [])
+        self.captured: dict[str, str] = report.facts.captured  # province -> former owner
+        self.battles: list[Battle] = report.facts.battles
 
     # ------------------------------------------------------------ geography
 
@@ -204,18 +204,18 @@ class War:
             )
         )
         self.battles.append(
-            {
-                "province": province.name,
-                "attacker": attacker.state,
-                "defenders": def_states,
-                "attacker_bo": outcome.attacker_bo,
-                "defender_bo": outcome.defender_bo,
-                "result": outcome.result,
-                "losses": (outcome.attacker_loss, outcome.defender_loss),
-                "attacker_lost": att_lost,
-                "defender_lost": def_lost,
-                "row": outcome.band.row,
-            }
+            Battle(
+                province=province.name,
+                attacker=attacker.state,
+                defenders=def_states,
+                attacker_bo=outcome.attacker_bo,
+                defender_bo=outcome.defender_bo,
+                result=outcome.result,
+                losses=(outcome.attacker_loss, outcome.defender_loss),
+                attacker_lost=att_lost,
+                defender_lost=def_lost,
+                row=outcome.band.row,
+            )
         )
         if outcome.result == "attacker":
             if BARBARIANS in def_states:
@@ -627,17 +627,17 @@ class War:
             )
         )
         self.battles.append(
-            {
-                "zone": zone,
-                "attacker": fleet.state,
-                "attacker_bo": outcome.attacker_bo,
-                "defender_bo": outcome.defender_bo,
-                "result": outcome.result,
-                "losses": (outcome.attacker_loss, outcome.defender_loss),
-                "attacker_lost": att_lost,
-                "defender_lost": def_lost,
-                "row": outcome.band.row,
-            }
+            Battle(
+                zone=zone,
+                attacker=fleet.state,
+                attacker_bo=outcome.attacker_bo,
+                defender_bo=outcome.defender_bo,
+                result=outcome.result,
+                losses=(outcome.attacker_loss, outcome.defender_loss),
+                attacker_lost=att_lost,
+                defender_lost=def_lost,
+                row=outcome.band.row,
+            )
         )
         return outcome.result
 
@@ -678,7 +678,7 @@ class War:
         return _("разрушено: {buildings}").format(buildings=", ".join(gone))
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
+def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     war = War(world, rules, report)
     for kinds in ((Embark, Sail, March), (Raze,)):
         for name in report.lot or sorted(world.states):
