@@ -147,7 +147,7 @@ def _first_difference(published: Tables, again: Tables, changes: Changeset, rule
     # the next turn's commitment needs the secret, which a re-run has not: that turn's verify checks it;
     # the revealed seed is checked against the commitment (and a campaign resolved before it has none)
     skip = {(m, r) for m in [meta.meta_tab(again)] if m
-            for r, row in enumerate(again[m]) if r and any(meta.value_in([[], row], labels) is not None
+            for r, row in enumerate(again[m]) if r and any(meta.is_row(row, labels)
                                                           for labels in (meta.COMMITMENT, meta.REVEALED_SEED))}
     whole = [r.tab for r in changes.replace if r.tab != history.HISTORY_TAB]
     for tab in dict.fromkeys(whole):

@@ -51,6 +51,11 @@ def _is(row: list[Cell], labels: tuple[str, ...]) -> bool:
     return bool(row) and not is_blank(row[0]) and norm(str(row[0])) in {norm(x) for x in labels}
 
 
+def is_row(row: list[Cell], labels: tuple[str, ...]) -> bool:
+    """Whether a meta row is labelled with one of `labels` (whatever its value)."""
+    return _is(row, labels)
+
+
 def value_in(grid: Grid, labels: tuple[str, ...]) -> Cell:
     """The value beside the first row labelled with one of `labels` in a meta grid (None if absent)."""
     for row in grid[1:]:
