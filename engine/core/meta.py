@@ -9,9 +9,10 @@ old campaigns -- the GM's secret that campaigns made before issue 15 kept in a c
 The open order window is a cursor (engine/core/cursor.py): «Открытый ход» holds its turn, as it
 always has; a game whose calendar has stages adds «Открытый этап» (the stage's name in the
 campaign's language) and, for a stage with rounds, «Открытый раунд». A one-stage game has neither
-row, so its meta reads and writes exactly as before stages. «Раскрытое зерно» holds the seed of
-the last resolved window, written by the resolve that reveals it: `verify` reads it there (in the
-snapshot taken when the next window was open) instead of parsing a ruleset's chronicle.
+row, so its meta reads and writes exactly as before stages. «Раскрытое зерно последнего хода»
+holds the seed of the last resolved window, written by the resolve that reveals it: `verify` reads
+it there (in the snapshot taken when the next window was open) instead of parsing a ruleset's
+chronicle.
 """
 
 from __future__ import annotations
