@@ -31,3 +31,15 @@ def integer(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(_("нужно целое число, а не «{value}»").format(value=text)) from None
+
+
+def cursor(text: str) -> str:
+    """An argparse type for a cursor («3», «3:города», «12:бой:2»): its shape is checked here, its
+    stage by the campaign's calendar once the campaign is read (engine/core/cursor.py)."""
+    parts = [p.strip() for p in text.split(":")]
+    ok = 1 <= len(parts) <= 3 and all(parts) and parts[0].isdigit() and (len(parts) < 3 or parts[2].isdigit())
+    if not ok:
+        raise argparse.ArgumentTypeError(
+            _("нужен ход: ХОД, ХОД:ЭТАП или ХОД:ЭТАП:РАУНД (например 3 или 3:города), а не «{value}»")
+            .format(value=text))
+    return text.strip()

@@ -89,6 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "resolve":
             c.add_argument("--turn", type=argparse_texts.integer, metavar="N",
                            help=_("разрешить, только если открыт именно этот ход"))
+            c.add_argument("--stage", metavar=_("ЭТАП"),
+                           help=_("разрешить, только если открыт именно этот этап хода (в играх с этапами; "
+                                  "этап с раундами — ЭТАП:РАУНД)"))
 
     demo = sub.add_parser("demo", help=_("демо-кампания: создать, заполнить приказы, проверить и разрешить ход"))
     demo.add_argument("dir", nargs="?", default="strategos-demo", metavar=_("ПАПКА"),
@@ -270,11 +273,13 @@ def _sync(args: argparse.Namespace) -> SyncResult:
     backend = sync.open_backend(args.target, _options(args))
     bars = _progress(args)
     if bars is None:
-        return sync.check(backend) if args.command == "check" else sync.resolve(backend, turn=args.turn)
+        if args.command == "check":
+            return sync.check(backend)
+        return sync.resolve(backend, turn=args.turn, stage=args.stage)
     with bars.shown():
         if args.command == "check":
             return sync.check(backend, progress=bars)
-        return sync.resolve(backend, turn=args.turn, progress=bars)
+        return sync.resolve(backend, turn=args.turn, progress=bars, stage=args.stage)
 
 
 def _run(args: argparse.Namespace) -> int:

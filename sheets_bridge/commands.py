@@ -31,12 +31,14 @@ def add_parsers(sub: Any, campaign: Callable[[argparse.ArgumentParser], None]) -
 
     r = sub.add_parser("rollback", help=_("вернуть кампанию к состоянию, когда был открыт ход N"))
     campaign(r)
-    r.add_argument("--to", type=argparse_texts.integer, required=True, metavar="N",
-                   help=_("номер хода: кампания станет такой, какой была, когда он был открыт"))
+    r.add_argument("--to", type=argparse_texts.cursor, required=True, metavar="N",
+                   help=_("ход (в играх с этапами — ХОД:ЭТАП, например 3:города): кампания станет такой, "
+                          "какой была, когда он был открыт"))
 
     v = sub.add_parser("verify", help=_("пересчитать опубликованный ход по раскрытому зерну и сверить"))
     campaign(v)
-    v.add_argument("--turn", type=argparse_texts.integer, required=True, metavar="N", help=_("номер разрешённого хода"))
+    v.add_argument("--turn", type=argparse_texts.cursor, required=True, metavar="N",
+                   help=_("разрешённый ход (в играх с этапами — ХОД:ЭТАП, например 3:города)"))
     v.add_argument("--json", action="store_true", help=_("вывод в JSON"))
 
     p = sub.add_parser("report", help=_("пост для форума, личные отчёты игроков, график"))
@@ -80,7 +82,7 @@ def run(args: argparse.Namespace, options: sync.Options | None = None) -> int:
             print(f"{turn:>4}  {digest:<16}  {size}")
             for t in turns:
                 size = _("{kb} КБ").format(kb=f"{t['bytes'] / 1024:.0f}")
-                print(f"{t['turn']:>4}  {t['sha256'][:16]}  {size}")
+                print(f"{t['cursor']:>4}  {t['sha256'][:16]}  {size}")
         return 0
     if args.command == "rollback":
         timeline.rollback(backend, args.to)
@@ -89,7 +91,8 @@ def run(args: argparse.Namespace, options: sync.Options | None = None) -> int:
     if args.command == "verify":
         verdict = timeline.verify(backend, args.turn)
         if args.json:
-            print(json.dumps({"turn": args.turn, "ok": verdict.ok, "message": verdict.message}, ensure_ascii=False))
+            turn: int | str = int(args.turn) if args.turn.isdigit() else args.turn  # a number, as before stages
+            print(json.dumps({"turn": turn, "ok": verdict.ok, "message": verdict.message}, ensure_ascii=False))
         else:
             print(verdict.message)
         return 0 if verdict.ok else 1

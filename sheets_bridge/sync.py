@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from engine import rulesets
 from engine.core import history, i18n, meta
-from engine.core.dice import commitment, turn_seed
-from engine.core.errors import CampaignError
+from engine.core.cursor import Calendar, Cursor, CursorError
+from engine.core.dice import commitment, cursor_seed
+from engine.core.errors import CampaignError, TurnMismatch
 from engine.core.layout import norm
 from engine.core.messages import _
 from engine.core.ruleset import Ruleset, SyncResult
@@ -71,6 +72,21 @@ def open_backend(target: str, options: Options | None = None) -> Backend:
             token_cache=opts.token_cache,
         )
     return XlsxBackend(target)
+
+
+def calendar_of(rules: Ruleset) -> Calendar:
+    """The calendar of a ruleset (its stages per turn; engine/core/cursor.py)."""
+    return rules.calendar
+
+
+def cursor_of(tables: Tables, text: str | int | None = None) -> tuple[Calendar, Cursor]:
+    """The campaign's calendar and a cursor of it: `text` («3», «3:города», «12:бой:2») read by that
+    calendar, or the open cursor of the meta tab when `text` is None. A CursorError in words when
+    `text` is not a cursor of this game."""
+    calendar = calendar_of(ruleset_of(tables))
+    if text is None:
+        return calendar, meta.open_cursor(tables, calendar)
+    return calendar, calendar.parse(text)
 
 
 def ruleset_of(tables: Tables) -> Ruleset:
@@ -160,11 +176,13 @@ def matches(tables: Tables, secret: str) -> bool:
     """Whether `secret` gives the seed whose hash the meta published for the open turn (True when
     the meta publishes none, or the open turn is not a number: the ruleset reports that)."""
     published = meta.text(tables, meta.COMMITMENT)
-    try:
-        turn = int(float(meta.text(tables, meta.OPEN_TURN)))
-    except ValueError:
+    if not published:
         return True
-    return not published or commitment(turn_seed(secret, turn)) == published
+    try:
+        _calendar, cursor = cursor_of(tables)
+    except (CursorError, CampaignError):
+        return True
+    return commitment(cursor_seed(secret, cursor)) == published
 
 
 def _holds(value: object, secret: str) -> bool:
@@ -215,20 +233,39 @@ def _check(backend: Backend, progress: Progress | None) -> SyncResult:
     return result
 
 
-def resolve(backend: Backend, turn: int | None = None, progress: Progress | None = None) -> SyncResult:
-    """Resolve the open turn (only if it is ``turn``, when given): one read, one atomic write.
+def resolve(backend: Backend, turn: int | None = None, progress: Progress | None = None,
+            stage: str | None = None) -> SyncResult:
+    """Resolve the open window (only if it is turn ``turn`` and, in a game with stages, stage
+    ``stage`` -- «города», or «бой:2» with its round -- when given): one read, one atomic write.
 
-    A resolved turn asked again raises TurnMismatch before anything is written; so does a secret
+    A resolved window asked again raises TurnMismatch before anything is written; so does a secret
     that is missing here or does not match the published commitment (then nothing is written).
     """
     with exclusive(backend, "resolve"):
-        return _resolve(backend, turn, progress)
+        return _resolve(backend, turn, progress, stage)
 
 
-def _resolve(backend: Backend, turn: int | None, progress: Progress | None) -> SyncResult:
+def expect_open(tables: Tables, turn: int | None, stage: str | None) -> None:
+    """Refuse (TurnMismatch, naming both cursors) a resolve asked for a window that is not the open
+    one. Only a stage asks anything here: a bare ``--turn`` of a one-stage game is the ruleset's
+    check, whose message says whether that turn is already resolved; a ``--stage`` in a game
+    without stages is a CursorError."""
+    if stage is None:
+        return
+    calendar, open_ = cursor_of(tables)
+    text = str(stage).strip()
+    wanted = calendar.parse(f"{open_.turn if turn is None else turn}:{text}")
+    if wanted != open_:
+        lang = i18n.current()
+        raise TurnMismatch(_("Открыт ход «{open}», а просили разрешить «{wanted}». Ничего не изменено.").format(
+            open=calendar.format(open_, lang), wanted=calendar.format(wanted, lang)))
+
+
+def _resolve(backend: Backend, turn: int | None, progress: Progress | None, stage: str | None = None) -> SyncResult:
     p = progress or Silent()
     tables = _read(backend, p)
     rules = ruleset_of(tables)
+    expect_open(tables, turn, stage)
     sec = _secret(backend, tables)
     p.start("turn", _("Разрешение хода"), len(rules.phases) or 1)
     result = rules.resolve(sec.tables, expect_turn=turn, secret=sec.value,

@@ -2,19 +2,26 @@
 
 Every resolve appends the pre-turn snapshot to the hidden tab «_История» in its own atomic
 write (engine/core/history.py). Rollback writes a snapshot back in one atomic write; verify
-re-runs a published turn from its snapshot with the seed revealed in the chronicle.
+re-runs a published turn from its snapshot with the seed its resolve revealed.
+
+Every one of them takes a cursor (engine/core/cursor.py): a turn number in a one-stage game,
+«3:города» or «12:бой:2» where the ruleset's calendar has stages. The seed and the commitment are
+read from the meta tab's own cells (engine/core/meta.py), never from a ruleset's wording: the seed
+of window C is in the meta as it was when the window after C was open (the next snapshot, or
+the live campaign for the last resolved window). A campaign resolved before that cell existed
+has its seed looked up by the ruleset (``seed_lookup``; the ancient game reads its chronicle).
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import history, meta
+from engine.core import history, i18n, meta
+from engine.core.cursor import Cursor
 from engine.core.errors import CampaignError
-from engine.core.layout import norm
 from engine.core.messages import _
 from engine.core.ruleset import Ruleset
 from engine.core.tables import (
@@ -30,19 +37,29 @@ from engine.core.tables import (
 )
 
 from .base import Backend
-from .sync import _secret, exclusive, private_reports, read, refuse_leak, ruleset_of, settled
+from .sync import _secret, cursor_of, exclusive, private_reports, read, refuse_leak, ruleset_of, settled
 
-META_NAMES = {norm("Кампания"), norm("Campaign")}
+SeedLookup = Callable[[Tables, Cursor], "str | None"]
 
 
 def list_turns(backend: Backend) -> list[dict[str, Any]]:
-    """The kept turns: number, snapshot hash and size."""
+    """The kept windows: turn, cursor (in the campaign's words: «3», «3:города»), snapshot hash and size."""
     tables = read(backend)
-    return [{"turn": e.turn, "sha256": e.digest, "bytes": e.size} for e in history.entries(tables)]
+    kept = history.entries(tables)
+    if not kept:
+        return []
+    calendar, _open = cursor_of(tables)
+    lang = i18n.current()
+    out = []
+    for e in kept:
+        shown = calendar.format(e.cursor, lang) if e.cursor.stage else str(e.turn)
+        out.append({"turn": e.turn, "cursor": shown, "sha256": e.digest, "bytes": e.size})
+    return out
 
 
-def rollback(backend: Backend, to: int) -> int:
-    """Restore the campaign exactly as it was when turn `to` was open; later snapshots are dropped.
+def rollback(backend: Backend, to: Cursor | int | str) -> Cursor:
+    """Restore the campaign exactly as it was when window `to` was open («3», «3:города»); later
+    snapshots are dropped.
 
     The dice's secret stays off the sheet: an old campaign's secret (in its meta or its snapshots)
     is moved to the GM's store first, and the restored meta keeps today's campaign id."""
@@ -50,13 +67,24 @@ def rollback(backend: Backend, to: int) -> int:
         return _rollback(backend, to)
 
 
-def _rollback(backend: Backend, to: int) -> int:
+def _cursor(tables: Tables, at: Cursor | int | str) -> Cursor:
+    """`at` as a cursor: a number is a stage-less turn, as before stages; text («3:города», what the
+    GM typed) is read by the campaign's calendar (a CursorError in words when it is not one of its)."""
+    if isinstance(at, Cursor):
+        return at
+    if isinstance(at, int):
+        return Cursor(at)
+    return cursor_of(tables, at)[1]
+
+
+def _rollback(backend: Backend, at: Cursor | int | str) -> Cursor:
     real = read(backend)
+    to = _cursor(real, at)
     sec = _secret(backend, real, need=False)
     tables = sec.tables
     snapshot = settled(history.entry(tables, to).tables(), sec.campaign_id)
     changes = Changeset()
-    meta_tab = next((n for n in snapshot if norm(n) in META_NAMES), None)
+    meta_tab = meta.meta_tab(snapshot)
     for name, grid in snapshot.items():
         if name == meta_tab:
             continue
@@ -86,24 +114,19 @@ class Verdict:
     message: str
 
 
-def _seed_of(tables: Tables, turn: int) -> str | None:
-    for name in tables:
-        if norm(name) in (norm("Журнал"), norm("Chronicle")):
-            for row in tables[name][1:]:
-                if len(row) > 1 and row[0] == turn:
-                    m = re.search(r"(?:Зерно хода|Seed of turn) \d+: ([0-9a-f]{64})", str(row[1]))
-                    if m:
-                        return m.group(1)
-    return None
+def _seed_of(tables: Tables, at: Cursor, lookup: SeedLookup | None) -> str | None:
+    """The seed window `at`'s resolve revealed: the meta's «Раскрытое зерно» as it stood when the
+    next window was open (the snapshot after `at`'s, else the live campaign); for a campaign
+    resolved before that cell existed, what the ruleset's `lookup` finds (in the live campaign)."""
+    later = history.following(tables, at)
+    after = later.tables() if later is not None else tables
+    return meta.revealed_seed(after) or (lookup(tables, at) if lookup is not None else None)
 
 
 def _commitment(tables: Tables) -> str | None:
-    for name in tables:
-        if norm(name) in META_NAMES:
-            for row in tables[name][1:]:
-                if len(row) > 1 and norm(row[0]) in (norm("Хэш зерна хода (sha256)"), norm("Turn seed hash (sha256)")):
-                    return str(row[1])
-    return None
+    """The commitment the meta published while the window was open (None without one)."""
+    value = meta.value(tables, meta.COMMITMENT)
+    return None if is_blank(value) else str(value)
 
 
 def _cell(grid: Grid, r: int, c: int) -> Cell:
@@ -122,9 +145,11 @@ def _first_difference(published: Tables, again: Tables, changes: Changeset, rule
     history tab is the input of the re-run and is not compared. Rows of an order tab that players
     have rewritten since (the ruleset's ``later_inputs``) are their next orders, not the turn's."""
     inputs = rules.later_inputs(again)
-    # the next turn's commitment needs the secret, which a re-run has not: that turn's verify checks it
+    # the next turn's commitment needs the secret, which a re-run has not: that turn's verify checks it;
+    # the revealed seed is checked against the commitment (and a campaign resolved before it has none)
     skip = {(m, r) for m in [meta.meta_tab(again)] if m
-            for r, row in enumerate(again[m]) if r and meta.value_in([[], row], meta.COMMITMENT) is not None}
+            for r, row in enumerate(again[m]) if r and any(meta.is_row(row, labels)
+                                                          for labels in (meta.COMMITMENT, meta.REVEALED_SEED))}
     whole = [r.tab for r in changes.replace if r.tab != history.HISTORY_TAB]
     for tab in dict.fromkeys(whole):
         a, b = published.get(tab, []), again.get(tab, [])
@@ -153,23 +178,27 @@ def _where(tab: str, r: int, c: int, published: Cell, again: Cell) -> str:
         tab=tab, cell=cell, ref=f"{tab}!{cell}", published=repr(published), again=repr(again))
 
 
-def verify(backend: Backend, turn: int) -> Verdict:
-    """Re-run turn `turn` from its snapshot with the revealed seed and compare with what was published."""
+def verify(backend: Backend, at: Cursor | int | str, seed_lookup: SeedLookup | None = None) -> Verdict:
+    """Re-run window `at` («3», «3:города») from its snapshot with the revealed seed and compare with
+    what was published. `seed_lookup` finds the seed of a campaign resolved before the meta kept it
+    in its own cell (default: the ruleset's ``chronicle_seed``)."""
     tables = read(backend)
+    at = _cursor(tables, at)
+    turn = cursor_of(tables)[0].format(at, i18n.current()) if at.stage else str(at.turn)
     cid = meta.text(tables, meta.CAMPAIGN_ID)  # an old campaign's secret row reads as this id: never shown
-    before = settled(history.entry(tables, turn).tables(), cid)
-    seed = _seed_of(tables, turn)
+    before = settled(history.entry(tables, at).tables(), cid)
+    rules = ruleset_of(before)
+    seed = _seed_of(tables, at, seed_lookup or rules.chronicle_seed)
     if seed is None:
-        raise CampaignError(_("в журнале нет раскрытого зерна хода {turn} — ход ещё не разрешён?").format(turn=turn))
+        raise CampaignError(_("нет раскрытого зерна хода {turn} — ход ещё не разрешён?").format(turn=turn))
     published = _commitment(before)
     if published != hashlib.sha256(seed.encode()).hexdigest():
         return Verdict(False, _("зерно хода {turn} подменено: sha256({seed}…) ≠ опубликованному до хода {published}…")
                        .format(turn=turn, seed=seed[:12], published=(published or "—")[:12]))
-    rules = ruleset_of(before)
-    result = rules.resolve(before, expect_turn=turn, seed=seed)
+    result = rules.resolve(before, expect_turn=at.turn, seed=seed)
     again = apply_changes(before, result.changes)
-    later = [e for e in history.entries(tables) if e.turn == turn + 1]
-    after = settled(later[0].tables() if later else tables, cid)
+    later = history.following(tables, at)
+    after = settled(later.tables() if later is not None else tables, cid)
     diff = _first_difference(after, again, result.changes, rules)
     if diff:
         return Verdict(False, _("ход {turn} не совпадает с пересчётом: {diff}").format(turn=turn, diff=diff))

@@ -8,7 +8,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 
-from engine.core import history
+from engine.core import history, meta
 from engine.core.errors import CampaignError
 from engine.rulesets import ancient  # noqa: F401
 from engine.rulesets.ancient import ruleset
@@ -60,17 +60,46 @@ def test_rollback_takes_the_balance_notes_of_the_undone_turns_away(campaign: Pat
     assert notes() == first
 
 
+def _meta_seed_row(ws: openpyxl.worksheet.worksheet.Worksheet) -> int | None:
+    return next((r[0].row for r in ws.iter_rows(min_row=2) if r[0].value == meta.REVEALED_SEED[0]), None)
+
+
 def test_verify_confirms_an_honest_turn_and_detects_a_tampered_seed(campaign: Path) -> None:
+    """The seed verify uses is the meta's structured cell (issue 17, point 6): a forged one is caught."""
     with_orders(campaign)
     sync.resolve(XlsxBackend(campaign))
     sync.resolve(XlsxBackend(campaign))
     assert timeline.verify(XlsxBackend(campaign), 1).ok
     assert timeline.verify(XlsxBackend(campaign), 2).ok
     wb = openpyxl.load_workbook(campaign)
-    ws = wb["Журнал"]
-    for row in ws.iter_rows(min_row=2):
-        if row[0].value == 1 and str(row[1].value).startswith("Зерно хода 1:"):
-            row[1].value = "Зерно хода 1: " + "0" * 64 + " (sha256 = подделка)"
+    row = _meta_seed_row(wb["Кампания"])
+    assert row is not None
+    wb["Кампания"].cell(row, 2).value = "0" * 64
+    wb.save(campaign)
+    verdict = timeline.verify(XlsxBackend(campaign), 2)
+    assert not verdict.ok and "подменено" in verdict.message
+    assert timeline.verify(XlsxBackend(campaign), 1).ok  # turn 1's seed is in turn 2's snapshot, untouched
+
+
+def test_verify_of_a_campaign_without_the_seed_cell_asks_the_ruleset(campaign: Path) -> None:
+    """A campaign resolved before the meta kept the seed: the ruleset's own lookup (the ancient
+    chronicle line) is the fallback, and a forged line is caught there too."""
+    with_orders(campaign)
+    sync.resolve(XlsxBackend(campaign))
+    wb = openpyxl.load_workbook(campaign)
+    row = _meta_seed_row(wb["Кампания"])
+    assert row is not None
+    wb["Кампания"].cell(row, 1).value = None
+    wb["Кампания"].cell(row, 2).value = None
+    wb.save(campaign)
+    assert meta.revealed_seed(XlsxBackend(campaign).read()) is None
+    with pytest.raises(CampaignError, match="нет раскрытого зерна хода 1"):
+        timeline.verify(XlsxBackend(campaign), 1, seed_lookup=lambda t, c: None)
+    assert timeline.verify(XlsxBackend(campaign), 1).ok  # the seed from the chronicle; the missing cell is no fault
+    wb = openpyxl.load_workbook(campaign)
+    for r in wb["Журнал"].iter_rows(min_row=2):
+        if r[0].value == 1 and str(r[1].value).startswith("Зерно хода 1:"):
+            r[1].value = "Зерно хода 1: " + "0" * 64 + " (sha256 = подделка)"
     wb.save(campaign)
     verdict = timeline.verify(XlsxBackend(campaign), 1)
     assert not verdict.ok and "подменено" in verdict.message

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from .cursor import Cursor
 from .messages import _
 
 T = TypeVar("T")
@@ -32,6 +33,14 @@ def new_secret() -> str:
 def turn_seed(secret: str, turn: int, stage: str = "") -> str:
     """The seed of one turn (stage), derived from the campaign secret."""
     return hashlib.sha256(f"{secret}:{turn}:{stage}".encode()).hexdigest()
+
+
+def cursor_seed(secret: str, cursor: Cursor) -> str:
+    """The seed of one order window. A stage-less cursor's is `turn_seed(secret, turn)` byte for
+    byte (every campaign and verify made before stages depends on it); a staged one mixes in the
+    stage's key (the same in every language) and, where the stage has rounds, the round."""
+    stage = cursor.stage + (f":{cursor.round}" if cursor.round else "") if cursor.stage else ""
+    return turn_seed(secret, cursor.turn, stage)
 
 
 def commitment(seed: str) -> str:

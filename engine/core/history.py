@@ -5,6 +5,12 @@ turn it precedes, so history and state can never disagree; the same code serves 
 Google (no extra Drive request, so a resolve stays one read and one write). A snapshot is the
 JSON of every tab's grid, gzip-compressed and base64-encoded in cells of at most 45,000
 characters (Google's cell limit is 50,000).
+
+A snapshot is keyed by the cursor that was open (engine/core/cursor.py): column A holds the turn
+number for a stage-less cursor -- as every snapshot before stages does, so old entries read
+unchanged -- and the cursor's key («3:cities», «12:battle:2») for a staged one. Snapshots are
+appended in the calendar's order, so "before a cursor" is "in an earlier row": the history needs
+no calendar.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .cursor import Cursor, from_key
 from .errors import CampaignError
 from .messages import _
 from .tables import Cell, Formula, Grid, Tables, is_blank
@@ -70,12 +77,16 @@ def unpack(chunks: list[str], digest: str = "", where: str = "") -> Tables:
 
 @dataclass(frozen=True)
 class Entry:
-    """One kept turn: the campaign as it was when `turn` was open."""
+    """One kept window: the campaign as it was when `cursor` was open."""
 
-    turn: int
+    cursor: Cursor
     digest: str
     chunks: list[str]
     row: int
+
+    @property
+    def turn(self) -> int:
+        return self.cursor.turn
 
     @property
     def size(self) -> int:
@@ -85,7 +96,7 @@ class Entry:
     def where(self) -> str:
         """Where this snapshot is, in words (for messages)."""
         text = _("снимок хода {turn} (лист «{tab}», строка {row})")
-        return text.format(turn=self.turn, tab=HISTORY_TAB, row=self.row)
+        return text.format(turn=self.cursor, tab=HISTORY_TAB, row=self.row)
 
     def tables(self) -> Tables:
         return unpack(self.chunks, self.digest, self.where)
@@ -103,35 +114,66 @@ def entries(tables: Tables) -> list[Entry]:
         if not row or is_blank(row[0]):
             continue
         try:
-            turn, n = int(row[0]), int(row[2])
+            cursor, n = from_key(row[0]), int(row[2])  # type: ignore[arg-type]
         except (TypeError, ValueError):
             raise CampaignError(_("лист «{tab}», строка {row}: повреждена запись истории — в столбцах A (ход) и C "
                                   "(частей) должны быть целые числа, а там {turn} и {parts}")
                                 .format(tab=HISTORY_TAB, row=r, turn=repr(row[0]),
                                         parts=repr(row[2] if len(row) > 2 else None))) from None
-        out.append(Entry(turn, str(row[1]), [str(c or "") for c in row[3 : 3 + n]], r))
+        out.append(Entry(cursor, str(row[1]), [str(c or "") for c in row[3 : 3 + n]], r))
     return out
 
 
-def entry(tables: Tables, turn: int) -> Entry:
+def _as_cursor(at: Cursor | int) -> Cursor:
+    return at if isinstance(at, Cursor) else Cursor(at)
+
+
+def entry(tables: Tables, at: Cursor | int) -> Entry:
+    """The snapshot taken when `at` was open (a turn number is a stage-less cursor)."""
+    at = _as_cursor(at)
     for e in entries(tables):
-        if e.turn == turn:
+        if e.cursor == at:
             return e
-    kept = ", ".join(str(e.turn) for e in entries(tables)) or _("нет")
-    raise CampaignError(_("в истории нет хода {turn} (сохранены ходы: {kept})").format(turn=turn, kept=kept))
+    kept = ", ".join(str(e.cursor) for e in entries(tables)) or _("нет")
+    raise CampaignError(_("в истории нет хода {turn} (сохранены ходы: {kept})").format(turn=at, kept=kept))
 
 
-def row_for(turn: int, tables: Tables) -> list[Cell]:
+def following(tables: Tables, at: Cursor | int) -> Entry | None:
+    """The snapshot kept right after `at`'s: the campaign as it was when the next window was open
+    (None when `at` is the last resolved one: the live campaign is that)."""
+    kept = entries(tables)
+    i = next((i for i, e in enumerate(kept) if e.cursor == _as_cursor(at)), None)
+    return kept[i + 1] if i is not None and i + 1 < len(kept) else None
+
+
+def cell_for(cursor: Cursor | int) -> Cell:
+    """Column A of a snapshot row: the turn number of a stage-less cursor (as before stages), the
+    cursor's key for a staged one."""
+    c = _as_cursor(cursor)
+    return c.key() if c.staged else c.turn
+
+
+def row_for(cursor: Cursor | int, tables: Tables) -> list[Cell]:
     digest, chunks = pack(tables)
-    return [turn, digest, len(chunks), *chunks]
+    return [cell_for(cursor), digest, len(chunks), *chunks]
 
 
-def history_grid(tables: Tables, keep_before: int | None = None) -> Grid:
-    """The history tab's rows, optionally only turns before `keep_before`."""
+def history_grid(tables: Tables, keep_before: Cursor | int | None = None) -> Grid:
+    """The history tab's rows, optionally only those kept before the snapshot of `keep_before`
+    (earlier rows: snapshots are appended in the calendar's order); a stage-less `keep_before`
+    keeps the turns before it, as before stages."""
     rows: Grid = [header()]
-    for r in tables.get(HISTORY_TAB, [])[1:]:
-        if r and not is_blank(r[0]) and (keep_before is None or int(r[0]) < keep_before):
-            rows.append(list(r))
+    kept = {e.row: e for e in entries(tables)}
+    stop = None if keep_before is None else _as_cursor(keep_before)
+    for r, row in enumerate(tables.get(HISTORY_TAB, [])[1:], start=2):
+        e = kept.get(r)
+        if e is None:
+            continue
+        if stop is not None and stop.staged and e.cursor == stop:
+            break
+        if stop is not None and not stop.staged and e.turn >= stop.turn:
+            continue
+        rows.append(list(row))
     return rows
 
 
@@ -143,5 +185,5 @@ def rewritten(grid: Grid, change: Callable[[Tables], Tables]) -> Grid:
     kept = {e.row: e for e in entries(tables)}
     for r, row in enumerate(grid[1:], start=2):
         e = kept.get(r)
-        out.append(row_for(e.turn, change(e.tables())) if e is not None else list(row))
+        out.append(row_for(e.cursor, change(e.tables())) if e is not None else list(row))
     return out

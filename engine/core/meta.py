@@ -5,6 +5,14 @@ bridge needs three rows that are no game's business: the campaign id (the key of
 store, a random uuid written by `new`: not a secret), the published commitment of the open
 turn's seed (sha256 of turn_seed(secret, turn)) with the open turn, and -- only to move it out of
 old campaigns -- the GM's secret that campaigns made before issue 15 kept in a cell.
+
+The open order window is a cursor (engine/core/cursor.py): «Открытый ход» holds its turn, as it
+always has; a game whose calendar has stages adds «Открытый этап» (the stage's name in the
+campaign's language) and, for a stage with rounds, «Открытый раунд». A one-stage game has neither
+row, so its meta reads and writes exactly as before stages. «Раскрытое зерно последнего хода»
+holds the seed of the last resolved window, written by the resolve that reveals it: `verify` reads
+it there (in the snapshot taken when the next window was open) instead of parsing a ruleset's
+chronicle.
 """
 
 from __future__ import annotations
@@ -12,7 +20,9 @@ from __future__ import annotations
 import uuid
 
 from . import i18n
+from .cursor import Calendar, Cursor, CursorError
 from .layout import norm
+from .messages import _
 from .tables import Cell, Grid, Tables, is_blank
 
 META_TABS = ("Кампания", "Campaign")
@@ -20,6 +30,9 @@ RULESET = ("Правила", "Ruleset", "ruleset")
 CAMPAIGN_ID = ("Идентификатор кампании", "Campaign id")
 OPEN_TURN = ("Открытый ход", "Open turn")
 COMMITMENT = ("Хэш зерна хода (sha256)", "Turn seed hash (sha256)")
+OPEN_STAGE = ("Открытый этап", "Open stage")  # only in a game whose calendar has stages
+OPEN_ROUND = ("Открытый раунд", "Open round")  # only at a stage with rounds
+REVEALED_SEED = ("Раскрытое зерно последнего хода", "Revealed seed of the last turn")
 LEGACY_SECRET = ("Секрет ведущего", "GM secret")  # read only: no campaign keeps it in a cell any more
 LANG = ("Язык", "Language", "lang")
 
@@ -37,6 +50,11 @@ def meta_tab(tables: Tables) -> str | None:
 
 def _is(row: list[Cell], labels: tuple[str, ...]) -> bool:
     return bool(row) and not is_blank(row[0]) and norm(str(row[0])) in {norm(x) for x in labels}
+
+
+def is_row(row: list[Cell], labels: tuple[str, ...]) -> bool:
+    """Whether a meta row is labelled with one of `labels` (whatever its value)."""
+    return _is(row, labels)
 
 
 def value_in(grid: Grid, labels: tuple[str, ...]) -> Cell:
@@ -98,3 +116,45 @@ def settle(grid: Grid, campaign_id: str) -> Grid:
 def holds_secret(grid: Grid) -> bool:
     """Whether a meta grid still has a secret row with a value."""
     return not is_blank(value_in(grid, LEGACY_SECRET))
+
+
+def open_cursor(tables: Tables, calendar: Calendar) -> Cursor:
+    """The open order window as the meta tab holds it: «Открытый ход» and, where the calendar has
+    stages, «Открытый этап» (and «Открытый раунд»). A CursorError names the cells when they do
+    not make a cursor of this calendar."""
+    turn_text = text(tables, OPEN_TURN)
+    try:
+        turn = int(float(turn_text))
+    except ValueError:
+        raise CursorError(_("на листе «{tab}» в строке «{label}» должен быть номер хода, а там «{value}»")
+                          .format(tab=meta_tab(tables) or META_TABS[0], label=OPEN_TURN[0], value=turn_text)) from None
+    if not calendar.staged:
+        return calendar.cursor(turn)
+    round_text = text(tables, OPEN_ROUND)
+    try:
+        round_ = int(float(round_text)) if round_text else 0
+    except ValueError:
+        raise CursorError(_("на листе «{tab}» в строке «{label}» должен быть номер раунда, а там «{value}»")
+                          .format(tab=meta_tab(tables) or META_TABS[0], label=OPEN_ROUND[0], value=round_text)
+                          ) from None
+    return calendar.cursor(turn, text(tables, OPEN_STAGE), round_)
+
+
+def cursor_rows(cursor: Cursor, calendar: Calendar, lang: str) -> list[list[Cell]]:
+    """The meta rows that hold `cursor` (label, value) in `lang`: the turn row alone for a one-stage
+    game -- the same row as before stages -- plus the stage row (and the round row where the
+    stage has rounds) for a staged one. A ruleset writes them where its meta layout puts them."""
+    i = 1 if lang == "en" else 0
+    rows: list[list[Cell]] = [[OPEN_TURN[i], cursor.turn]]
+    if cursor.stage:
+        rows.append([OPEN_STAGE[i], calendar.stage(cursor.stage).name(lang)])
+        if calendar.has_rounds(cursor):
+            rows.append([OPEN_ROUND[i], cursor.round])
+    return rows
+
+
+def revealed_seed(tables: Tables) -> str | None:
+    """The seed the last resolve revealed («Раскрытое зерно последнего хода»), or None when the meta
+    has no such row (a campaign resolved before the row existed, or none resolved yet)."""
+    seed = text(tables, REVEALED_SEED)
+    return seed or None

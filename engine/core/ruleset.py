@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from .cursor import Calendar, Cursor
 from .tables import Changeset, ReplaceTab, Tables, WorkbookSpec
 from .turn import TurnReport
 
@@ -104,6 +105,12 @@ class Ruleset(Protocol):
         """The phases of a turn in order, by name: the progress bar has one step per phase."""
         ...
 
+    @property
+    def calendar(self) -> Calendar:
+        """The stages of a turn (engine/core/cursor.py): what the open cursor of check and resolve
+        can be; a one-stage game's cursors are plain turn numbers."""
+        ...
+
     # ------------------------------------------------------------ the campaign's life
 
     def new_workbook(
@@ -141,6 +148,11 @@ class Ruleset(Protocol):
     ) -> SyncResult:
         """Resolve the open turn (TurnMismatch unless it is `expect_turn`, when given) with the dice of
         `secret` (or of the revealed `seed`, for verify); the changes include the history snapshot."""
+        ...
+
+    def chronicle_seed(self, tables: Tables, cursor: Cursor) -> str | None:
+        """The revealed seed of `cursor` as an old campaign's own pages tell it (before the meta kept
+        it in a cell): verify's fallback, so the bridge never reads a game's wording."""
         ...
 
     def later_inputs(self, tables: Tables) -> dict[str, list[int]]:

@@ -11,10 +11,12 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
+from engine.core.cursor import Calendar, Cursor
 from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Resource, Ruleset, ScenarioOutcome, SyncResult
 from engine.core.tables import Changeset, ReplaceTab, Tables, WorkbookSpec
 
 from . import codec, ruleset
+from .calendar import CALENDAR, chronicle_seed
 
 MONEY = Resource(code=ruleset.MONEY, name_ru="деньги", name_en="money", symbol_ru="Д", symbol_en="D")
 
@@ -26,6 +28,7 @@ class AncientRuleset:
     aliases: tuple[str, ...] = ("antiquity", "античность")
     resources: tuple[Resource, ...] = (MONEY,)
     phases: tuple[str, ...] = tuple(p.name for p in ruleset.PHASES)
+    calendar: Calendar = CALENDAR
 
     def new_workbook(
         self,
@@ -59,6 +62,9 @@ class AncientRuleset:
         return ruleset.resolve(
             tables, expect_turn=expect_turn, seed=seed, secret=secret, on_phase=on_phase, tab_ids=tab_ids
         )
+
+    def chronicle_seed(self, tables: Tables, cursor: Cursor) -> str | None:
+        return chronicle_seed(tables, cursor)
 
     def later_inputs(self, tables: Tables) -> dict[str, list[int]]:
         return ruleset.later_inputs(tables)

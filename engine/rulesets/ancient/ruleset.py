@@ -38,6 +38,7 @@ from engine.core.turn import Phase, run_phases
 from . import codec, dropdowns, naming, orderchecks, public, tabset
 from . import orders as order_mod
 from .facts import Report, new_report
+from .calendar import CALENDAR, chronicle_seed
 from .messages import _
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
 from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, trade, war
@@ -147,7 +148,9 @@ def campaign_from_scenario(data: dict[str, Any], title: str, lang: str, secret: 
     return c
 
 
-def meta_grid(c: Campaign, lang: str, status: str) -> Grid:
+def meta_grid(c: Campaign, lang: str, status: str, seed: str | None = None) -> Grid:
+    """The meta tab of `c`; `seed` (the one resolve just revealed) goes in the core's structured row
+    that `verify` reads (engine/core/meta.py), after the rows a new campaign has."""
     i = 1 if lang == "en" else 0
     values: dict[str, Cell] = {
         "title": c.title,
@@ -161,6 +164,8 @@ def meta_grid(c: Campaign, lang: str, status: str) -> Grid:
         "commitment": commitment(turn_seed(c.secret, c.turn)),
         "campaign_id": c.campaign_id,  # the secret itself is in no cell (issue 15, point 7)
     }
+    if seed:
+        values["seed"] = seed
     return [META.header(lang)] + [[META_KEYS[k][i], v] for k, v in values.items()]
 
 
@@ -634,7 +639,7 @@ def resolve(
         reg_tab = tabs_core.registry_in(tables) or tabs_core.registry_title(lang)
         if tables.get(reg_tab) != registry:
             changes.replace.append(ReplaceTab(reg_tab, registry, tabs_core.registry_spec(registry, reg_tab)))
-    meta = meta_grid(world, lang, open_status(world.turn, lang))
+    meta = meta_grid(world, lang, open_status(world.turn, lang), seed=seed)
     height = len(tables.get(d.meta_tab, []))  # rows below ours (an old campaign's secret row) are blanked
     meta += [[None] * len(META.columns) for _ in range(max(0, height - len(meta)))]
     changes.marker.append(WriteBlock(d.meta_tab, 1, 1, meta))
@@ -774,7 +779,7 @@ def column(key: str) -> str:
     return column_letter(ORDERS.col(key))
 
 
-__all__ = ["NAME", "SyncResult", "check", "fmt", "new_workbook", "resolve", "run_turn"]
+__all__ = ["CALENDAR", "NAME", "SyncResult", "check", "chronicle_seed", "fmt", "new_workbook", "resolve", "run_turn"]
 
 
 @codec.in_campaign_language

@@ -31,6 +31,7 @@ META_KEYS: dict[str, tuple[str, str]] = {
     # the rows the bridge reads itself (engine/core/meta.py): one spelling for both
     "commitment": core_meta.COMMITMENT,
     "campaign_id": core_meta.CAMPAIGN_ID,  # the key of the GM's secret store
+    "seed": core_meta.REVEALED_SEED,  # the seed the last resolve revealed: verify reads it here
     "secret": core_meta.LEGACY_SECRET,  # read only: campaigns before issue 15 kept it here
 }
 
