@@ -9,7 +9,7 @@ Every one of them takes a cursor (engine/core/cursor.py): a turn number in a one
 read from the meta tab's own cells (engine/core/meta.py), never from a ruleset's wording: the seed
 of window C is in the meta as it was when the window after C was open (the next snapshot, or
 the live campaign for the last resolved window). A campaign resolved before that cell existed
-has its seed looked up by the ruleset (``seed_lookup``; the ancient game reads its chronicle).
+has its seed looked up by the ruleset (``seed_lookup``; a game may read it from its chronicle).
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The game's clock: a cursor (turn, stage, round) and the calendar a ruleset gives it.
 
-Why a cursor and not a turn number: the games after the ancient one open several order windows
+Why a cursor and not a turn number: some games open several order windows
 per turn (Civilization 1.0: a state stage, then a cities stage, «3:города»; «Зависть
 Тлокенауаке»: a morning, day stages and up to three battle rounds, «12:бой:2»). The open unit of
 `check` and `resolve`, the meta tab, the history, rollback, verify and the dice seed all use the
-cursor. A game with one stage per turn (the ancient one) has stage-less cursors: «3» is turn 3,
+cursor. A game with one stage per turn (the first game of the project) has stage-less cursors: «3» is turn 3,
 exactly as before, so its sheets, seeds and history read and write unchanged.
 
 A cursor is written ``TURN[:STAGE[:ROUND]]``; the stage's words (Russian and English) and
@@ -91,7 +91,7 @@ class Stage:
 @dataclass(frozen=True)
 class Calendar:
     """The stages of every turn, in order, and the first turn. No stages: one stage-less window per
-    turn (the ancient game). A ruleset gives one; `ONE_STAGE` is the one-stage calendar."""
+    turn. A ruleset gives one; `ONE_STAGE` is the one-stage calendar."""
 
     stages: tuple[Stage, ...] = ()
     first_turn: int = 1

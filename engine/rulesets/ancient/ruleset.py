@@ -37,8 +37,8 @@ from engine.core.turn import Phase, run_phases
 
 from . import codec, dropdowns, naming, orderchecks, public, tabset
 from . import orders as order_mod
-from .facts import Report, new_report
 from .calendar import CALENDAR, chronicle_seed
+from .facts import Report, new_report
 from .messages import _
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
 from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, trade, war
