@@ -158,9 +158,10 @@ def _secret(backend: Backend, tables: Tables, need: bool = True, settle: bool = 
     if tab is not None:
         out[tab] = meta.settle(tables[tab], cid)
     grid = None
-    if in_sheet and tables.get(history.HISTORY_TAB):
-        grid = history.rewritten(tables[history.HISTORY_TAB], lambda t: settled(t, cid))
-        out[history.HISTORY_TAB] = grid
+    hist_tab = history.tab_of(tables)
+    if in_sheet and tables.get(hist_tab):
+        grid = history.rewritten(tables[hist_tab], lambda t: settled(t, cid))
+        out[hist_tab] = grid
     return Secret(value, cid, out, grid, notice)
 
 
@@ -271,7 +272,7 @@ def _resolve(backend: Backend, turn: int | None, progress: Progress | None, stag
     result = rules.resolve(sec.tables, expect_turn=turn, secret=sec.value,
                            on_phase=lambda name: p.advance("turn", name), **_tab_ids(backend))
     if sec.history is not None:  # an old campaign's snapshots, now without the secret
-        result.changes.replace.insert(0, ReplaceTab(history.HISTORY_TAB, sec.history))
+        result.changes.replace.insert(0, ReplaceTab(history.tab_of(tables), sec.history))
     result.changes.replace += private_reports(backend, sec.tables, result.changes, rules)
     refuse_leak(tables, result.changes, sec.value)
     if sec.notice:

@@ -90,9 +90,9 @@ def _rollback(backend: Backend, at: Cursor | int | str) -> Cursor:
             continue
         changes.replace.append(ReplaceTab(name, [list(r) for r in grid]))
     for name in tables:
-        if name not in snapshot and name != history.HISTORY_TAB:
+        if name not in snapshot and not history.is_history(name):
             changes.replace.append(ReplaceTab(name, []))
-    changes.replace.append(ReplaceTab(history.HISTORY_TAB, history.history_grid(tables, keep_before=to)))
+    changes.replace.append(ReplaceTab(history.tab_of(tables), history.history_grid(tables, keep_before=to)))
     # notes explain the numbers of the undone turns: they go (the next resolve writes new ones)
     changes.clear_notes += [name for name in snapshot if name in tables and name != meta_tab]
     if meta_tab is not None:
@@ -150,7 +150,7 @@ def _first_difference(published: Tables, again: Tables, changes: Changeset, rule
     skip = {(m, r) for m in [meta.meta_tab(again)] if m
             for r, row in enumerate(again[m]) if r and any(meta.is_row(row, labels)
                                                           for labels in (meta.COMMITMENT, meta.REVEALED_SEED))}
-    whole = [r.tab for r in changes.replace if r.tab != history.HISTORY_TAB]
+    whole = [r.tab for r in changes.replace if not history.is_history(r.tab)]
     for tab in dict.fromkeys(whole):
         a, b = published.get(tab, []), again.get(tab, [])
         cols = inputs.get(tab, [])
@@ -161,7 +161,7 @@ def _first_difference(published: Tables, again: Tables, changes: Changeset, rule
                 if _differ(_cell(a, r, c), _cell(b, r, c)):
                     return _where(tab, r, c, _cell(a, r, c), _cell(b, r, c))
     for block in changes.all_blocks():
-        if block.tab == history.HISTORY_TAB or block.tab in whole:
+        if history.is_history(block.tab) or block.tab in whole:
             continue
         a, b = published.get(block.tab, []), again.get(block.tab, [])
         for dr, line in enumerate(block.values):

@@ -23,12 +23,31 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import meta
 from .cursor import Cursor, from_key
 from .errors import CampaignError
 from .messages import _
 from .tables import Cell, Formula, Grid, Tables, is_blank
 
-HISTORY_TAB = "_История"
+HISTORY_TITLES = {"ru": "_История", "en": "_History"}  # by the campaign's language
+HISTORY_TAB = HISTORY_TITLES["ru"]
+
+
+def title(lang: str) -> str:
+    """The history tab's title in a campaign of ``lang`` (Russian unless English)."""
+    return HISTORY_TITLES["en" if lang == "en" else "ru"]
+
+
+def is_history(name: str) -> bool:
+    """Whether ``name`` is the history tab's title, in either language."""
+    return name in HISTORY_TITLES.values()
+
+
+def tab_of(tables: Tables) -> str:
+    """The campaign's history tab: the one it has (either language's title), else the title in the
+    campaign's language (the meta tab's «Язык»/"Language")."""
+    found = next((t for t in tables if is_history(t)), None)
+    return found or title(meta.lang(tables) or "ru")
 CHUNK = 32_000  # under a cell's limit in .xlsx (32,767; Google 50,000): a longer chunk is cut there
 
 
@@ -47,7 +66,7 @@ def _decode_cell(v: object) -> Cell:
 def pack(tables: Tables) -> tuple[str, list[str]]:
     """(sha256, chunks) of a snapshot of every tab except the history itself."""
     data = {
-        name: [[_encode_cell(c) for c in row] for row in grid] for name, grid in tables.items() if name != HISTORY_TAB
+        name: [[_encode_cell(c) for c in row] for row in grid] for name, grid in tables.items() if not is_history(name)
     }
     raw = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
     digest = hashlib.sha256(raw).hexdigest()
@@ -83,6 +102,7 @@ class Entry:
     digest: str
     chunks: list[str]
     row: int
+    tab: str = HISTORY_TAB
 
     @property
     def turn(self) -> int:
@@ -96,7 +116,7 @@ class Entry:
     def where(self) -> str:
         """Where this snapshot is, in words (for messages)."""
         text = _("снимок хода {turn} (лист «{tab}», строка {row})")
-        return text.format(turn=self.cursor, tab=HISTORY_TAB, row=self.row)
+        return text.format(turn=self.cursor, tab=self.tab, row=self.row)
 
     def tables(self) -> Tables:
         return unpack(self.chunks, self.digest, self.where)
@@ -110,7 +130,8 @@ def header() -> list[Cell]:
 def entries(tables: Tables) -> list[Entry]:
     """The snapshots kept in a campaign, oldest first."""
     out: list[Entry] = []
-    for r, row in enumerate(tables.get(HISTORY_TAB, [])[1:], start=2):
+    tab = tab_of(tables)
+    for r, row in enumerate(tables.get(tab, [])[1:], start=2):
         if not row or is_blank(row[0]):
             continue
         try:
@@ -118,9 +139,9 @@ def entries(tables: Tables) -> list[Entry]:
         except (TypeError, ValueError):
             raise CampaignError(_("лист «{tab}», строка {row}: повреждена запись истории — в столбцах A (ход) и C "
                                   "(частей) должны быть целые числа, а там {turn} и {parts}")
-                                .format(tab=HISTORY_TAB, row=r, turn=repr(row[0]),
+                                .format(tab=tab, row=r, turn=repr(row[0]),
                                         parts=repr(row[2] if len(row) > 2 else None))) from None
-        out.append(Entry(cursor, str(row[1]), [str(c or "") for c in row[3 : 3 + n]], r))
+        out.append(Entry(cursor, str(row[1]), [str(c or "") for c in row[3 : 3 + n]], r, tab))
     return out
 
 
@@ -165,7 +186,7 @@ def history_grid(tables: Tables, keep_before: Cursor | int | None = None) -> Gri
     rows: Grid = [header()]
     kept = {e.row: e for e in entries(tables)}
     stop = None if keep_before is None else _as_cursor(keep_before)
-    for r, row in enumerate(tables.get(HISTORY_TAB, [])[1:], start=2):
+    for r, row in enumerate(tables.get(tab_of(tables), [])[1:], start=2):
         e = kept.get(r)
         if e is None:
             continue

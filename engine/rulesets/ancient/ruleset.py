@@ -290,7 +290,7 @@ def _new_workbook(
             audience=AUDIENCE_GM,
         ),
         TabSpec(
-            history.HISTORY_TAB,
+            history.title(lang),
             [history.header()],
             {1: 6, 2: 20, 3: 7, 4: 40},
             hidden=True,
@@ -706,7 +706,7 @@ def _append_rows(tables: Tables, tab: str, header: Grid, rows: Grid) -> list[Wri
 
 def _history_blocks(tables: Tables, turn: int) -> list[WriteBlock]:
     """The snapshot of the campaign as it was when `turn` was open, appended to «_История»."""
-    return _append_rows(tables, history.HISTORY_TAB, [history.header()], [history.row_for(turn, tables)])
+    return _append_rows(tables, history.tab_of(tables), [history.header()], [history.row_for(turn, tables)])
 
 
 def _turn_title(turn: int, lang: str) -> str:

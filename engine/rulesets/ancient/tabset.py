@@ -53,7 +53,8 @@ def wanted(c: Campaign) -> list[WantedTab]:
         title, others = _both(names, lang)
         out.append(WantedTab(f"tab:{names['ru']}", title, others))
     registry, other_registry = _both(REGISTRY_TITLES, lang)
-    out += [WantedTab("tab:history", history.HISTORY_TAB), WantedTab("tab:registry", registry, other_registry)]
+    hist, other_hist = _both(history.HISTORY_TITLES, lang)
+    out += [WantedTab("tab:history", hist, other_hist), WantedTab("tab:registry", registry, other_registry)]
     for st in c.states.values():
         title, others = _both({k: p + st.name for k, p in ORDER_TAB_PREFIX.items()}, lang)
         out.append(WantedTab(_ai_order_role(st.name) if st.ai else order_role(st.name), title, others))
