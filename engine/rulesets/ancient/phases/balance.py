@@ -9,13 +9,14 @@ from engine.core.turn import TurnReport
 from ..economy import category_label
 from ..messages import _
 from ..model import Campaign
+from ..resources import MONEY
 from ..rules import Rules
 from ..turnorders import TurnOrders
 
 
 def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: TurnReport) -> Campaign:
     opening = report.notes.get("opening", {})
-    by_cat = report.ledger.by_category(report.turn)
+    by_cat = report.ledger.by_category(report.turn, MONEY.code)
     for name in sorted(world.states):
         state = world.states[name]
         cats = by_cat.get(name, {})
