@@ -32,6 +32,11 @@ class Resource:
         """The resource's name in `lang` (Russian for any language without one)."""
         return self.name_en if lang == "en" else self.name_ru
 
+    def title(self, lang: str) -> str:
+        """The name as a line or a column begins with it: «Казна», "Treasury"."""
+        name = self.name(lang)
+        return name[:1].upper() + name[1:]
+
 
 class Accounts(Protocol):
     """Where a game keeps its balances: one number per side (a state, a city, a player) and
