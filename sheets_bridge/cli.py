@@ -231,25 +231,41 @@ def _print_summary(result: Any, out: IO[str]) -> None:
     if not rows:
         return
     table = Table(title=None, header_style="bold", show_footer=s["mode"] == "resolve" and len(rows) > 1)
-    money = {"opening": _("Казна на начало"), "income": _("Доход"), "expenses": _("Расход"),
-             "closing": _("Казна на конец")}
+    resources = s.get("resources") or []  # the game's shown resources: four columns each
     table.add_column(_("Государство"), footer=_("Итого"))
-    for key, title in money.items():
-        table.add_column(title, justify="right", footer=_money(sum(st[key] for st in rows)))
+    for res in resources:
+        for key, title in _resource_columns(str(res["name"]), len(resources) > 1).items():
+            total = sum(st["balances"][res["code"]][key] for st in rows)
+            table.add_column(escape(title), justify="right", footer=_money(total))
     table.add_column(_.pgettext("столбец", "Ст"), justify="right")
     for st in rows:
-        closing = _money(st["closing"])
-        if st["closing"] < 0:
-            closing = f"[red]{closing}[/red]"
-        elif st["closing"] > st["opening"]:
-            closing = f"[green]{closing}[/green]"
-        table.add_row(escape(st["name"]), _money(st["opening"]), _money(st["income"]), _money(st["expenses"]), closing,
-                      f"{st['stability']:+d}")
+        cells = [escape(st["name"])]
+        for res in resources:
+            b = st["balances"][res["code"]]
+            closing = _money(b["closing"])
+            if b["closing"] < 0:
+                closing = f"[red]{closing}[/red]"
+            elif b["closing"] > b["opening"]:
+                closing = f"[green]{closing}[/green]"
+            cells += [_money(b["opening"]), _money(b["income"]), _money(b["expenses"]), closing]
+        table.add_row(*cells, f"{st['stability']:+d}")
     console.print(table)
     undrawn = sorted({d for st in rows for d in st.get("dice") or ()})
     if s["mode"] == "check" and undrawn:  # a check draws no dice: say what its figures leave out
         console.print(escape(_("Без жребия хода ({dice}): доход, расход, казна и Ст могут измениться при "
                                "разрешении — исход зависит от жребия хода.").format(dice=", ".join(undrawn))))
+
+
+def _resource_columns(name: str, several: bool) -> dict[str, str]:
+    """The summary's four column titles of one resource («Казна на начало», «Доход», «Расход»,
+    «Казна на конец»); with several resources the income and expense columns name theirs."""
+    titles = {
+        "opening": _("{resource} на начало").format(resource=name),
+        "income": _("Доход: {resource}").format(resource=name) if several else _("Доход"),
+        "expenses": _("Расход: {resource}").format(resource=name) if several else _("Расход"),
+        "closing": _("{resource} на конец").format(resource=name),
+    }
+    return {key: title[:1].upper() + title[1:] for key, title in titles.items()}
 
 
 def _money(value: float) -> str:

@@ -1,17 +1,17 @@
 """Invariants checked after every phase of whole turns (issue 7): no negative people, units or
-goods; every treasury = opening + ledger; one owner or none per province; people conserved in
-the phases that neither create nor remove anyone."""
+goods; every balance of every resource = opening + that resource's postings; one owner or none
+per province; people conserved in the phases that neither create nor remove anyone."""
 
 from __future__ import annotations
 
 from collections import Counter
-from fractions import Fraction
 
 from engine.core.tables import apply_changes
 from engine.rulesets.ancient import codec, ruleset
 from engine.rulesets.ancient.demo import sample_orders
 from engine.rulesets.ancient.facts import Report
 from engine.rulesets.ancient.model import Campaign
+from engine.rulesets.ancient.resources import RESOURCES
 from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables, put_orders
 
 CONSERVING = {"жребий", "колонизация", "дипломатия", "налоги", "торговля", "итоги", "баланс"}
@@ -26,7 +26,7 @@ class Invariants:
 
     def __init__(self, turn: int, start: Campaign) -> None:
         self.turn = turn
-        self.opening = {n: s.treasury for n, s in start.states.items()}
+        self.opening = {(n, r.code): start.balance(n, r.code) for n in start.states for r in RESOURCES}
         self.people = people(start)
         self.checked = 0
 
@@ -42,9 +42,10 @@ class Invariants:
             assert all(n >= 0 for n in f.ships.values()) and all(n >= 0 for n in f.cargo.values()), (*where, f.name)
         for state, pool in (report.facts.goods or {}).items():
             assert all(n >= 0 for n in Counter(pool).values()), (*where, state, pool)
-        for name, st in world.states.items():
-            lines = sum((e.amount for e in report.ledger if e.state == name and e.resource == "Д"), Fraction(0))
-            assert self.opening[name] + lines == st.treasury, (*where, name)
+        for name in world.states:
+            for r in RESOURCES:  # closing = opening + postings, for every resource the game ledgers
+                lines = report.ledger.total(name, r.code)
+                assert self.opening[name, r.code] + lines == world.balance(name, r.code), (*where, name, r.code)
         now = people(world)
         if phase in CONSERVING:
             assert now == self.people, (*where, self.people, now)

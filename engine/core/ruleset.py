@@ -6,7 +6,7 @@ hold a `Ruleset` and call only what is declared here, so a type checker follows 
 them into a game, and nothing is looked up by ``getattr``.  A game implements it in its own
 folder (engine/rulesets/<game>/game.py: ``RULESET = …``); docs/architecture.md says how.
 
-Also here: the values that cross that line — `Resource` (what a game counts: money, goods…),
+Also here: the values that cross that line — `Resource` (engine/core/ledger.py: what a game counts),
 `SyncResult` (what check and resolve hand back to be written and shown) and `ScenarioOutcome`
 (what a conformance scenario found).
 """
@@ -19,32 +19,11 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from .cursor import Calendar, Cursor
+from .ledger import Resource
 from .tables import Changeset, ReplaceTab, Tables, WorkbookSpec
 from .turn import TurnReport
 
 DEFAULT_POST_LIMIT = 60_000  # characters of one forum post (a forum's usual limit)
-
-
-@dataclass(frozen=True)
-class Resource:
-    """Something a game counts per side, e.g. money whose unit is «Д» ("D" in English).
-
-    ``code`` is the key the ledger's entries carry (engine/core/ledger.py ``LedgerEntry.resource``);
-    the names and symbols are what a GM or a player reads, per language."""
-
-    code: str
-    name_ru: str
-    name_en: str
-    symbol_ru: str
-    symbol_en: str
-
-    def name(self, lang: str) -> str:
-        """The resource's name in `lang` (Russian unless English)."""
-        return self.name_en if lang == "en" else self.name_ru
-
-    def symbol(self, lang: str) -> str:
-        """The unit symbol in `lang` (Russian unless English): «Д» / "D"."""
-        return self.symbol_en if lang == "en" else self.symbol_ru
 
 
 @dataclass

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from .dice import Dice
-from .ledger import Ledger, LedgerEntry
+from .ledger import Accounts, Ledger, LedgerEntry, Resource
 from .orders import OrderResult, Status
 
 W = TypeVar("W")
@@ -34,10 +34,24 @@ class TurnReport(Generic[F]):
         if text not in self.warnings:
             self.warnings.append(text)
 
-    def money(
-        self, state: str, phase: str, category: str, amount: Fraction, reason: str, order_ref: str = ""
+    def bind(self, accounts: Accounts) -> None:
+        """Give the ledger the world's balances: from now on `post` moves them."""
+        self.ledger.accounts = accounts
+
+    def post(
+        self,
+        resource: Resource,
+        side: str,
+        phase: str,
+        category: str,
+        amount: Fraction,
+        reason: str,
+        order_ref: str = "",
     ) -> LedgerEntry:
-        return self.ledger.add(LedgerEntry(self.turn, state, phase, category, amount, reason, order_ref))
+        """Move `side`'s balance of `resource` by `amount` and record the line: one step, the only
+        way a phase changes a ledgered balance."""
+        entry = LedgerEntry(self.turn, side, resource.code, phase, category, amount, reason, order_ref)
+        return self.ledger.post(entry)
 
     def tell(self, text: str) -> None:
         self.chronicle.append(text)

@@ -12,13 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.cursor import Calendar, Cursor
-from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Resource, Ruleset, ScenarioOutcome, SyncResult
+from engine.core.ledger import Resource
+from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, ScenarioOutcome, SyncResult
 from engine.core.tables import Changeset, ReplaceTab, Tables, WorkbookSpec
 
 from . import codec, ruleset
 from .calendar import CALENDAR, chronicle_seed
-
-MONEY = Resource(code=ruleset.MONEY, name_ru="деньги", name_en="money", symbol_ru="Д", symbol_en="D")
+from .resources import RESOURCES
 
 
 class AncientRuleset:
@@ -26,7 +26,7 @@ class AncientRuleset:
 
     name = ruleset.NAME
     aliases: tuple[str, ...] = ("antiquity", "античность")
-    resources: tuple[Resource, ...] = (MONEY,)
+    resources: tuple[Resource, ...] = RESOURCES
     phases: tuple[str, ...] = tuple(p.name for p in ruleset.PHASES)
     calendar: Calendar = CALENDAR
 

@@ -7,6 +7,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .resources import MONEY, SCIENCE
 from .vocab import STRATA
 
 BARBARIANS = "Варвары"
@@ -159,6 +160,25 @@ class Campaign:
     routes: list[Route] = field(default_factory=list)
     transit: set[tuple[str, str]] = field(default_factory=set)  # (owner, granted to)
     _neighbours: dict[str, set[str]] | None = field(default=None, repr=False, compare=False)
+
+    def balance(self, side: str, resource: str) -> Fraction:
+        """The ledger's view of a state's treasury or science (engine.core.ledger.Accounts)."""
+        state = self.states[side]
+        if resource == MONEY.code:
+            return state.treasury
+        if resource == SCIENCE.code:
+            return state.science
+        raise KeyError(resource)
+
+    def set_balance(self, side: str, resource: str, value: Fraction) -> None:
+        """Only the ledger calls this: a posting moves the balance (engine.core.ledger.Accounts)."""
+        state = self.states[side]
+        if resource == MONEY.code:
+            state.treasury = value
+        elif resource == SCIENCE.code:
+            state.science = value
+        else:
+            raise KeyError(resource)
 
     def copy(self) -> Campaign:
         """A working copy for a turn: every mutable part copied, the immutable map shared.

@@ -15,15 +15,15 @@ from fractions import Fraction
 import pandas as pd
 
 from engine.core import i18n
-from engine.core.ledger import LedgerEntry
+from engine.core.ledger import LedgerEntry, Resource
 from engine.core.money import fmt, to_cell
 from engine.core.tables import Cell, Chart, Formula, Grid, Highlight, column_letter, is_blank
 
 from .messages import _
 from .model import Campaign
+from .resources import MONEY
 from .rules import Rules
 
-MONEY = "Д"
 INCOME = ("налоги", "торговля", "монетный двор", "рудники", "правление", "грабёж", "события", "дань и платежи")
 EXPENSE = (
     "строительство",
@@ -72,9 +72,14 @@ CHARTS_TAB = {"ru": "Графики", "en": "Charts"}
 TOTAL = {"ru": "Итого", "en": "Total"}
 
 
+def unit_of(resource: Resource) -> str:
+    """A resource's unit in the current language («Д», "D"; «очки науки», "science points")."""
+    return _.pgettext("ledger", resource.unit)
+
+
 def money_unit() -> str:
     """The money's short name in the current language («Д», "D")."""
-    return _.pgettext("ledger", MONEY)
+    return unit_of(MONEY)
 
 
 def category(name: str) -> str:
@@ -118,7 +123,7 @@ def balance(
     before: Campaign, after: Campaign, entries: list[LedgerEntry], lang: str, sort_key: int = 0
 ) -> tuple[Grid, list[tuple[int, int, str]]]:
     """The balance grid and its notes ((row, col, text) in sheet coordinates)."""
-    money = [e for e in entries if e.resource == MONEY]
+    money = [e for e in entries if e.resource == MONEY.code]
     lines: dict[str, list[LedgerEntry]] = defaultdict(list)
     for e in money:
         lines[e.state].append(e)
@@ -260,7 +265,7 @@ def history_rows(turn: int, after: Campaign, entries: list[LedgerEntry], rules: 
     inc: dict[str, Fraction] = defaultdict(Fraction)
     exp: dict[str, Fraction] = defaultdict(Fraction)
     for e in entries:
-        if e.resource == MONEY:
+        if e.resource == MONEY.code:
             if e.amount > 0:
                 inc[e.state] += e.amount
             else:

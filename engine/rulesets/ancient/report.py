@@ -19,13 +19,15 @@ from engine.core import i18n
 from engine.core.errors import CampaignError
 from engine.core.i18n import N_
 from engine.core.layout import find_tab, norm
+from engine.core.ledger import Resource
 from engine.core.money import amount, fmt, to_cell
 from engine.core.tables import Cell, Grid, Tables, as_text, is_blank
 
 from . import codec
 from .messages import _
 from .phases.expenses import why_not
-from .public import HISTORY_TAB, category, chart_groups, chart_states, money_unit
+from .public import HISTORY_TAB, category, chart_groups, chart_states, money_unit, unit_of
+from .resources import SHOWN
 from .speech import count
 from .vocab import ARCHIVE, CHRONICLE, LEDGER
 
@@ -70,13 +72,14 @@ SECTIONS = (
 SEED_LINE = N_("Зерно хода {turn}: {seed} (sha256 = {hash}, опубликован до хода).")
 
 
-def _is_money(unit: object) -> bool:
-    """Whether a ledger row's unit is money, in either language («Д», "D") or blank."""
+def _is_unit_of(resource: Resource, unit: object, blank: bool) -> bool:
+    """Whether a ledger row's unit names `resource`, in either language («Д», "D"); a blank unit
+    is the first shown resource's (`blank`), as ledgers before the unit column were all money."""
     if unit in (None, ""):
-        return True
+        return blank
     with i18n.using("en"):
-        english = money_unit()
-    return str(unit) in (money_unit(), "Д", english)
+        english = unit_of(resource)
+    return str(unit) in (unit_of(resource), resource.code, resource.unit, english)
 
 
 def _rows(tables: Tables, layout: Any, turn: int) -> list[list[Any]]:
@@ -145,25 +148,33 @@ def forum_post(tables: Tables, turn: int, fmt_name: str = "bbcode", limit: int =
     by_state: dict[str, list[list[Any]]] = defaultdict(list)
     for r in ledger:
         by_state[str(r[1])].append(r)
+    lang = i18n.current()
     for name, st in sorted(d.campaign.states.items()):
         lines = by_state.get(name, [])
-        money = [r for r in lines if _is_money((r + [None] * 8)[5])]
-        income = sum((amount(r[4]) for r in money if amount(r[4]) > 0), Fraction(0))
-        expense = -sum((amount(r[4]) for r in money if amount(r[4]) < 0), Fraction(0))
-        closing = st.treasury
-        opening = closing - income + expense
-        body = [
-            _("Казна: {opening} → {closing} {d} (доход {income}, расход {expense})").format(
-                opening=fmt(opening), closing=fmt(closing), d=money_unit(), income=fmt(income), expense=fmt(expense)
-            ),
+        body: list[str] = []
+        listed: list[str] = []
+        for i, res in enumerate(SHOWN):  # a balance line per resource, then each one's categories
+            rows = [r for r in lines if _is_unit_of(res, (r + [None] * 8)[5], blank=i == 0)]
+            income = sum((amount(r[4]) for r in rows if amount(r[4]) > 0), Fraction(0))
+            expense = -sum((amount(r[4]) for r in rows if amount(r[4]) < 0), Fraction(0))
+            closing = d.campaign.balance(name, res.code)
+            opening = closing - income + expense
+            body.append(
+                _("{name}: {opening} → {closing} {d} (доход {income}, расход {expense})").format(
+                    name=res.title(lang), opening=fmt(opening), closing=fmt(closing), d=unit_of(res),
+                    income=fmt(income), expense=fmt(expense)
+                )
+            )
+            cats: dict[str, Fraction] = defaultdict(Fraction)
+            for r in rows:
+                cats[str(r[3])] += amount(r[4])
+            listed += [f"  {text(c)}: {fmt(v, sign=True)} {unit_of(res)}" for c, v in sorted(cats.items())]
+        body.append(
             _("Стабильность: {stability}; наука: {science}; технологий: {techs}").format(
                 stability=f"{st.stability:+d}", science=count(st.science, "очко", fmt(st.science)), techs=len(st.techs)
-            ),
-        ]
-        cats: dict[str, Fraction] = defaultdict(Fraction)
-        for r in money:
-            cats[str(r[3])] += amount(r[4])
-        body += [f"  {text(c)}: {fmt(v, sign=True)} {money_unit()}" for c, v in sorted(cats.items())]
+            )
+        )
+        body += listed
         title = text(name).replace("]", "\u200b]") if fmt_name == "bbcode" else text(name)  # a tag's argument
         blocks.append(s["spoiler"].format(title, "\n".join(body)))
     starts = {SEED_LINE.split("{", 1)[0], _(SEED_LINE).split("{", 1)[0]}

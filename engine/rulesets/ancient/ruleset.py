@@ -7,7 +7,6 @@ phases (the rules, in the seed's order) and the report (ledger, chronicle, order
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from fractions import Fraction
 from typing import Any
 
 from engine.core import history, i18n
@@ -15,7 +14,7 @@ from engine.core import tabs as tabs_core
 from engine.core.dice import Dice, commitment, new_secret, turn_seed
 from engine.core.errors import CampaignError, InvalidOrder, Problem, TurnMismatch
 from engine.core.i18n import N_
-from engine.core.ledger import LedgerEntry
+from engine.core.ledger import movements
 from engine.core.meta import new_campaign_id
 from engine.core.money import amount, fmt
 from engine.core.orders import OrderResult, OrderRow, Status
@@ -42,6 +41,7 @@ from .facts import Report, new_report
 from .messages import _
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
 from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, trade, war
+from .resources import MONEY, SHOWN
 from .rules_loaders import load_rules
 from .speech import count
 from .tabset import PRIVATE_TAB
@@ -88,7 +88,6 @@ PHASES: tuple[Phase[Campaign], ...] = (
     Phase("баланс", balance.run),  # 7, ANC-TURN-16
 )
 
-MONEY = "Д"
 INCOME_BASE = ("налоги", "торговля", "монетный двор", "правление")
 EXPENSE_BASE = ("строительство", "стабильность", "правление")
 
@@ -401,6 +400,7 @@ def run_turn(
         if st.ai:  # ANC-AI-02: an AI state's stability is always the fixed value, whatever the sheet says
             st.stability = ai_stability
     world = c.copy()
+    report.bind(world)  # the ledger moves the working copy's treasuries and science
     report.facts.start_stability = {n: s.stability for n, s in c.states.items()}
     report.facts.start_government = {n: s.government for n, s in c.states.items()}
     report.facts.opening = {n: s.treasury for n, s in c.states.items()}
@@ -428,28 +428,24 @@ def _order_tab_problems(d: codec.Decoded) -> dict[str, str]:
 
 
 def summary(mode: str, before: Campaign, after: Campaign, report: Report) -> dict[str, Any]:
+    """What the CLI prints and `--json` gives: per state its movement in each shown resource
+    (`balances`, keyed by resource code, listed in `resources`), the money's also at the top level
+    of the state (opening, income, expenses, closing) as before."""
+    moved = movements(report.ledger, after, after.states, SHOWN, opening=before)
     states = []
-    by_state: dict[str, list[LedgerEntry]] = {}
-    for e in report.ledger:
-        if e.resource == MONEY:
-            by_state.setdefault(e.state, []).append(e)
     for name, st in after.states.items():
-        entries = by_state.get(name, [])
-        states.append(
-            {
-                "name": name,
-                "opening": float(before.states[name].treasury),
-                "income": float(sum((e.amount for e in entries if e.amount > 0), Fraction(0))),
-                "expenses": float(-sum((e.amount for e in entries if e.amount < 0), Fraction(0))),
-                "closing": float(st.treasury),
-                "stability": st.stability,
-                "ai": st.ai,
-            }
-        )
+        balances = {
+            code: {"opening": float(m.opening), "income": float(m.income), "expenses": float(m.expenses),
+                   "closing": float(m.closing)}
+            for code, m in moved[name].items()
+        }
+        states.append({"name": name, **balances[MONEY.code], "balances": balances, "stability": st.stability,
+                       "ai": st.ai})
     return {
         "mode": mode,
         "ruleset": NAME,
         "turn": report.turn,
+        "resources": [{"code": r.code, "name": r.name(report.lang), "unit": codec.ledger_word(r.unit)} for r in SHOWN],
         "states": states,
         "orders": report.counts(),
         "warnings": list(report.warnings),

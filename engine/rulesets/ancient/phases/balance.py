@@ -9,13 +9,14 @@ from ..economy import category_label
 from ..facts import Report
 from ..messages import _
 from ..model import Campaign
+from ..resources import MONEY
 from ..rules import Rules
 from ..turnorders import TurnOrders
 
 
 def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     opening = report.facts.opening
-    by_cat = report.ledger.by_category(report.turn)
+    by_cat = report.ledger.by_category(report.turn, MONEY.code)
     for name in sorted(world.states):
         state = world.states[name]
         cats = by_cat.get(name, {})

@@ -19,6 +19,7 @@ from ..facts import Report
 from ..messages import _
 from ..model import Campaign, Province, State
 from ..orders import Colonise
+from ..resources import MONEY
 from ..rules import Rules
 from ..speech import Name, count
 from ..turnorders import TurnOrders
@@ -74,11 +75,11 @@ def colonise(world: Campaign, state: State, order: Colonise, rules: Rules, repor
     source, stratum = choice
     cost = rules.param("colonise_cost")
     budget(world, report).take(state.name, cost, _("колонизацию провинции {province}").format(province=target.name))
-    state.treasury -= cost
     source.population[stratum] -= settlers
     target.population[stratum] = target.population.get(stratum, 0) + settlers
     target.owner = state.name
-    report.money(
+    report.post(
+        MONEY,
         state.name,
         PHASE,
         "колонизация",

@@ -13,13 +13,13 @@ from collections import deque
 from fractions import Fraction
 
 from engine.core.dice import Dice
-from engine.core.ledger import LedgerEntry
 from engine.core.money import fmt
 
 from ..economy import clamp, count_people, shift_stability, stability_change
 from ..facts import Report
 from ..messages import _
 from ..model import Campaign, Province, State
+from ..resources import SCIENCE
 from ..rules import Rules
 from ..speech import Name, count
 from ..staffing import garrisons, production, province_output, short_crews
@@ -114,10 +114,7 @@ def _science(state: State, provinces: list[Province], rules: Rules, report: Repo
         parts.append(_("учёные: {n} × {rate}").format(n=scholars, rate=fmt(rules.param("science_per_scholar"))))
     points = max(points, Fraction(0))
     if points:
-        state.science += points
-        report.ledger.add(
-            LedgerEntry(report.turn, state.name, "наука", "наука", points, "; ".join(parts), resource="очки науки")
-        )
+        report.post(SCIENCE, state.name, "наука", "наука", points, "; ".join(parts))
 
 
 def zone_graph(world: Campaign) -> dict[int, set[int]]:

@@ -17,6 +17,7 @@ from ..economy import describe_people, lose_people, majority_stratum, shift_stab
 from ..facts import Report
 from ..messages import _
 from ..model import Campaign, Province, State
+from ..resources import MONEY
 from ..rules import EventCard, Rules
 from ..turnorders import TurnOrders
 from .lot import reach_all
@@ -121,9 +122,8 @@ def apply(
             amount = Fraction(value)
             if amount < 0:
                 amount = max(amount, -max(state.treasury, Fraction(0)))
-            state.treasury += amount
             if amount:
-                report.money(state.name, PHASE, "события", amount, f"«{card.name_ru}»")
+                report.post(MONEY, state.name, PHASE, "события", amount, f"«{card.name_ru}»")
                 parts.append(_("{amount} Д").format(amount=fmt(amount, sign=True)))
         elif key == "stability" and state is not None:
             before, after = shift_stability(state, value, rules)

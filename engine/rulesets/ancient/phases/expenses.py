@@ -37,6 +37,7 @@ from ..orders import (
     Research,
     Sail,
 )
+from ..resources import MONEY, SCIENCE
 from ..rules import Building, Rules
 from ..speech import Name, count
 from ..staffing import allocate, improved, production, short_crews, staff, workers_text
@@ -159,7 +160,6 @@ class Expenses:
             raise Refused(refusal)
         cost = b.cost_in(province.specialisation)
         self.budget.take(state.name, cost, f"«{b.name_ru}»")
-        state.treasury -= cost
         if b.cost_slaves:
             province.population["раб"] -= b.cost_slaves
         province.buildings.append(b.name_ru)
@@ -170,7 +170,8 @@ class Expenses:
             if b.cost_slaves
             else _("{cost} Д").format(cost=fmt(cost))
         )
-        self.report.money(
+        self.report.post(
+            MONEY,
             state.name,
             PHASE,
             "строительство",
@@ -213,10 +214,10 @@ class Expenses:
         price = stability_price(self.world, state, self.rules, self.by_owner.get(state.name, []))
         self.budget.take(state.name, price, _("+1 Ст"))
         self.bought[state.name] += 1
-        state.treasury -= price
         before, after = shift_stability(state, 1, self.rules)
         change = stability_change(before, after)
-        self.report.money(
+        self.report.post(
+            MONEY,
             state.name, PHASE, "стабильность", -price, _("+1 Ст ({change})").format(change=change), order.row.ref
         )
         self.report.tell(
@@ -312,8 +313,8 @@ class Expenses:
         cost = price * n
         if cost:
             self.budget.take(state.name, cost, _("перевод"))
-            state.treasury -= cost
-            self.report.money(
+            self.report.post(
+                MONEY,
                 state.name,
                 PHASE,
                 "страты",
@@ -364,8 +365,8 @@ class Expenses:
         cost = price * n
         if cost:
             self.budget.take(state.name, cost, _("переселение"))
-            state.treasury -= cost
-            self.report.money(
+            self.report.post(
+                MONEY,
                 state.name,
                 PHASE,
                 "переселение",
@@ -465,16 +466,15 @@ class Expenses:
                     points=count(short, "очко", fmt(short), "gent"), cost=fmt(tech.cost), have=fmt(state.science)
                 )
             )
-        state.science -= tech.cost
         state.techs.append(tech.name_ru)
-        self.report.ledger.add(
-            _science_entry(
-                self.report,
-                state.name,
-                -tech.cost,
-                _("изучена технология «{tech}»").format(tech=tech.name_ru),
-                order.row.ref,
-            )
+        self.report.post(
+            SCIENCE,
+            state.name,
+            "наука",
+            "наука",
+            -tech.cost,
+            _("изучена технология «{tech}»").format(tech=tech.name_ru),
+            order.row.ref,
         )
         points = count(tech.cost, "очко", fmt(tech.cost))
         self.report.tell(
@@ -555,8 +555,8 @@ class Expenses:
         cost = unit.cost * n
         if cost:
             self.budget.take(state.name, cost, f"«{unit.name_ru}»")
-            state.treasury -= cost
-            self.report.money(
+            self.report.post(
+                MONEY,
                 state.name,
                 PHASE,
                 "войска",
@@ -613,27 +613,19 @@ class Expenses:
         """ANC-MONEY-06: tribute and other payments; the receiver may spend it next turn."""
         if order.to == state.name:
             raise Refused(_("платить самому себе незачем"))
-        receiver = self.world.states[order.to]
         amount = Fraction(order.amount)
         payer, to = Name(state.name), Name(order.to)
         to_them = _("платёж {to:datv}").format(to=to)
         self.budget.take(state.name, amount, to_them)
-        state.treasury -= amount
-        receiver.treasury += amount
-        self.report.money(state.name, PHASE, "дань и платежи", -amount, to_them, order.row.ref)
-        self.report.money(
+        self.report.post(MONEY, state.name, PHASE, "дань и платежи", -amount, to_them, order.row.ref)
+        self.report.post(
+            MONEY,
             order.to, PHASE, "дань и платежи", amount, _("платёж от {payer:gent}").format(payer=payer), order.row.ref
         )
         self.report.tell(
             _("{payer} {payer:заплатил} {amount} Д {to:datv}.").format(payer=payer, amount=fmt(amount), to=to)
         )
         return _("передано {amount} Д {to:datv}").format(amount=fmt(amount), to=to)
-
-
-def _science_entry(report: Report, state: str, amount: Fraction, reason: str, ref: str = ""):  # type: ignore[no-untyped-def]
-    from engine.core.ledger import LedgerEntry
-
-    return LedgerEntry(report.turn, state, "наука", "наука", amount, reason, ref, resource="очки науки")
 
 
 def _own_path(world: Campaign, state: str, a: str, b: str) -> int | None:
@@ -722,9 +714,8 @@ def _charges(world: Campaign, rules: Rules, report: Report, exp: Expenses) -> No
             ),
         ):
             if amount < 0:
-                state.treasury += amount
                 exp.budget.charge(name, -amount)
-                report.money(name, PHASE, "правление", amount, reason)
+                report.post(MONEY, name, PHASE, "правление", amount, reason)
 
 
 def _disband(world: Campaign, orders: TurnOrders, rules: Rules, report: Report) -> None:
@@ -872,9 +863,8 @@ def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: Report, e
                 if total <= budget:
                     break
         if total:
-            state.treasury -= total
             exp.budget.charge(name, total)
-            report.money(name, PHASE, "содержание войск", -total, _("содержание армий и флотов"))
+            report.post(MONEY, name, PHASE, "содержание войск", -total, _("содержание армий и флотов"))
         if deserted:
             report.tell(
                 _("{state}: казне не хватило на содержание — дезертировали: {units}.").format(

@@ -19,6 +19,7 @@ from ..economy import count_people
 from ..facts import Report
 from ..messages import _
 from ..model import Campaign, Province
+from ..resources import MONEY
 from ..rules import Rules
 from ..speech import Name, count
 from ..staffing import staff, workers_text
@@ -46,8 +47,8 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: R
         citizens = sum(p.population.get("СГ", 0) for p in paying)
         tax = citizens * gov.tax * percent / 100
         if tax:
-            state.treasury += tax
-            report.money(
+            report.post(
+                MONEY,
                 name,
                 PHASE,
                 "налоги",
@@ -93,8 +94,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: R
             ),
         ):
             if amount > 0:
-                state.treasury += amount
-                report.money(name, PHASE, "правление", amount, reason)
+                report.post(MONEY, name, PHASE, "правление", amount, reason)
         _mint(world, name, provinces, rules, mint_rate, report)
         _mines(world, name, provinces, rules, report)
     return world
@@ -126,8 +126,8 @@ def _mint(
                 )
                 continue
             income = rate * len(provinces)
-            state.treasury += income
-            report.money(
+            report.post(
+                MONEY,
                 name,
                 PHASE,
                 "монетный двор",
@@ -140,7 +140,6 @@ def _mint(
 
 def _mines(world: Campaign, name: str, provinces: list[Province], rules: Rules, report: Report) -> None:
     """ANC-AGRI-17: a staffed gold or silver mine pays 1 Д per worker (3 workers: +3 Д)."""
-    state = world.states[name]
     for p in provinces:
         if not rules.good_has(rules.good_of(p.specialisation), "precious"):  # gold and silver
             continue
@@ -151,8 +150,8 @@ def _mines(world: Campaign, name: str, provinces: list[Province], rules: Rules, 
                 continue
             workers = s.workers[b_name]
             income = b.effect("mine_income") * workers
-            state.treasury += income
-            report.money(
+            report.post(
+                MONEY,
                 name,
                 PHASE,
                 "рудники",

@@ -28,6 +28,7 @@ from ..facts import Report
 from ..messages import _
 from ..model import Campaign, Route, State
 from ..orders import AllowTransit, CancelRoute, Trade
+from ..resources import MONEY
 from ..rules import Rules
 from ..speech import Name, count
 from ..staffing import garrisons, production, province_output
@@ -456,8 +457,8 @@ def income(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report
     for route in report.facts.trade_income:
         internal = route.seller == route.buyer
         if route.seller_income:
-            world.states[route.seller].treasury += route.seller_income
-            report.money(
+            report.post(
+                MONEY,
                 route.seller,
                 PHASE,
                 "торговля",
@@ -467,13 +468,13 @@ def income(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report
                 ),
             )
         if route.buyer_income:
-            world.states[route.buyer].treasury += route.buyer_income
             side = (
                 _("внутренняя торговля: {good}, {src} → {dst}, {steps}")
                 if internal
                 else _("ярмарка: {good}, {src} → {dst}, {steps}")
             )
-            report.money(
+            report.post(
+                MONEY,
                 route.buyer,
                 PHASE,
                 "торговля",

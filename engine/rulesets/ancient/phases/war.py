@@ -27,6 +27,7 @@ from ..messages import _
 from ..military import Side, judge, pyramid, remove, units_text
 from ..model import BARBARIANS, Army, Campaign, Fleet, Province
 from ..orders import Embark, March, Raze, Sail
+from ..resources import MONEY
 from ..rules import Rules
 from ..speech import Name
 from ..turnorders import TurnOrders
@@ -300,14 +301,14 @@ class War:
             how = _("казна {treasury} Д ÷ {provinces}").format(
                 treasury=fmt(self.opening.get(loser, victim.treasury)), provinces=speech.count(count, "провинция")
             )
-            victim.treasury -= loot
             if loot:
-                self.report.money(
+                self.report.post(
+                    MONEY,
                     loser, PHASE, "грабёж", -loot, _("разграблена провинция {province}").format(province=province.name)
                 )
         if loot:
-            winner.treasury += loot
-            self.report.money(
+            self.report.post(
+                MONEY,
                 state,
                 PHASE,
                 "грабёж",
@@ -371,8 +372,8 @@ class War:
         n = sum(units.values())
         cost = self.rules.param("war_move_cost") * n * steps
         if cost:
-            self.world.states[state].treasury -= cost
-            self.report.money(
+            self.report.post(
+                MONEY,
                 state,
                 PHASE,
                 "война: переходы",
