@@ -28,7 +28,7 @@ from engine.rulesets.ancient import public, tabset, vocab
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = ("engine/core", "sheets_bridge", "scripts")
 SUFFIXES = {".py", ".sh"}
-CORE_TABS = {*meta.META_TABS, history.HISTORY_TAB, tabs.REGISTRY_TAB}
+CORE_TABS = {*meta.META_TABS, *history.HISTORY_TITLES.values(), *tabs.REGISTRY_TITLES.values()}
 # Scripts that are one game's own tools, as tests are: they measure, attack or picture that game
 # and its tabs by name (their figures and pictures are that game's, in docs/).  Each must still
 # name a game (else it comes off this list) and names no other game than the one given.

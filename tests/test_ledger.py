@@ -49,7 +49,7 @@ class Book:
 def test_a_posting_moves_only_its_side_and_resource_and_is_recorded() -> None:
     book = Book({("А", "з"): Fraction(10), ("А", "зерно"): Fraction(5), ("Б", "з"): Fraction(0),
                  ("Б", "зерно"): Fraction(0)})
-    report = TurnReport(turn=3)
+    report: TurnReport[None] = TurnReport(turn=3, facts=None)
     report.bind(book)
     report.post(GOLD, "А", "налоги", "налоги", Fraction(7), "подати")
     report.post(GRAIN, "А", "урожай", "урожай", Fraction(-2), "съели")

@@ -33,7 +33,7 @@ class Resource:
         return self.name_en if lang == "en" else self.name_ru
 
     def title(self, lang: str) -> str:
-        """The name as a line or a column begins with it: «Казна», "Treasury"."""
+        """The name as a line or a column begins with it: «Золото», "Gold"."""
         name = self.name(lang)
         return name[:1].upper() + name[1:]
 
