@@ -29,8 +29,8 @@ Why it looks the way it does
   own; the hidden tab ``_strategos`` of the campaign lists ``[tab name, spreadsheet id]``.
   The engine still sees one ``Tables`` dict; the backend routes every change to the
   spreadsheet that holds the tab and writes the campaign (with the marker) last.  Tabs the
-  ruleset declares ``audience="gm"`` (snapshots, every state's orders) live in a spreadsheet
-  only the GM can open.
+  ruleset declares the GM's (snapshots, every state's orders) live in a spreadsheet only the GM
+  can open, and a side's own tabs in that side's (engine/core/audience.py).
 * **Two runs never revert each other.**  Every write opens with a compare-and-swap on a hidden
   lock tab (:mod:`sheets_bridge.gsheets_lock`); a run that read before another one wrote is
   refused as a whole.  A write over merged cells is refused before anything is sent.
@@ -56,6 +56,7 @@ from typing import Any
 
 from gspread.utils import a1_range_to_grid_range, a1_to_rowcol
 
+from engine.core.audience import GM
 from engine.core.messages import _
 from engine.core.tables import Changeset, Tables, WriteBlock, apply_changes
 
@@ -378,7 +379,7 @@ class GoogleBackend:
         for rep in changes.replace:
             if rep.beside and rep.beside not in self.tab_home:
                 continue  # a private tab whose order tab is not in a book of its own: never into the public sheet
-            home = self.audience_home.get(rep.readers)
+            home = self.audience_home.get(rep.readers.key)
             if home and rep.tab not in self.tab_home and not rep.beside:
                 part(BACKEND_TAB).blocks.append(self._register(rep.tab, home))  # a new GM-only tab: into its book
             part(rep.beside or rep.tab).replace.append(rep)
@@ -423,7 +424,7 @@ class GoogleBackend:
     def private_order_tabs(self) -> frozenset[str]:
         """The tabs the last read found in spreadsheets of their own (private order books; the
         GM-only spreadsheet's tabs are not order tabs)."""
-        gm_books = set(self.audience_home.values())
+        gm_books = {sid for key, sid in self.audience_home.items() if key == GM.key}
         return frozenset(tab for tab, sid in self.tab_home.items() if sid not in gm_books)
 
     def audit(self) -> list[str]:

@@ -26,6 +26,7 @@ class AncientRuleset:
     aliases: tuple[str, ...] = ("antiquity", "античность")
     resources: tuple[Resource, ...] = (MONEY,)
     phases: tuple[str, ...] = tuple(p.name for p in ruleset.PHASES)
+    hidden_information = False  # every player sees the whole map; order tabs are private only on request
 
     def new_workbook(
         self,
