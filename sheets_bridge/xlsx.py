@@ -43,12 +43,13 @@ from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
-from engine.core import fit
+from engine.core import audience, fit
+from engine.core.audience import Audience
 from engine.core.errors import BackendError, CampaignError, Problem
 from engine.core.messages import _
 from engine.core.tables import Cell, Changeset, Chart, Formula, Grid, Tables, TabSpec, Validation, WorkbookSpec
 
-from . import xlsx_lock
+from . import xlsx_books, xlsx_lock
 from .faults import backend_error
 
 HEADER_FONT = Font(name="Calibri", size=11, bold=True, color="FFFFFF")  # the body's font: without a name
@@ -269,6 +270,8 @@ class XlsxBackend:
         self.location = str(self.path)
         self._wb: Workbook | None = None
         self._digest: str | None = None  # sha256 of the file as read: the save refuses if it changed since
+        # tab -> audience for a campaign with hidden information (xlsx_books): None, no extra books
+        self._audiences: dict[str, Audience] | None = None
 
     def exclusive(self, command: str) -> contextlib.AbstractContextManager[None]:
         """Hold the workbook's lock for a command's whole read–compute–write (see xlsx_lock).
@@ -296,6 +299,7 @@ class XlsxBackend:
             except Exception as exc:  # openpyxl raises many kinds for a broken file; its English text stays out
                 raise BackendError(self._not_a_workbook(_("содержимое книги не разбирается"))) from exc
             self._digest = _sha256(data)
+            self._audiences = xlsx_books.record_of(self._wb)
         return self._wb
 
     def _not_a_workbook(self, why: str) -> str:
@@ -354,7 +358,21 @@ class XlsxBackend:
             if tab in sheets:
                 cell = sheets[tab].cell(row=row, column=col)
                 cell.comment = Comment(text[:30_000], "Strategos", width=420, height=220) if text else None
+        if self._audiences is not None:
+            new = {rep.tab for rep in changes.replace if rep.tab not in self._audiences}
+            if new:
+                self._audiences = audience.extend(self._audiences, changes.replace)
+                xlsx_books.set_record(wb, self._audiences)
         self._digest = atomic_save(wb, self.path, expect=self._digest)
+        if self._audiences is not None:  # the books sent to the players follow the GM's workbook
+            xlsx_books.write_books(self.path, self._audiences, atomic_save)
+
+    @property
+    def private_order_tabs(self) -> frozenset[str]:
+        """The tabs that belong to one player (a campaign with hidden information): each such
+        player gets their own report in their book (sync.private_reports); none otherwise."""
+        self._load()
+        return frozenset(t for t, who in (self._audiences or {}).items() if who.kind == "player")
 
     def tab_names(self) -> list[str]:
         return list(self._load().sheetnames)
@@ -498,5 +516,10 @@ def create_xlsx(spec: WorkbookSpec, path: str | os.PathLike[str], overwrite: boo
                         _put(ws, r, c, v)
             _format(ws, tab)
         wb.properties.title = spec.title
+        record = {t.name: t.readers for t in spec.tabs} if spec.hidden_information else None
+        if record is not None:
+            xlsx_books.set_record(wb, record)
         atomic_save(wb, target, keep_backup=False)
+        if record is not None:  # the players' and the public books, ready to send from the start
+            xlsx_books.write_books(target, record, atomic_save)
     return str(target)

@@ -83,17 +83,26 @@ def of_spec(spec: TabSpec) -> Audience:
 
 
 def audiences(specs: Iterable[TabSpec], replaced: Iterable[ReplaceTab] = ()) -> dict[str, Audience]:
-    """Tab name -> audience for a campaign's specs and the tabs a write replaces or creates: a
-    replaced tab's own audience, else its spec's, else that of the tab it lives beside, else
-    (a tab the specs already name) the specs'."""
-    out = {spec.name: of_spec(spec) for spec in specs}
+    """Tab name -> audience for a campaign's specs and the tabs a write replaces or creates (see
+    :func:`extend`)."""
+    return extend({spec.name: of_spec(spec) for spec in specs}, replaced)
+
+
+def extend(known: Mapping[str, Audience], replaced: Iterable[ReplaceTab]) -> dict[str, Audience]:
+    """``known`` (tab name -> audience) with the tabs a write replaces or creates: a replaced tab's
+    own audience, else the one its spec declares, else that of the tab it is written beside, else
+    (a tab not known yet) its spec's derived one; a known tab otherwise keeps its audience."""
+    out = dict(known)
     for rep in replaced:
+        declared = rep.spec.audience if rep.spec is not None else None
         if rep.audience is not None:
             out[rep.tab] = rep.audience
-        elif rep.spec is not None and (rep.spec.audience is not None or rep.tab not in out):
-            out[rep.tab] = of_spec(rep.spec)
-        if rep.beside and rep.audience is None and (rep.spec is None or rep.spec.audience is None):
+        elif declared is not None:
+            out[rep.tab] = declared
+        elif rep.beside:
             out[rep.tab] = out.get(rep.beside, GM)
+        elif rep.tab not in out and rep.spec is not None:
+            out[rep.tab] = of_spec(rep.spec)
     return out
 
 
