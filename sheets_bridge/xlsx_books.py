@@ -12,8 +12,8 @@ with every other tab removed — not hidden: a hidden sheet is one click away in
 
 Which tab belongs to whom is recorded in the GM's workbook as custom document properties
 (``strategos:audience:<n>`` = ``[tab, audience]``, each short enough for Excel's 255-character
-limit), never in a cell the rulesets would read; a campaign without the record (every ancient one)
-gets no extra books.  A tab the record does not name (made by hand, renamed in Excel) is the GM's.
+limit), never in a cell the rulesets would read; a campaign without the record (a game without
+hidden information) gets no extra books.  A tab the record does not name (made by hand, renamed in Excel) is the GM's.
 """
 
 from __future__ import annotations
