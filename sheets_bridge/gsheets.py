@@ -166,7 +166,7 @@ from .gsheets_plan import (
     plan_write,
 )
 from .gsheets_protect import _protect_block, _protect_sheet
-from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, STAGE_PREFIX, BookState, SheetInfo, _absorb, _rid
+from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, BOOK_ROW, STAGE_PREFIX, BookState, SheetInfo, _absorb, _rid
 from .gsheets_stage import COPY_PASTE_BYTES, FINAL_SLACK, _bands, _filled, _retarget, stage_write
 
 #: Re-exported: the rest of the code and the tests use these names from here (the facade).
@@ -306,6 +306,7 @@ class GoogleBackend:
         self.books: dict[str, BookState] = {}
         self.tab_home: dict[str, str] = {}  # engine tab -> spreadsheet id, for tabs outside the campaign
         self.audience_home: dict[str, str] = {}  # audience ("gm") -> spreadsheet id for its new tabs
+        self.whole_books: set[str] = set()  # audiences' spreadsheets whose tabs are not listed by name
         self.tables: Tables | None = None
         self.batches_sent = 0
         self.backend_rows = 0  # rows of ``_strategos`` the read saw
@@ -340,11 +341,20 @@ class GoogleBackend:
             private: dict[str, Tables] = {}
             tab_home: dict[str, str] = {}
             audience_home: dict[str, str] = {}
+            whole_books: set[str] = set()
             for tab, sid in home.items():
                 if sid == self.spreadsheet_id:
                     continue
                 if sid not in private:
                     private[sid], books[sid], _unused = _absorb(sid, get_spreadsheet(self.client, sid, READ_FIELDS))
+                if tab.startswith(BOOK_ROW):  # a whole audience's book: all its tabs live there
+                    audience_home[tab[len(BOOK_ROW):]] = sid
+                    whole_books.add(sid)
+                    for title, grid in private[sid].items():
+                        if title not in tables:
+                            tables[title] = grid
+                            tab_home[title] = sid
+                    continue
                 if tab.startswith(AUDIENCE_ROW):  # where new tabs of that audience go
                     audience_home[tab[len(AUDIENCE_ROW):]] = sid
                     continue
@@ -358,7 +368,7 @@ class GoogleBackend:
                 tables[tab] = private[sid][tab]
                 tab_home[tab] = sid
         self.books, self.tab_home, self.tables = books, tab_home, tables
-        self.audience_home = audience_home
+        self.audience_home, self.whole_books = audience_home, whole_books
         return {name: [list(r) for r in grid] for name, grid in tables.items()}
 
     # ----------------------------------------------------------------- write
@@ -381,7 +391,10 @@ class GoogleBackend:
                 continue  # a private tab whose order tab is not in a book of its own: never into the public sheet
             home = self.audience_home.get(rep.readers.key)
             if home and rep.tab not in self.tab_home and not rep.beside:
-                part(BACKEND_TAB).blocks.append(self._register(rep.tab, home))  # a new GM-only tab: into its book
+                if home in self.whole_books:  # found there by the next read: its name stays out of the campaign
+                    self.tab_home[rep.tab] = home
+                else:
+                    part(BACKEND_TAB).blocks.append(self._register(rep.tab, home))  # a new GM-only tab: into its book
             part(rep.beside or rep.tab).replace.append(rep)
         for block in changes.blocks:
             part(block.tab).blocks.append(block)

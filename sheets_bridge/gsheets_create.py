@@ -30,7 +30,7 @@ from .gsheets_format import (
     _source_values,
 )
 from .gsheets_protect import _protect_block, _protect_sheet
-from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, _rid
+from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, BOOK_ROW, _rid
 
 #: Title suffix of the GM-only spreadsheet of a private-orders campaign (translated when used).
 GM_BOOK_SUFFIX = N_(" — ведущий")
@@ -226,11 +226,13 @@ def create_campaign(
         protection: list[dict[str, Any]] = []
         for tab, sheet_id in ids:
             if tab.name == BACKEND_TAB:
-                homes = [*created.order_books.items(), *((t.name, created.gm_book) for t in gm_tabs)]
-                if created.gm_book:
-                    homes.append((AUDIENCE_ROW + GM.key, created.gm_book))
-                # where a side's tabs made later go (a tab beside none of its order tabs)
-                homes += [(AUDIENCE_ROW + player(side).key, sid) for side, sid in created.player_books.items()]
+                if spec.hidden_information:  # by audience only: no private tab's name where players read
+                    homes = [(BOOK_ROW + GM.key, created.gm_book)] if created.gm_book else []
+                    homes += [(BOOK_ROW + player(side).key, sid) for side, sid in created.player_books.items()]
+                else:  # by name, as before audiences
+                    homes = [*created.order_books.items(), *((t.name, created.gm_book) for t in gm_tabs)]
+                    if created.gm_book:
+                        homes.append((AUDIENCE_ROW + GM.key, created.gm_book))
                 tab = TabSpec(BACKEND_TAB, [header, *[[n, s] for n, s in homes], *record.rows()],
                               tab.widths, hidden=True, kind="meta")
             content += _format_requests(tab, sheet_id)

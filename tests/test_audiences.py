@@ -6,6 +6,7 @@ the emulator as each player's own identity, hidden tabs and all)."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 import openpyxl
@@ -162,10 +163,23 @@ def _as(google: GoogleEnv, identity: str, sid: str) -> str:
 def test_google_books_the_hidden_fact_is_in_no_spreadsheet_b_can_open(google: GoogleEnv) -> None:
     created = google.create(hidden_spec(), players=SIDES)  # hidden information: split without asking
     assert set(created.player_books) == {"A", "B"} and created.gm_book
+    google.reset()
     backend = google.backend(created.spreadsheet_id)
     backend.read()
     backend.write(later_reports())
-    assert google.backend(created.spreadsheet_id).read()["Разведка A"] == [["Донесение"], [SPY]]
+    reads: Counter[str] = Counter()
+    writes: Counter[str] = Counter()
+    for r in support.settled_stats(google.emu)["requests"]:
+        sid = r["path"].rsplit("/", 1)[-1].split(":")[0]
+        if r["endpoint"] == "sheets.get":
+            reads[sid] += 1
+        elif r["endpoint"] == "sheets.batchUpdate":
+            writes[sid] += 1
+    books = {created.spreadsheet_id, created.gm_book, *created.player_books.values()}
+    assert set(reads) == books and set(reads.values()) == {1}  # one read per spreadsheet
+    assert set(writes.values()) == {1} and set(writes) <= books  # one write per spreadsheet written
+    again = google.backend(created.spreadsheet_id).read()
+    assert again["Разведка A"] == [["Донесение"], [SPY]] and again["Войско A"][1][0] == ARMY
 
     def roles(sid: str) -> dict[str, str]:
         return {p.get("emailAddress"): p["role"] for p in google.emu.dump(sid)["permissions"] if p["role"] != "owner"}
@@ -181,7 +195,7 @@ def test_google_books_the_hidden_fact_is_in_no_spreadsheet_b_can_open(google: Go
     for sid in (created.spreadsheet_id, created.player_books["B"]):
         text = _as(google, P2, sid)
         assert "Карта" in text or "Приказы B" in text
-        for fact in (ARMY, SPY, GM_ONLY):
+        for fact in (ARMY, SPY, GM_ONLY, "Войско A", "Разведка A", "Ведущий"):  # not even a tab's name
             assert fact not in text, (sid, fact)
     assert "Идти" in _as(google, P2, created.spreadsheet_id)  # a hidden tab is fetched too: the read is whole
     own = _as(google, P1, created.player_books["A"])
