@@ -164,12 +164,14 @@ def _changed_on_disk(path: Path) -> BackendError:
           "запустите команду снова.").format(path=path))
 
 
-def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True, expect: str | None = None) -> str:
+def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True, expect: str | None = None,
+                prefix: str | None = None) -> str:
     """Save `wb` to `path` so that `path` is always a whole workbook, old or new; returns the new file's sha256.
 
     `expect` is the sha256 of the file as it was read: if the file on disk is no longer that one
     (or is gone), nothing is replaced.  The new file keeps the old one's mode and owner.  Any OS
-    fault becomes a BackendError in words, and no temporary file is left behind.
+    fault becomes a BackendError in words (opening with ``prefix``: what was not written), and no
+    temporary file is left behind.
     """
     path = path.resolve()
     temps: list[Path] = []
@@ -207,7 +209,7 @@ def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True, expect: str 
             os.replace(tmp, path)
             _hook("replaced")
         except OSError as exc:
-            raise backend_error(exc, path, prefix=_("кампания не записана — ")) from exc
+            raise backend_error(exc, path, prefix=_("кампания не записана — ") if prefix is None else prefix) from exc
         with contextlib.suppress(OSError):  # the file is replaced; a folder that cannot be fsynced changes nothing
             dir_fd = os.open(path.parent, os.O_RDONLY)
             try:
@@ -272,6 +274,7 @@ class XlsxBackend:
         self._digest: str | None = None  # sha256 of the file as read: the save refuses if it changed since
         # tab -> audience for a campaign with hidden information (xlsx_books): None, no extra books
         self._audiences: dict[str, Audience] | None = None
+        self._warnings: list[str] = []  # what went wrong with those books (see audit)
 
     def exclusive(self, command: str) -> contextlib.AbstractContextManager[None]:
         """Hold the workbook's lock for a command's whole read–compute–write (see xlsx_lock).
@@ -365,7 +368,24 @@ class XlsxBackend:
                 xlsx_books.set_record(wb, self._audiences)
         self._digest = atomic_save(wb, self.path, expect=self._digest)
         if self._audiences is not None:  # the books sent to the players follow the GM's workbook
-            xlsx_books.write_books(self.path, self._audiences, atomic_save)
+            self._write_books()
+
+    def _write_books(self) -> None:
+        """The players' and the public books from the workbook just saved.  The campaign is written
+        by then: a book that cannot be written is a warning (``audit``), not a failed command, and
+        the next write (a ``check``) writes every book again."""
+        try:
+            xlsx_books.write_books(self.path, self._audiences or {}, atomic_save)
+        except BackendError as exc:
+            self._warnings.append(_(
+                "Кампания записана, но книги для игроков рядом с ней не обновлены ({error}). Не отправляйте "
+                "их игрокам: они будут записаны заново при следующей записи (например, check)."
+            ).format(error=exc))
+
+    def audit(self) -> list[str]:
+        """Warnings about the books beside the campaign since the last call (sync shows them)."""
+        out, self._warnings = self._warnings, []
+        return out
 
     @property
     def private_order_tabs(self) -> frozenset[str]:
@@ -521,5 +541,10 @@ def create_xlsx(spec: WorkbookSpec, path: str | os.PathLike[str], overwrite: boo
             xlsx_books.set_record(wb, record)
         atomic_save(wb, target, keep_backup=False)
         if record is not None:  # the players' and the public books, ready to send from the start
-            xlsx_books.write_books(target, record, atomic_save)
+            try:
+                xlsx_books.write_books(target, record, atomic_save)
+            except BackendError:  # `new` makes the whole campaign or none of it
+                with contextlib.suppress(OSError):
+                    target.unlink()
+                raise
     return str(target)

@@ -30,11 +30,14 @@ from openpyxl.workbook.workbook import Workbook
 
 from engine.core import audience
 from engine.core.audience import GM, PUBLIC, Audience
+from engine.core.messages import _
+
+from .faults import backend_error
 
 PROPERTY_PREFIX = "strategos:audience:"
 UNSAFE_IN_FILE_NAME = re.compile(r'[\\/:*?"<>|\x00-\x1f]')
 
-Save = Callable[..., str]  # xlsx.atomic_save(wb, path, keep_backup=...)
+Save = Callable[..., str]  # xlsx.atomic_save(wb, path, keep_backup=..., prefix=...)
 
 
 def record_of(wb: Workbook) -> dict[str, Audience] | None:
@@ -73,8 +76,12 @@ def book_path(campaign: Path, reader: Audience) -> Path:
 
 
 def write_books(campaign: Path, record: Mapping[str, Audience], save: Save) -> dict[Audience, Path]:
-    """Write every book but the GM's from ``campaign`` as saved; returns where each went."""
-    data = campaign.read_bytes()
+    """Write every book but the GM's from ``campaign`` as saved; returns where each went.  A fault
+    of the file system is a BackendError naming the book."""
+    try:
+        data = campaign.read_bytes()
+    except OSError as exc:
+        raise backend_error(exc, campaign, prefix=_("книги игроков не записаны — ")) from exc
     names = openpyxl.load_workbook(io.BytesIO(data), read_only=True).sheetnames
     written: dict[Audience, Path] = {}
     for reader, tabs in audience.books(names, record).items():
@@ -83,8 +90,11 @@ def write_books(campaign: Path, record: Mapping[str, Audience], save: Save) -> d
         wb = openpyxl.load_workbook(io.BytesIO(data))
         _keep_only(wb, tabs)
         target = book_path(campaign, reader)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        save(wb, target, keep_backup=False)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise backend_error(exc, target.parent, prefix=_("книги игроков не записаны — ")) from exc
+        save(wb, target, keep_backup=False, prefix=_("книга «{path}» не записана — ").format(path=target))
         written[reader] = target
     return written
 

@@ -6,6 +6,7 @@ the emulator as each player's own identity, hidden tabs and all)."""
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -138,6 +139,26 @@ def test_xlsx_books_hold_only_their_audiences_tabs_and_the_hidden_fact_is_in_non
     gm = _workbook_text(campaign)
     assert ARMY in gm and SPY in gm and GM_ONLY in gm  # the GM's workbook holds everything
     assert not list(tmp_path.rglob("*.tmp"))  # each book was written through a temporary file
+
+
+def test_a_book_that_cannot_be_written_is_a_warning_and_the_next_write_writes_it(tmp_path: Path) -> None:
+    campaign = tmp_path / "тайны.xlsx"
+    create_xlsx(hidden_spec(), campaign)
+    folder = campaign.with_name(f"{campaign.stem}.players")
+    shutil.rmtree(folder)
+    folder.write_text("не папка")  # the players' books cannot go there now
+    backend = XlsxBackend(campaign)
+    backend.read()
+    backend.write(later_reports())  # the campaign itself is written all the same
+    assert "Разведка A" in openpyxl.load_workbook(campaign).sheetnames
+    warnings = backend.audit()
+    assert len(warnings) == 1 and "Кампания записана" in warnings[0]
+    assert backend.audit() == []
+    folder.unlink()
+    backend.write(Changeset(replace=[ReplaceTab("Карта", [["Провинция"], ["Гамма"]])]))
+    assert backend.audit() == []
+    assert "Разведка A" in openpyxl.load_workbook(xlsx_books.book_path(campaign, player("A"))).sheetnames
+    assert _workbook_text(xlsx_books.book_path(campaign, PUBLIC)).count("Гамма") == 1
 
 
 def test_an_ancient_xlsx_campaign_gets_no_extra_books(tmp_path: Path) -> None:
