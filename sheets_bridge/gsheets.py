@@ -397,6 +397,12 @@ class GoogleBackend:
                     part(BACKEND_TAB).blocks.append(self._register(rep.tab, home))  # a new GM-only tab: into its book
             part(rep.beside or rep.tab).replace.append(rep)
         for block in changes.blocks:
+            if self.whole_books and block.tab not in before and block.tab not in self.tab_home:
+                # a tab this block creates, in a campaign with hidden information: into its audience's
+                # book (an undeclared one is the GM's), never by default into the one players read
+                home = self.audience_home.get((block.audience or GM).key)
+                if home and home in self.whole_books:
+                    self.tab_home[block.tab] = home
             part(block.tab).blocks.append(block)
         for block in changes.marker:
             part(block.tab).marker.append(block)

@@ -363,8 +363,10 @@ class XlsxBackend:
                 cell.comment = Comment(text[:30_000], "Strategos", width=420, height=220) if text else None
         if self._audiences is not None:
             new = {rep.tab for rep in changes.replace if rep.tab not in self._audiences}
-            if new:
+            made = {b.tab: b.audience for b in changes.blocks if b.tab not in self._audiences and b.tab not in new}
+            if new or made:
                 self._audiences = audience.extend(self._audiences, changes.replace)
+                self._audiences.update((tab, who or audience.GM) for tab, who in made.items())
                 xlsx_books.set_record(wb, self._audiences)
         self._digest = atomic_save(wb, self.path, expect=self._digest)
         if self._audiences is not None:  # the books sent to the players follow the GM's workbook

@@ -18,7 +18,7 @@ from test_google_support import GM, P1, P2, GoogleEnv
 from engine.core import audience
 from engine.core.audience import GM as GM_AUDIENCE
 from engine.core.audience import PUBLIC, Audience, player
-from engine.core.tables import Changeset, ReplaceTab, TabSpec, WorkbookSpec
+from engine.core.tables import Changeset, ReplaceTab, TabSpec, WorkbookSpec, WriteBlock
 from engine.rulesets.ancient import ruleset
 from sheets_bridge import gsheets, sync, xlsx_books
 from sheets_bridge.google_http import GoogleNotFoundError, GooglePermissionError, make_client
@@ -52,13 +52,18 @@ def hidden_spec() -> WorkbookSpec:
     )
 
 
+LOG = "ЖУРНАЛ-ВЕДУЩЕГО"  # the first rows of a log tab, a block with no audience declared
+
+
 def later_reports() -> Changeset:
-    """What a later run writes: A's spy report (declared A's) and B's report beside B's orders."""
+    """What a later run writes: A's spy report (declared A's), B's report beside B's orders, and
+    the first rows of a new log tab (a block, audience undeclared: the GM's)."""
     spy = ReplaceTab("Разведка A", [["Донесение"], [SPY]], TabSpec("Разведка A", [], kind="report"),
                      audience=player("A"))
     report_b = ReplaceTab("Отчёт B", [["Отчёт"], ["всё спокойно"]], TabSpec("Отчёт B", [], kind="report"),
                           beside="Приказы B")
-    return Changeset(replace=[spy, report_b])
+    log = WriteBlock("Журнал", 1, 1, [["Запись"], [LOG]])
+    return Changeset(replace=[spy, report_b], blocks=[log])
 
 
 # ------------------------------------------------------------------ the model
@@ -132,12 +137,12 @@ def test_xlsx_books_hold_only_their_audiences_tabs_and_the_hidden_fact_is_in_non
     assert openpyxl.load_workbook(book_b).sheetnames == ["Приказы B", "Отчёт B"]
     for opened_by_b in (public, book_b):
         text = _workbook_text(opened_by_b)
-        for fact in (ARMY, SPY, GM_ONLY, "Войско A"):
+        for fact in (ARMY, SPY, GM_ONLY, LOG, "Войско A"):
             assert fact not in text, (opened_by_b, fact)
     assert "Идти" in _workbook_text(public)  # hidden sheets are read too
     assert ARMY in _workbook_text(book_a) and SPY in _workbook_text(book_a)  # the check can fail
     gm = _workbook_text(campaign)
-    assert ARMY in gm and SPY in gm and GM_ONLY in gm  # the GM's workbook holds everything
+    assert ARMY in gm and SPY in gm and GM_ONLY in gm and LOG in gm  # the GM's workbook holds everything
     assert not list(tmp_path.rglob("*.tmp"))  # each book was written through a temporary file
 
 
@@ -201,6 +206,8 @@ def test_google_books_the_hidden_fact_is_in_no_spreadsheet_b_can_open(google: Go
     assert set(writes.values()) == {1} and set(writes) <= books  # one write per spreadsheet written
     again = google.backend(created.spreadsheet_id).read()
     assert again["Разведка A"] == [["Донесение"], [SPY]] and again["Войско A"][1][0] == ARMY
+    assert again["Журнал"] == [["Запись"], [LOG]] and "Журнал" in [
+        s["properties"]["title"] for s in google.emu.dump(created.gm_book)["sheets"]]
 
     def roles(sid: str) -> dict[str, str]:
         return {p.get("emailAddress"): p["role"] for p in google.emu.dump(sid)["permissions"] if p["role"] != "owner"}
@@ -216,7 +223,7 @@ def test_google_books_the_hidden_fact_is_in_no_spreadsheet_b_can_open(google: Go
     for sid in (created.spreadsheet_id, created.player_books["B"]):
         text = _as(google, P2, sid)
         assert "Карта" in text or "Приказы B" in text
-        for fact in (ARMY, SPY, GM_ONLY, "Войско A", "Разведка A", "Ведущий"):  # not even a tab's name
+        for fact in (ARMY, SPY, GM_ONLY, LOG, "Войско A", "Разведка A", "Ведущий", "Журнал"):  # not even a tab's name
             assert fact not in text, (sid, fact)
     assert "Идти" in _as(google, P2, created.spreadsheet_id)  # a hidden tab is fetched too: the read is whole
     own = _as(google, P1, created.player_books["A"])

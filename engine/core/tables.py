@@ -234,6 +234,9 @@ class WriteBlock:
     row: int
     col: int
     values: Grid
+    # who may read the tab, when this block creates it (a log's first rows); None: public, or in a
+    # campaign with hidden information the GM's alone (audience.py: an undeclared tab is the GM's)
+    audience: Audience | None = None
 
 
 @dataclass
