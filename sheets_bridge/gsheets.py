@@ -389,7 +389,10 @@ class GoogleBackend:
         for rep in changes.replace:
             if rep.beside and rep.beside not in self.tab_home:
                 continue  # a private tab whose order tab is not in a book of its own: never into the public sheet
-            home = self.audience_home.get(rep.readers.key)
+            readers = rep.readers
+            if self.whole_books and rep.audience is None and rep.spec is None and rep.tab not in before:
+                readers = GM  # a new tab nobody declared, in a campaign with hidden information: the GM's
+            home = self.audience_home.get(readers.key)
             if home and rep.tab not in self.tab_home and not rep.beside:
                 if home in self.whole_books:  # found there by the next read: its name stays out of the campaign
                     self.tab_home[rep.tab] = home

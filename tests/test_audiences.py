@@ -53,6 +53,7 @@ def hidden_spec() -> WorkbookSpec:
 
 
 LOG = "ЖУРНАЛ-ВЕДУЩЕГО"  # the first rows of a log tab, a block with no audience declared
+NOTE = "ЗАМЕТКА-БЕЗ-АДРЕСАТА"  # a new tab replaced with neither spec nor audience
 
 
 def later_reports() -> Changeset:
@@ -63,7 +64,8 @@ def later_reports() -> Changeset:
     report_b = ReplaceTab("Отчёт B", [["Отчёт"], ["всё спокойно"]], TabSpec("Отчёт B", [], kind="report"),
                           beside="Приказы B")
     log = WriteBlock("Журнал", 1, 1, [["Запись"], [LOG]])
-    return Changeset(replace=[spy, report_b], blocks=[log])
+    notes = ReplaceTab("Заметки", [["Заметка"], [NOTE]])  # no spec, no audience: the GM's
+    return Changeset(replace=[spy, report_b, notes], blocks=[log])
 
 
 # ------------------------------------------------------------------ the model
@@ -137,12 +139,12 @@ def test_xlsx_books_hold_only_their_audiences_tabs_and_the_hidden_fact_is_in_non
     assert openpyxl.load_workbook(book_b).sheetnames == ["Приказы B", "Отчёт B"]
     for opened_by_b in (public, book_b):
         text = _workbook_text(opened_by_b)
-        for fact in (ARMY, SPY, GM_ONLY, LOG, "Войско A"):
+        for fact in (ARMY, SPY, GM_ONLY, LOG, NOTE, "Войско A"):
             assert fact not in text, (opened_by_b, fact)
     assert "Идти" in _workbook_text(public)  # hidden sheets are read too
     assert ARMY in _workbook_text(book_a) and SPY in _workbook_text(book_a)  # the check can fail
     gm = _workbook_text(campaign)
-    assert ARMY in gm and SPY in gm and GM_ONLY in gm and LOG in gm  # the GM's workbook holds everything
+    assert ARMY in gm and SPY in gm and GM_ONLY in gm and LOG in gm and NOTE in gm  # the GM's workbook holds everything
     assert not list(tmp_path.rglob("*.tmp"))  # each book was written through a temporary file
 
 
@@ -206,8 +208,8 @@ def test_google_books_the_hidden_fact_is_in_no_spreadsheet_b_can_open(google: Go
     assert set(writes.values()) == {1} and set(writes) <= books  # one write per spreadsheet written
     again = google.backend(created.spreadsheet_id).read()
     assert again["Разведка A"] == [["Донесение"], [SPY]] and again["Войско A"][1][0] == ARMY
-    assert again["Журнал"] == [["Запись"], [LOG]] and "Журнал" in [
-        s["properties"]["title"] for s in google.emu.dump(created.gm_book)["sheets"]]
+    gm_titles = [s["properties"]["title"] for s in google.emu.dump(created.gm_book)["sheets"]]
+    assert again["Журнал"] == [["Запись"], [LOG]] and "Журнал" in gm_titles and "Заметки" in gm_titles
 
     def roles(sid: str) -> dict[str, str]:
         return {p.get("emailAddress"): p["role"] for p in google.emu.dump(sid)["permissions"] if p["role"] != "owner"}
@@ -223,7 +225,8 @@ def test_google_books_the_hidden_fact_is_in_no_spreadsheet_b_can_open(google: Go
     for sid in (created.spreadsheet_id, created.player_books["B"]):
         text = _as(google, P2, sid)
         assert "Карта" in text or "Приказы B" in text
-        for fact in (ARMY, SPY, GM_ONLY, LOG, "Войско A", "Разведка A", "Ведущий", "Журнал"):  # not even a tab's name
+        # not even a private tab's name
+        for fact in (ARMY, SPY, GM_ONLY, LOG, NOTE, "Войско A", "Разведка A", "Ведущий", "Журнал", "Заметки"):
             assert fact not in text, (sid, fact)
     assert "Идти" in _as(google, P2, created.spreadsheet_id)  # a hidden tab is fetched too: the read is whole
     own = _as(google, P1, created.player_books["A"])
