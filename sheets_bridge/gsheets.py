@@ -29,8 +29,8 @@ Why it looks the way it does
   own; the hidden tab ``_strategos`` of the campaign lists ``[tab name, spreadsheet id]``.
   The engine still sees one ``Tables`` dict; the backend routes every change to the
   spreadsheet that holds the tab and writes the campaign (with the marker) last.  Tabs the
-  ruleset declares ``audience="gm"`` (snapshots, every state's orders) live in a spreadsheet
-  only the GM can open.
+  ruleset declares the GM's (snapshots, every state's orders) live in a spreadsheet only the GM
+  can open, and a side's own tabs in that side's (engine/core/audience.py).
 * **Two runs never revert each other.**  Every write opens with a compare-and-swap on a hidden
   lock tab (:mod:`sheets_bridge.gsheets_lock`); a run that read before another one wrote is
   refused as a whole.  A write over merged cells is refused before anything is sent.
@@ -56,6 +56,7 @@ from typing import Any
 
 from gspread.utils import a1_range_to_grid_range, a1_to_rowcol
 
+from engine.core.audience import GM
 from engine.core.messages import _
 from engine.core.tables import Changeset, Tables, WriteBlock, apply_changes
 
@@ -165,7 +166,7 @@ from .gsheets_plan import (
     plan_write,
 )
 from .gsheets_protect import _protect_block, _protect_sheet
-from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, STAGE_PREFIX, BookState, SheetInfo, _absorb, _rid
+from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, BOOK_ROW, STAGE_PREFIX, BookState, SheetInfo, _absorb, _rid
 from .gsheets_stage import COPY_PASTE_BYTES, FINAL_SLACK, _bands, _filled, _retarget, stage_write
 
 #: Re-exported: the rest of the code and the tests use these names from here (the facade).
@@ -305,6 +306,7 @@ class GoogleBackend:
         self.books: dict[str, BookState] = {}
         self.tab_home: dict[str, str] = {}  # engine tab -> spreadsheet id, for tabs outside the campaign
         self.audience_home: dict[str, str] = {}  # audience ("gm") -> spreadsheet id for its new tabs
+        self.whole_books: set[str] = set()  # audiences' spreadsheets whose tabs are not listed by name
         self.tables: Tables | None = None
         self.batches_sent = 0
         self.backend_rows = 0  # rows of ``_strategos`` the read saw
@@ -339,11 +341,20 @@ class GoogleBackend:
             private: dict[str, Tables] = {}
             tab_home: dict[str, str] = {}
             audience_home: dict[str, str] = {}
+            whole_books: set[str] = set()
             for tab, sid in home.items():
                 if sid == self.spreadsheet_id:
                     continue
                 if sid not in private:
                     private[sid], books[sid], _unused = _absorb(sid, get_spreadsheet(self.client, sid, READ_FIELDS))
+                if tab.startswith(BOOK_ROW):  # a whole audience's book: all its tabs live there
+                    audience_home[tab[len(BOOK_ROW):]] = sid
+                    whole_books.add(sid)
+                    for title, grid in private[sid].items():
+                        if title not in tables:
+                            tables[title] = grid
+                            tab_home[title] = sid
+                    continue
                 if tab.startswith(AUDIENCE_ROW):  # where new tabs of that audience go
                     audience_home[tab[len(AUDIENCE_ROW):]] = sid
                     continue
@@ -357,7 +368,7 @@ class GoogleBackend:
                 tables[tab] = private[sid][tab]
                 tab_home[tab] = sid
         self.books, self.tab_home, self.tables = books, tab_home, tables
-        self.audience_home = audience_home
+        self.audience_home, self.whole_books = audience_home, whole_books
         return {name: [list(r) for r in grid] for name, grid in tables.items()}
 
     # ----------------------------------------------------------------- write
@@ -378,11 +389,23 @@ class GoogleBackend:
         for rep in changes.replace:
             if rep.beside and rep.beside not in self.tab_home:
                 continue  # a private tab whose order tab is not in a book of its own: never into the public sheet
-            home = self.audience_home.get(rep.readers)
+            readers = rep.readers
+            if self.whole_books and rep.audience is None and rep.spec is None and rep.tab not in before:
+                readers = GM  # a new tab nobody declared, in a campaign with hidden information: the GM's
+            home = self.audience_home.get(readers.key)
             if home and rep.tab not in self.tab_home and not rep.beside:
-                part(BACKEND_TAB).blocks.append(self._register(rep.tab, home))  # a new GM-only tab: into its book
+                if home in self.whole_books:  # found there by the next read: its name stays out of the campaign
+                    self.tab_home[rep.tab] = home
+                else:
+                    part(BACKEND_TAB).blocks.append(self._register(rep.tab, home))  # a new GM-only tab: into its book
             part(rep.beside or rep.tab).replace.append(rep)
         for block in changes.blocks:
+            if self.whole_books and block.tab not in before and block.tab not in self.tab_home:
+                # a tab this block creates, in a campaign with hidden information: into its audience's
+                # book (an undeclared one is the GM's), never by default into the one players read
+                home = self.audience_home.get((block.audience or GM).key)
+                if home and home in self.whole_books:
+                    self.tab_home[block.tab] = home
             part(block.tab).blocks.append(block)
         for block in changes.marker:
             part(block.tab).marker.append(block)
@@ -423,7 +446,7 @@ class GoogleBackend:
     def private_order_tabs(self) -> frozenset[str]:
         """The tabs the last read found in spreadsheets of their own (private order books; the
         GM-only spreadsheet's tabs are not order tabs)."""
-        gm_books = set(self.audience_home.values())
+        gm_books = {sid for key, sid in self.audience_home.items() if key == GM.key}
         return frozenset(tab for tab, sid in self.tab_home.items() if sid not in gm_books)
 
     def audit(self) -> list[str]:

@@ -1,6 +1,6 @@
 """Creating a campaign on Google Sheets: its spreadsheet(s) from a WorkbookSpec, filled in as few
 batches as the size limit allows, protected, and shared with the GM and the players (in
-private-orders mode one spreadsheet per order tab and one for the GM-only tabs)."""
+private-orders mode, one spreadsheet per audience: the public one, one per player, the GM's)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.audience import GM, player
 from engine.core.errors import UsageError
 from engine.core.i18n import N_
 from engine.core.messages import _
-from engine.core.tables import AUDIENCE_GM, TabSpec, WorkbookSpec
+from engine.core.tables import TabSpec, WorkbookSpec
 
 from . import google_http, gsheets_sharing
 from .google_http import StrategosClient
@@ -29,7 +30,7 @@ from .gsheets_format import (
     _source_values,
 )
 from .gsheets_protect import _protect_block, _protect_sheet
-from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, _rid
+from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, BOOK_ROW, _rid
 
 #: Title suffix of the GM-only spreadsheet of a private-orders campaign (translated when used).
 GM_BOOK_SUFFIX = N_(" — ведущий")
@@ -42,6 +43,7 @@ class CreatedCampaign:
     spreadsheet_id: str
     order_books: dict[str, str] = field(default_factory=dict)  # order tab -> spreadsheet id
     gm_book: str = ""  # private mode: the spreadsheet of the GM-only tabs (shared with the GM alone)
+    player_books: dict[str, str] = field(default_factory=dict)  # private mode: side -> its own spreadsheet
     requests: int = 0  # API requests creation took (token requests excluded)
 
     @property
@@ -155,13 +157,16 @@ def create_campaign(
     """Create the campaign spreadsheet(s) from a WorkbookSpec, protect and share them.
 
     Every tab is protected (editors: the program's account and the GM); a player may edit
-    only the input block of their own order tab.  With ``private_orders`` each order tab gets
-    a spreadsheet of its own, shared with its player and the GM, and the campaign is shared
-    with the players as readers; the hidden tab ``_strategos`` records where each order tab lives.
+    only the input block of their own order tab.  With ``private_orders`` (always for a spec with
+    ``hidden_information``) the tabs are split by audience (engine/core/audience.py): each side's
+    own tabs (its order tab…) get a spreadsheet of that side's, shared with its player and the GM;
+    the GM-only tabs one shared with the GM alone; the campaign keeps the public tabs and is shared
+    with the players as readers.  The hidden tab ``_strategos`` records where each tab lives.
     ``locale`` is left to Google's default unless given (formulas keep their comma syntax).
     """
     players = dict(players or {})
     _check_people(spec, gm, players)
+    private = private_orders or spec.hidden_information  # a game with hidden information is always split
     owner = account_email(client)
     editors = [e for e in (owner, gm) if e]
     maker = _Creator(client, max_write_bytes, notify)
@@ -170,26 +175,37 @@ def create_campaign(
     header = [_.pgettext("_strategos", "Лист"), _.pgettext("_strategos", "Таблица")]
     gm_title = spec.title + _(GM_BOOK_SUFFIX)
     with google_errors(_("создание таблицы Google")):
-        order_tabs = [t for t in spec.tabs if t.kind == "orders"] if private_orders else []
-        # what only the GM may read goes into a spreadsheet only the GM can open (players can read
-        # hidden tabs of a spreadsheet they can open through the API)
-        gm_tabs = [t for t in spec.tabs if t.audience == AUDIENCE_GM] if private_orders else []
-        book_tabs = [t for t in spec.tabs if t not in order_tabs and t not in gm_tabs]
+        # each player's own tabs (their order tabs, whatever the ruleset shows that side alone) go
+        # into a spreadsheet of that side's; what only the GM may read into one only the GM can open
+        # (players can read the hidden tabs of a spreadsheet they can open, through the API)
+        side_tabs: dict[str, list[TabSpec]] = {}
+        for t in spec.tabs if private else ():
+            if t.readers.kind == "player":
+                side_tabs.setdefault(t.readers.side, []).append(t)
+        gm_tabs = [t for t in spec.tabs if t.readers == GM] if private else []
+        apart = {t.name for t in gm_tabs} | {t.name for tabs in side_tabs.values() for t in tabs}
+        book_tabs = [t for t in spec.tabs if t.name not in apart]
         # the backend's own bookkeeping: where tabs live, what was shared with whom (gsheets_sharing)
         book_tabs.append(TabSpec(BACKEND_TAB, [header], {1: 30, 2: 50}, hidden=True, kind="meta"))
         ids = [(t, _rid(maker.rng, used)) for t in book_tabs]
         campaign_id = maker.create_book(spec.title, ids, locale)
         created = CreatedCampaign(campaign_id)
         record = gsheets_sharing.Record({campaign_id: spec.title})
-        for tab in order_tabs:
-            sheet_id = _rid(maker.rng, used)
-            record_name = f"{spec.title} — {tab.name}"
-            book_id = maker.create_book(record_name, [(tab, sheet_id)], locale)
+        for side, tabs in side_tabs.items():
+            side_ids = [(t, _rid(maker.rng, used)) for t in tabs]
+            record_name = f"{spec.title} — {tabs[0].name}"
+            book_id = maker.create_book(record_name, side_ids, locale)
             record.names[book_id] = record_name
-            lists = {v.source: _source_values(spec, v.source) for v in tab.validations if v.source}
-            content = _format_requests(tab, sheet_id, lists=lists)
-            maker.fill(book_id, content, _protections(tab, sheet_id, editors, players, maker.rng, used))
-            created.order_books[tab.name] = book_id
+            content = [
+                r for t, sheet_id in side_ids
+                for r in _format_requests(t, sheet_id, lists={v.source: _source_values(spec, v.source)
+                                                              for v in t.validations if v.source})
+            ]
+            protection = [r for t, sheet_id in side_ids
+                          for r in _protections(t, sheet_id, editors, players, maker.rng, used)]
+            maker.fill(book_id, content, protection)
+            created.order_books.update((t.name, book_id) for t in tabs)
+            created.player_books[side] = book_id
         if gm_tabs:
             gm_ids = [(t, _rid(maker.rng, used)) for t in gm_tabs]
             created.gm_book = maker.create_book(gm_title, gm_ids, locale)
@@ -201,17 +217,22 @@ def create_campaign(
         if gm:
             shares += [(sid, gm, "writer") for sid in record.names]
         for state, email in players.items():
-            shares.append((campaign_id, email, "reader" if private_orders else "writer"))
-            shares += [(created.order_books[t.name], email, "writer") for t in order_tabs if t.owner == state]
+            shares.append((campaign_id, email, "reader" if private else "writer"))
+            if state in created.player_books:  # the player's own spreadsheet: theirs alone (and the GM's)
+                shares.append((created.player_books[state], email, "writer"))
         for sid, email, role in shares:
             record.shares.setdefault(sid, {})[email.casefold()] = role
         content: list[dict[str, Any]] = []
         protection: list[dict[str, Any]] = []
         for tab, sheet_id in ids:
             if tab.name == BACKEND_TAB:
-                homes = [*created.order_books.items(), *((t.name, created.gm_book) for t in gm_tabs)]
-                if created.gm_book:
-                    homes.append((AUDIENCE_ROW + AUDIENCE_GM, created.gm_book))
+                if spec.hidden_information:  # by audience only: no private tab's name where players read
+                    homes = [(BOOK_ROW + GM.key, created.gm_book)] if created.gm_book else []
+                    homes += [(BOOK_ROW + player(side).key, sid) for side, sid in created.player_books.items()]
+                else:  # by name, as before audiences
+                    homes = [*created.order_books.items(), *((t.name, created.gm_book) for t in gm_tabs)]
+                    if created.gm_book:
+                        homes.append((AUDIENCE_ROW + GM.key, created.gm_book))
                 tab = TabSpec(BACKEND_TAB, [header, *[[n, s] for n, s in homes], *record.rows()],
                               tab.widths, hidden=True, kind="meta")
             content += _format_requests(tab, sheet_id)

@@ -24,6 +24,10 @@ BACKEND_TAB = "_strategos"
 
 #: A row of ``_strategos`` naming where tabs of an audience live: ``["@gm", <spreadsheet id>]``.
 AUDIENCE_ROW = "@"
+#: A row naming a whole audience's spreadsheet, ``["@@player:A", <spreadsheet id>]`` (a campaign with
+#: hidden information): every tab there is that audience's, and none is listed by name in the
+#: campaign, which every player reads; new tabs of that audience go there too.
+BOOK_ROW = "@@"
 
 
 #: Prefix of hidden staging tabs used by oversized writes (deleted by the same write).

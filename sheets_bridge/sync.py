@@ -7,6 +7,7 @@ which does the rest.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -351,7 +352,7 @@ def create(target: str, ruleset: str = rulesets.DEFAULT, scenario: str = "demo",
            title: str | None = None, overwrite: bool = False, secret: str | None = None) -> str:
     """Create a new campaign workbook from a ruleset template and scenario; its secret goes to the
     GM's store (before the file exists: a campaign is never made without it), in no cell."""
-    spec = rulesets.get(ruleset).new_workbook(scenario=scenario, lang=lang, title=title, secret=secret)
+    spec = _spec(ruleset, scenario, lang, title, secret)
     _no_secret_in_cells(spec)
     secrets.keep(spec)
     return create_xlsx(spec, target, overwrite=overwrite)
@@ -366,7 +367,7 @@ def create_google(ruleset: str = rulesets.DEFAULT, scenario: str = "demo", lang:
     spec before anything is created (the CLI names the played and the AI sides from it)."""
     from . import gsheets
 
-    spec = rulesets.get(ruleset).new_workbook(scenario=scenario, lang=lang, title=title, secret=secret)
+    spec = _spec(ruleset, scenario, lang, title, secret)
     _no_secret_in_cells(spec)
     if on_spec is not None:
         on_spec(spec)
@@ -374,6 +375,16 @@ def create_google(ruleset: str = rulesets.DEFAULT, scenario: str = "demo", lang:
     opts = options or Options()
     return gsheets.create(spec, credentials=opts.credentials, oauth_client_secrets=opts.oauth_client_secrets,
                           token_cache=opts.token_cache, gm=gm, players=players, private_orders=private_orders)
+
+
+def _spec(ruleset: str, scenario: str, lang: str, title: str | None, secret: str | None) -> WorkbookSpec:
+    """A new campaign's spec from the ruleset, marked ``hidden_information`` when the game hides
+    facts from players: the backends then keep each audience's tabs in a book of its own."""
+    game = rulesets.get(ruleset)
+    spec = game.new_workbook(scenario=scenario, lang=lang, title=title, secret=secret)
+    if game.hidden_information and not spec.hidden_information:
+        spec = dataclasses.replace(spec, hidden_information=True)
+    return spec
 
 
 def _no_secret_in_cells(spec: WorkbookSpec) -> None:

@@ -43,12 +43,13 @@ from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
-from engine.core import fit
+from engine.core import audience, fit
+from engine.core.audience import Audience
 from engine.core.errors import BackendError, CampaignError, Problem
 from engine.core.messages import _
 from engine.core.tables import Cell, Changeset, Chart, Formula, Grid, Tables, TabSpec, Validation, WorkbookSpec
 
-from . import xlsx_lock
+from . import xlsx_books, xlsx_lock
 from .faults import backend_error
 
 HEADER_FONT = Font(name="Calibri", size=11, bold=True, color="FFFFFF")  # the body's font: without a name
@@ -163,12 +164,14 @@ def _changed_on_disk(path: Path) -> BackendError:
           "запустите команду снова.").format(path=path))
 
 
-def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True, expect: str | None = None) -> str:
+def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True, expect: str | None = None,
+                prefix: str | None = None) -> str:
     """Save `wb` to `path` so that `path` is always a whole workbook, old or new; returns the new file's sha256.
 
     `expect` is the sha256 of the file as it was read: if the file on disk is no longer that one
     (or is gone), nothing is replaced.  The new file keeps the old one's mode and owner.  Any OS
-    fault becomes a BackendError in words, and no temporary file is left behind.
+    fault becomes a BackendError in words (opening with ``prefix``: what was not written), and no
+    temporary file is left behind.
     """
     path = path.resolve()
     temps: list[Path] = []
@@ -206,7 +209,7 @@ def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True, expect: str 
             os.replace(tmp, path)
             _hook("replaced")
         except OSError as exc:
-            raise backend_error(exc, path, prefix=_("кампания не записана — ")) from exc
+            raise backend_error(exc, path, prefix=_("кампания не записана — ") if prefix is None else prefix) from exc
         with contextlib.suppress(OSError):  # the file is replaced; a folder that cannot be fsynced changes nothing
             dir_fd = os.open(path.parent, os.O_RDONLY)
             try:
@@ -269,6 +272,9 @@ class XlsxBackend:
         self.location = str(self.path)
         self._wb: Workbook | None = None
         self._digest: str | None = None  # sha256 of the file as read: the save refuses if it changed since
+        # tab -> audience for a campaign with hidden information (xlsx_books): None, no extra books
+        self._audiences: dict[str, Audience] | None = None
+        self._warnings: list[str] = []  # what went wrong with those books (see audit)
 
     def exclusive(self, command: str) -> contextlib.AbstractContextManager[None]:
         """Hold the workbook's lock for a command's whole read–compute–write (see xlsx_lock).
@@ -296,6 +302,7 @@ class XlsxBackend:
             except Exception as exc:  # openpyxl raises many kinds for a broken file; its English text stays out
                 raise BackendError(self._not_a_workbook(_("содержимое книги не разбирается"))) from exc
             self._digest = _sha256(data)
+            self._audiences = xlsx_books.record_of(self._wb)
         return self._wb
 
     def _not_a_workbook(self, why: str) -> str:
@@ -354,7 +361,40 @@ class XlsxBackend:
             if tab in sheets:
                 cell = sheets[tab].cell(row=row, column=col)
                 cell.comment = Comment(text[:30_000], "Strategos", width=420, height=220) if text else None
+        if self._audiences is not None:
+            new = {rep.tab for rep in changes.replace if rep.tab not in self._audiences}
+            made = {b.tab: b.audience for b in changes.blocks if b.tab not in self._audiences and b.tab not in new}
+            if new or made:
+                self._audiences = audience.extend(self._audiences, changes.replace)
+                self._audiences.update((tab, who or audience.GM) for tab, who in made.items())
+                xlsx_books.set_record(wb, self._audiences)
         self._digest = atomic_save(wb, self.path, expect=self._digest)
+        if self._audiences is not None:  # the books sent to the players follow the GM's workbook
+            self._write_books()
+
+    def _write_books(self) -> None:
+        """The players' and the public books from the workbook just saved.  The campaign is written
+        by then: a book that cannot be written is a warning (``audit``), not a failed command, and
+        the next write (a ``check``) writes every book again."""
+        try:
+            xlsx_books.write_books(self.path, self._audiences or {}, atomic_save)
+        except BackendError as exc:
+            self._warnings.append(_(
+                "Кампания записана, но книги для игроков рядом с ней не обновлены ({error}). Не отправляйте "
+                "их игрокам: они будут записаны заново при следующей записи (например, check)."
+            ).format(error=exc))
+
+    def audit(self) -> list[str]:
+        """Warnings about the books beside the campaign since the last call (sync shows them)."""
+        out, self._warnings = self._warnings, []
+        return out
+
+    @property
+    def private_order_tabs(self) -> frozenset[str]:
+        """The tabs that belong to one player (a campaign with hidden information): each such
+        player gets their own report in their book (sync.private_reports); none otherwise."""
+        self._load()
+        return frozenset(t for t, who in (self._audiences or {}).items() if who.kind == "player")
 
     def tab_names(self) -> list[str]:
         return list(self._load().sheetnames)
@@ -498,5 +538,15 @@ def create_xlsx(spec: WorkbookSpec, path: str | os.PathLike[str], overwrite: boo
                         _put(ws, r, c, v)
             _format(ws, tab)
         wb.properties.title = spec.title
+        record = {t.name: t.readers for t in spec.tabs} if spec.hidden_information else None
+        if record is not None:
+            xlsx_books.set_record(wb, record)
         atomic_save(wb, target, keep_backup=False)
+        if record is not None:  # the players' and the public books, ready to send from the start
+            try:
+                xlsx_books.write_books(target, record, atomic_save)
+            except BackendError:  # `new` makes the whole campaign or none of it
+                with contextlib.suppress(OSError):
+                    target.unlink()
+                raise
     return str(target)

@@ -90,6 +90,7 @@ class ToyRuleset:
     resources: tuple[Any, ...] = ()
     phases: tuple[str, ...] = ()
     calendar = CALENDAR
+    hidden_information = False
 
     def resolve(self, tables: Tables, expect_turn: int | None = None, seed: str | None = None,
                 secret: str | None = None, **_ignored: Any) -> Any:

@@ -90,6 +90,13 @@ class Ruleset(Protocol):
         can be; a one-stage game's cursors are plain turn numbers."""
         ...
 
+    @property
+    def hidden_information(self) -> bool:
+        """Whether the game hides facts from some players (secret armies, spies' reports): then
+        every backend keeps each audience's tabs in a book of its own (engine/core/audience.py) —
+        Google private spreadsheets by default, .xlsx a workbook per player and a public one."""
+        ...
+
     # ------------------------------------------------------------ the campaign's life
 
     def new_workbook(

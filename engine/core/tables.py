@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Union
 
+from .audience import GM, PUBLIC, Audience, of_spec
 from .errors import BackendError
 from .messages import _
 
@@ -156,15 +157,19 @@ class TabSpec:
     highlights: Sequence[Highlight] = ()
     charts: Sequence[Chart] = ()
     format_rows: int = 0  # how many rows number formats cover (0 = the content)
-    # who may read the tab: AUDIENCE_PUBLIC (everyone the campaign is shared with), AUDIENCE_GM (the
-    # GM only: a backend that can keep tabs apart, e.g. Google with private orders, keeps it in a
-    # GM-only spreadsheet), or a state's name (that state's player and the GM)
-    audience: str = "public"
+    # who may read the tab (engine/core/audience.py): the GM alone, the public, or one side's player;
+    # None: derived from `kind`/`owner` (an order tab is its owner's, any other public) -- see `readers`
+    audience: Audience | None = None
     wrap_header: bool = True  # the header wraps at spaces; widths keep every header word whole
     wrap_columns: tuple[int, ...] = ()  # columns (1-based) whose cells wrap: long reasons and the like
     print_landscape: bool = False  # printed across the page
     print_fit_width: bool = False  # printed scaled to one page wide (as many pages tall as it takes)
     print_title_rows: int = 0  # the first N rows repeat at the top of every printed page
+
+    @property
+    def readers(self) -> Audience:
+        """The tab's audience: the declared one, else derived (see :func:`audience.of_spec`)."""
+        return of_spec(self)
 
 
 @dataclass(frozen=True)
@@ -180,6 +185,10 @@ class WorkbookSpec:
     # the sides the program plays itself (no order tab): named to the GM when the campaign is made,
     # beside the sides with an order tab (TabSpec.owner)
     ai_sides: tuple[str, ...] = ()
+    # the game hides facts from some players (Ruleset.hidden_information): every backend then keeps
+    # each audience's tabs in a book of its own (Google: private spreadsheets; .xlsx: a workbook per
+    # player and a public one beside the GM's)
+    hidden_information: bool = False
 
     def played_sides(self) -> list[str]:
         """The sides with an order tab, in the tabs' order."""
@@ -192,9 +201,10 @@ class WorkbookSpec:
         raise KeyError(name)
 
 
-#: Audiences of a tab (TabSpec.audience): everyone who can open the campaign, or the GM alone.
-AUDIENCE_PUBLIC = "public"
-AUDIENCE_GM = "gm"
+#: Audiences of a tab (TabSpec.audience): everyone who can open the campaign, or the GM alone
+#: (a side's player: audience.player(side)).
+AUDIENCE_PUBLIC = PUBLIC
+AUDIENCE_GM = GM
 
 
 @dataclass(frozen=True)
@@ -205,12 +215,15 @@ class ReplaceTab:
     rows: Grid
     spec: TabSpec | None = None  # used only when the tab must be created
     beside: str = ""  # keep the tab in the same spreadsheet as this one (a private order book)
-    audience: str = ""  # who may read it (see TabSpec.audience); "" = the spec's, else public
+    audience: Audience | None = None  # who may read it (see TabSpec.audience); None = the spec's, else public
 
     @property
-    def readers(self) -> str:
-        """The tab's audience: its own, else its spec's, else public."""
-        return self.audience or (self.spec.audience if self.spec is not None else "") or AUDIENCE_PUBLIC
+    def readers(self) -> Audience:
+        """The tab's audience: its own, else its spec's, else public (a tab written ``beside``
+        another one lives in that one's book: audience.audiences resolves it)."""
+        if self.audience is not None:
+            return self.audience
+        return self.spec.readers if self.spec is not None else AUDIENCE_PUBLIC
 
 
 @dataclass(frozen=True)
@@ -221,6 +234,9 @@ class WriteBlock:
     row: int
     col: int
     values: Grid
+    # who may read the tab, when this block creates it (a log's first rows); None: public, or in a
+    # campaign with hidden information the GM's alone (audience.py: an undeclared tab is the GM's)
+    audience: Audience | None = None
 
 
 @dataclass

@@ -29,6 +29,7 @@ class AncientRuleset:
     resources: tuple[Resource, ...] = RESOURCES
     phases: tuple[str, ...] = tuple(p.name for p in ruleset.PHASES)
     calendar: Calendar = CALENDAR
+    hidden_information = False  # every player sees the whole map; order tabs are private only on request
 
     def new_workbook(
         self,

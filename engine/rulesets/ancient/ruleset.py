@@ -11,6 +11,7 @@ from typing import Any
 
 from engine.core import history, i18n
 from engine.core import tabs as tabs_core
+from engine.core.audience import player
 from engine.core.dice import Dice, commitment, new_secret, turn_seed
 from engine.core.errors import CampaignError, InvalidOrder, Problem, TurnMismatch
 from engine.core.i18n import N_
@@ -671,7 +672,8 @@ def private_tabs(tables: Tables, order_tabs: Collection[str] | None = None) -> l
         if st is None or st.ai or (order_tabs is not None and ot.tab not in order_tabs):
             continue
         name = PRIVATE_TAB.get(c.lang, PRIVATE_TAB["ru"]).format(ot.state)
-        spec = TabSpec(name, [], {1: 34, 2: 16, 3: 16, 4: 60}, frozen_rows=1, kind="report")
+        spec = TabSpec(name, [], {1: 34, 2: 16, 3: 16, 4: 60}, frozen_rows=1, kind="report",
+                       audience=player(ot.state))
         if c.last_resolved < 1:
             grid: Grid = [[_("{state}: ходов ещё не было — отчёт появится после первого хода").format(state=ot.state)]]
         else:
