@@ -138,8 +138,8 @@ def test_i15_p7_a_ruleset_that_writes_the_secret_into_a_cell_is_refused(tmp_path
                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     real = ruleset.new_workbook
 
-    def leaky(**kwargs: object) -> object:
-        spec = real(**kwargs)  # type: ignore[arg-type]
+    def leaky(*args: object, **kwargs: object) -> object:
+        spec = real(*args, **kwargs)  # type: ignore[arg-type]
         return dataclasses.replace(spec, tabs=[*spec.tabs, TabSpec("Утечка", [[spec.secret]])])
 
     monkeypatch.setattr(ruleset, "new_workbook", leaky)
