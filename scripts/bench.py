@@ -112,7 +112,7 @@ def peak_memory_mb(states: int) -> float:
         f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
         "from scripts.bench import campaign_tables\n"
         "from engine.rulesets.ancient import ruleset\n"
-        f"t = campaign_tables({states}); ruleset.resolve(t)\n"
+        f"t = campaign_tables({states}); ruleset.resolve(t, secret='bench-{states}')\n"
         "print([int(x.split()[1]) for x in open('/proc/self/status') if x.startswith('VmHWM')][0])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
@@ -155,12 +155,13 @@ def bench_google(states: int, runs: int) -> dict[str, Any] | None:
             written = sum(r["request_bytes"] for r in api if r["method"] == "POST")
             result[mode] = {"requests": len(api), "bytes": sum(r["request_bytes"] + r["response_bytes"] for r in api),
                             "written": written, "seconds": elapsed}
-        result["naive"] = naive_flow(emu, creds, sid)
+        result["naive"] = naive_flow(emu, creds, sid, spec.secret or "")
     return result
 
 
-def naive_flow(emu: Any, creds: Path, sid: str) -> dict[str, Any]:
-    """The anchor: a plain gspread sync that reads each tab and writes each changed tab separately."""
+def naive_flow(emu: Any, creds: Path, sid: str, secret: str) -> dict[str, Any]:
+    """The anchor: a plain gspread sync that reads each tab and writes each changed tab separately
+    (with the GM's secret, which no cell holds)."""
     from sheets_bridge.google_http import make_client
 
     client = make_client(str(creds))
@@ -168,7 +169,7 @@ def naive_flow(emu: Any, creds: Path, sid: str) -> dict[str, Any]:
     t = time.perf_counter()
     book = client.open_by_key(sid)
     tables = {ws.title: ws.get_all_values() for ws in book.worksheets()}
-    result = ruleset.resolve(tables)
+    result = ruleset.resolve(tables, secret=secret)
     after = apply_changes(tables, result.changes)
     for ws in book.worksheets():
         if ws.title in after and after[ws.title] != tables.get(ws.title):
