@@ -27,27 +27,19 @@ from . import meta
 from .cursor import Cursor, from_key
 from .errors import CampaignError
 from .messages import _
-from .tables import Cell, Formula, Grid, Tables, is_blank
+from .tables import Cell, CoreTab, Formula, Grid, Tables, is_blank
 
-HISTORY_TITLES = {"ru": "_История", "en": "_History"}  # by the campaign's language
-HISTORY_TAB = HISTORY_TITLES["ru"]
-
-
-def title(lang: str) -> str:
-    """The history tab's title in a campaign of ``lang`` (Russian unless English)."""
-    return HISTORY_TITLES["en" if lang == "en" else "ru"]
-
-
-def is_history(name: str) -> bool:
-    """Whether ``name`` is the history tab's title, in either language."""
-    return name in HISTORY_TITLES.values()
+HISTORY = CoreTab("_История", "_History")
+HISTORY_TITLES = HISTORY.titles  # by the campaign's language
+HISTORY_TAB = HISTORY.ru
+title = HISTORY.title
+is_history = HISTORY.owns
 
 
 def tab_of(tables: Tables) -> str:
     """The campaign's history tab: the one it has (either language's title), else the title in the
     campaign's language (the meta tab's «Язык»/"Language")."""
-    found = next((t for t in tables if is_history(t)), None)
-    return found or title(meta.lang(tables) or "ru")
+    return HISTORY.found_in(tables) or title(meta.lang(tables) or "ru")
 CHUNK = 32_000  # under a cell's limit in .xlsx (32,767; Google 50,000): a longer chunk is cut there
 
 

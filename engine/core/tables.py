@@ -138,6 +138,31 @@ class Chart:
 
 
 @dataclass(frozen=True)
+class CoreTab:
+    """A hidden tab the core itself keeps (the history, the tab registry), titled in the campaign's
+    language; either language's title is its, so a campaign reads whichever it was made with."""
+
+    ru: str
+    en: str
+
+    @property
+    def titles(self) -> dict[str, str]:
+        return {"ru": self.ru, "en": self.en}
+
+    def title(self, lang: str) -> str:
+        """The title in a campaign of ``lang`` (Russian unless English)."""
+        return self.en if lang == "en" else self.ru
+
+    def owns(self, name: str) -> bool:
+        """Whether ``name`` is this tab's title, in either language."""
+        return name in (self.ru, self.en)
+
+    def found_in(self, tables: Tables) -> str | None:
+        """The title this tab has in ``tables``, or None when the campaign has no such tab yet."""
+        return next((t for t in tables if self.owns(t)), None)
+
+
+@dataclass(frozen=True)
 class TabSpec:
     """How a tab looks when it is created: content, widths, frozen panes, dropdowns, protection,
     wrapping and print setup (each backend applies what it can: Google's API has no print setup)."""

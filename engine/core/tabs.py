@@ -20,25 +20,14 @@ from dataclasses import dataclass, field
 
 from .messages import _
 from .names import fold
-from .tables import Cell, Grid, Tables, TabSpec, is_blank
+from .tables import Cell, CoreTab, Grid, Tables, TabSpec, is_blank
 
-REGISTRY_TITLES = {"ru": "_Листы", "en": "_Tabs"}  # by the campaign's language
-REGISTRY_TAB = REGISTRY_TITLES["ru"]
-
-
-def registry_title(lang: str) -> str:
-    """The registry's title in a campaign of ``lang`` (Russian unless English)."""
-    return REGISTRY_TITLES["en" if lang == "en" else "ru"]
-
-
-def is_registry(title: str) -> bool:
-    """Whether ``title`` is the registry's, in either language."""
-    return title in REGISTRY_TITLES.values()
-
-
-def registry_in(tables: Tables) -> str | None:
-    """The registry tab the campaign has (either language's title), or None before the first resolve."""
-    return next((t for t in tables if is_registry(t)), None)
+REGISTRY = CoreTab("_Листы", "_Tabs")
+REGISTRY_TITLES = REGISTRY.titles  # by the campaign's language
+REGISTRY_TAB = REGISTRY.ru
+registry_title = REGISTRY.title
+is_registry = REGISTRY.owns
+registry_in = REGISTRY.found_in  # None before the first resolve
 
 
 def registry_header() -> list[Cell]:
