@@ -14,6 +14,7 @@ from engine.core.ordertab import (
     resolved_grid,
     result_cells,
     row_inputs,
+    stamped_rows,
     status_of,
     status_strips,
 )
@@ -178,3 +179,32 @@ def test_a_stamp_is_the_window_in_the_campaigns_words_and_reads_back() -> None:
     for bad in (None, "", True, "3:луна", 5):
         assert session.stamp_cursor(bad, CAL) is None
     assert session.stamp_cursor(0, ONE_STAGE) is None
+
+
+def test_a_staged_games_stamps_read_back_as_windows() -> None:
+    ot = tab(["вперёд", None, None, "3:ночь:1"], ["стоп", None, None, "3:night:2"], ["x", None, None, "3:луна"],
+             ["назад"])
+    found = stamped_rows(ot, FIELDS, CAL, "window", cursor="3:day")
+    assert [(r.row, at) for r, at in found] == [
+        (2, CAL.parse("3:ночь:1")), (3, CAL.parse("3:ночь:2")), (4, None), (5, None)]
+    assert all(r.ref.endswith("@3:day") for r, _at in found)
+    one = tab(["вперёд", None, None, 2])
+    assert stamped_rows(one, FIELDS, ONE_STAGE, "window")[0][1] == Cursor(2)
+    archive: Grid = [["Окно", "Сторона", "Строка", "Ход фигуры", "Цель"], ["3:ночь:1", "Синие", 2, "вперёд", None],
+                     ["3:night:2", "Синие", 3, "стоп", None], ["3:луна", "Синие", 4, "x", None]]
+    cols = {"window": 0, "side": 1, "row": 2, "move": 3, "target": 4}
+    kept = archived_inputs(archive, cols, INPUTS, "window", side_key="side", calendar=CAL)
+    night1, night2 = CAL.parse("3:ночь:1"), CAL.parse("3:ночь:2")
+    assert kept == {(night1, "Синие", 2): ("вперёд", ""), (night2, "Синие", 3): ("стоп", "")}
+
+
+def test_resolve_leaves_the_rows_that_wait_for_a_later_window() -> None:
+    ot = tab(["вперёд"], ["в засаду", "лес", None, None, "принят", "", "ждёт ночи"])
+    ot.rows = [candidate_rows(ot, FIELDS, "window")[0][0]]
+    results = {ot.rows[0].ref: OrderResult(Status.DONE, "", "вперёд")}
+    at = CAL.parse("3:день")
+    grid, archive = resolved_grid(ot, results, session.stamp(at, CAL, "ru"), "ru", INPUTS, "window", waiting={3})
+    assert grid[1][:5] == [None, None, None, "3:день", "выполнен"]
+    assert grid[2] == ot.grid[2] and len(archive) == 1
+    cleared, _a = resolved_grid(ot, results, "3:день", "ru", INPUTS, "window")
+    assert cleared[2] == [None] * 7  # not waiting: cleared as a row of no window

@@ -16,11 +16,13 @@ The rules every game shares (docs/orders.md, «Which turn a row belongs to»):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .cursor import Calendar, Cursor
 from .layout import norm, records
 from .orders import STATUS_TEXT, OrderResult, OrderRow, Status
+from .session import stamp_cursor
 from .tables import Cell, Formula, Grid, WriteBlock, as_text, column_letter, is_blank, shorten
 
 STAMP_KEY = "turn"  # the default stamp column's key: the window a row was resolved in
@@ -98,6 +100,22 @@ def candidate_rows(
     return out
 
 
+def stamped_rows(
+    ot: OrderTab,
+    input_fields: Sequence[str],
+    calendar: Calendar,
+    stamp_key: str = STAMP_KEY,
+    *,
+    notes: Sequence[str] = (),
+    cursor: str = "",
+) -> list[tuple[OrderRow, Cursor | None]]:
+    """`candidate_rows` with each stamp read as the window it names (session.stamp_cursor: a turn
+    number in a one-stage game, «3:города» or "3:cities" in a staged one; None: no stamp, or one
+    that names no window of `calendar`)."""
+    rows = candidate_rows(ot, input_fields, stamp_key, notes=notes, cursor=cursor)
+    return [(row, stamp_cursor(stamp, calendar)) for row, stamp in rows]
+
+
 def input_key(values: Sequence[Cell]) -> tuple[str, ...]:
     """Inputs as compared with the archive: each as its stripped text, a blank as ''."""
     return tuple("" if is_blank(v) else str(v).strip() for v in values)
@@ -125,15 +143,18 @@ def archived_inputs(
     stamp_key: str = STAMP_KEY,
     side_key: str = "state",
     row_key: str = "row",
-) -> dict[tuple[int | str, str, int], tuple[str, ...]]:
+    calendar: Calendar | None = None,
+) -> dict[tuple[int | str | Cursor, str, int], tuple[str, ...]]:
     """(stamp, side, row) -> the inputs an archive tab keeps for that order row (its `grid` with
     located `cols`; {} when a column is missing). Written only by resolve (and the GM's alone), it
-    tells an untouched row of an older campaign from a rewritten one."""
+    tells an untouched row of an older campaign from a rewritten one. The stamp is `stamp_value`'s
+    key, or with a `calendar` the window it names (as `stamped_rows` reads an order tab's stamps)."""
     if not grid or any(k not in cols for k in (stamp_key, side_key, row_key, *archived)):
         return {}
-    out: dict[tuple[int | str, str, int], tuple[str, ...]] = {}
+    out: dict[tuple[int | str | Cursor, str, int], tuple[str, ...]] = {}
     for _r, rec in records(grid, dict(cols)):
-        stamp, row = stamp_value(rec.get(stamp_key)), rec.get(row_key)
+        cell, row = rec.get(stamp_key), rec.get(row_key)
+        stamp = stamp_value(cell) if calendar is None else stamp_cursor(cell, calendar)
         if stamp is None or not isinstance(row, (int, float)):
             continue
         out[(stamp, str(rec.get(side_key) or ""), int(row))] = input_key([rec.get(k) for k in archived])
@@ -218,18 +239,21 @@ def resolved_grid(
     stamp_key: str = STAMP_KEY,
     result_keys: Sequence[str] = RESULT_KEYS,
     archived: Sequence[str] | None = None,
+    waiting: Collection[int] = (),
 ) -> tuple[Grid, Grid]:
     """The order tab after resolve, and its archive rows ``[stamp, side, row, *archived, status,
     reason, echo]`` (`archived` defaults to `cleared`). The open window's rows (`ot.rows`) get the
-    `stamp` and their results and lose their `cleared` inputs (a comment, not cleared, stays): a row
-    with input is always an order of the open window. Every other row loses its `cleared` inputs
-    and results too (it has none left, or is the history of an older campaign)."""
+    `stamp` (session.stamp) and their results and lose their `cleared` inputs (a comment, not
+    cleared, stays): a row with input is always an order of the open window. The sheet rows in
+    `waiting` (a staged game's rows for a later window of the turn, engine/core/stagerows.py) stay
+    exactly as they are. Every other row loses its `cleared` inputs and results too (it has none
+    left, or is the history of an older campaign)."""
     width = max([len(r) for r in ot.grid] + [max(ot.cols.values()) + 1])
     grid: Grid = [list(r) + [None] * (width - len(r)) for r in ot.grid]
     executed = {row.row for row in ot.rows}
     outputs = (stamp_key, *result_keys)
     for r in range(2, len(grid) + 1):
-        if r in executed:
+        if r in executed or r in waiting:
             continue
         for key in (*cleared, *outputs):
             if key in ot.cols:
