@@ -1,0 +1,300 @@
+"""«Дуэт» as a `Ruleset` (engine/core/ruleset.py): the whole interface, each member real.
+
+check and resolve work on one order window (a cursor: «1:сбор», «1:торг»): they read both sides'
+order tabs, rule the rows of the open window (rows of a later stage wait), post every change of a
+stock through the ledger, and hand back one changeset: the order tabs, each side's stock tab (its
+audience that side alone), the public ranking and chronicle, the GM's ledger and archive, the
+history snapshot and, last, the meta marker that opens the next window."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from pathlib import Path
+from typing import Any
+
+from engine.core import history, meta
+from engine.core.audience import GM, PUBLIC, player
+from engine.core.cursor import Cursor
+from engine.core.dice import Dice, cursor_seed, new_secret
+from engine.core.errors import CampaignError, TurnMismatch
+from engine.core.ledger import Resource, movements
+from engine.core.orders import STATUS_TEXT, OrderResult
+from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, ScenarioOutcome, SyncResult
+from engine.core.tables import (
+    Changeset,
+    Grid,
+    ReplaceTab,
+    Tables,
+    TabSpec,
+    WorkbookSpec,
+    WriteBlock,
+    apply_changes,
+)
+from engine.core.turn import TurnReport
+
+from . import reporter, rules, session, tabs, world
+from .words import (
+    ARCHIVE,
+    ARCHIVE_HEADER,
+    CALENDAR,
+    CHRONICLE,
+    CHRONICLE_HEADER,
+    COLS,
+    LEDGER,
+    LEDGER_HEADER,
+    META,
+    NAME,
+    ORDER_FIELDS,
+    PHASES,
+    RANKING,
+    RESOURCES,
+    SIDES,
+    TRADE,
+    orders_tab,
+    report_tab,
+    stock_tab,
+)
+
+LANG = "ru"
+
+
+def open_window(tables: Tables, expect_turn: int | None = None) -> Cursor:
+    """The open window; TurnMismatch (nothing changed) when a turn was asked that is not open."""
+    at = meta.open_cursor(tables, CALENDAR)
+    if expect_turn is not None and expect_turn != at.turn:
+        raise TurnMismatch(f"Открыт ход «{CALENDAR.format(at)}», а просили разрешить ход {expect_turn}. "
+                           f"Ничего не изменено.")
+    return at
+
+
+def _summary(mode: str, at: Cursor, report: rules.Report, opening: world.Stocks,
+             closing: world.Stocks) -> dict[str, Any]:
+    """What the CLI prints and --json shows: the orders by status, each side's movement of both resources."""
+    moved = movements(report.ledger.entries, closing, SIDES, RESOURCES, opening)
+    states = [{"name": side, "ai": False, "stability": 0,
+               "balances": {code: {"opening": float(m.opening), "income": float(m.income),
+                                   "expenses": float(m.expenses), "closing": float(m.closing)}
+                            for code, m in moved[side].items()}} for side in SIDES]
+    return {"mode": mode, "ruleset": NAME, "turn": at.turn, "cursor": CALENDAR.format(at), "states": states,
+            "orders": report.counts(), "warnings": list(report.warnings),
+            "resources": [{"code": r.code, "name": r.name(LANG)} for r in RESOURCES],
+            "waiting": len(report.facts.waiting)}
+
+
+def _judge(tables: Tables, at: Cursor, dice: Dice) -> tuple[rules.Report, world.Stocks, world.Stocks]:
+    stocks = world.read(tables)
+    opening = stocks.copy()
+    report: rules.Report = TurnReport(at.turn, LANG, facts=rules.Facts(at))
+    rules.judge(tables, at, dice, stocks, report)
+    return report, opening, stocks
+
+
+def _waiting_words(report: rules.Report) -> dict[str, dict[int, str]]:
+    out: dict[str, dict[int, str]] = {}
+    for row, when in report.facts.waiting:
+        out.setdefault(row.tab, {})[row.row] = f"ждёт этапа «{CALENDAR.format(when)}»"
+    return out
+
+
+def check(tables: Tables, on_phase: OnPhase | None = None) -> SyncResult:
+    """Rule the open window's rows with blind dice; write only their status columns."""
+    at = open_window(tables)
+    report, opening, stocks = _judge(tables, at, Dice.blind_dice())
+    changes = Changeset()
+    for tab, judged in report.facts.judged.items():
+        changes.blocks += session.status_blocks(tab, judged, LANG)
+    for tab, rows_of in _waiting_words(report).items():
+        changes.blocks += [WriteBlock(tab, r, COLS["status"] + 1, [[None, text, None]]) for r, text in rows_of.items()]
+    for name in PHASES:
+        if on_phase is not None:
+            on_phase(name)
+    return SyncResult("check", at.turn, changes, report, stocks, _summary("check", at, report, opening, stocks))
+
+
+def _ledger_rows(report: rules.Report, shown: str) -> Grid:
+    return [[shown, e.state, e.resource, CALENDAR.stage(e.phase).ru, e.category, int(e.amount), e.reason,
+             e.order_ref] for e in report.ledger.entries]
+
+
+def _archive_rows(tables: Tables, report: rules.Report, shown: str) -> Grid:
+    words = STATUS_TEXT[LANG]
+    out: Grid = []
+    for tab, judged in report.facts.judged.items():
+        grid = tables.get(tab, [])
+        for r, res in sorted(judged.items()):
+            line = grid[r - 1] if r - 1 < len(grid) else []
+            inputs = [line[COLS[f]] if COLS[f] < len(line) else None for f in ORDER_FIELDS]
+            out.append([shown, world_side(tab), r, *inputs, words[res.status], res.reason, res.understood])
+    return out
+
+
+def world_side(tab: str) -> str:
+    return next(s for s in SIDES if orders_tab(s) == tab)
+
+
+def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = None, secret: str | None = None,
+            on_phase: OnPhase | None = None) -> SyncResult:
+    """Resolve the open window with the dice of `secret` (or the revealed `seed`: verify's re-run)."""
+    at = open_window(tables, expect_turn)
+    if seed is None:
+        if not secret:
+            raise CampaignError("без секрета ведущего не бросить кости окна: ход не разрешён")
+        seed = cursor_seed(secret, at)
+    report, opening, stocks = _judge(tables, at, Dice(seed))
+    if on_phase is not None:
+        on_phase(PHASES[0])
+    shown = CALENDAR.format(at, LANG)
+    changes = Changeset()
+    waiting = _waiting_words(report)
+    for side in SIDES:
+        tab = orders_tab(side)
+        grid = session.resolved_grid(tables[tab], report.facts.judged.get(tab, {}), shown, LANG)
+        for r, text in waiting.get(tab, {}).items():
+            grid[r - 1][COLS["status"]:COLS["echo"] + 1] = [None, text, None]
+        changes.replace.append(ReplaceTab(tab, grid))
+        changes.replace.append(ReplaceTab(stock_tab(side), world.stock_grid(stocks, side), audience=player(side)))
+    changes.replace.append(ReplaceTab(RANKING, world.ranking_grid(stocks), audience=PUBLIC))
+    told = list(report.chronicle)
+    if at.stage == TRADE:
+        told.insert(0, f"цена зерна — {report.facts.price} золота")
+    changes.blocks += session.append_rows(tables, CHRONICLE, CHRONICLE_HEADER,
+                                          [[shown, line] for line in told or ["окно прошло без событий"]], PUBLIC)
+    changes.blocks += session.append_rows(tables, LEDGER, LEDGER_HEADER, _ledger_rows(report, shown), GM)
+    changes.blocks += session.append_rows(tables, ARCHIVE, ARCHIVE_HEADER, _archive_rows(tables, report, shown), GM)
+    changes.blocks.append(session.history_block(tables, at))
+    grid = tabs.meta_grid(CALENDAR.next(at), secret, meta.text(tables, meta.CAMPAIGN_ID), seed)
+    changes.marker.append(session.meta_marker(tables, meta.meta_tab(tables) or META, grid))
+    if on_phase is not None:
+        on_phase(PHASES[1])
+    summary = _summary("resolve", at, report, opening, stocks)
+    return SyncResult("resolve", at.turn, changes, report, stocks, summary)
+
+
+def last_resolved(tables: Tables) -> int:
+    """The last turn a window of which is resolved (0 before any)."""
+    kept = history.entries(tables)
+    return kept[-1].turn if kept else 0
+
+
+def private_tabs(tables: Tables, order_tabs: Collection[str] | None = None) -> list[ReplaceTab]:
+    """Each side's report of the last resolved turn, a tab of its own book beside its order tab."""
+    turn = last_resolved(tables) or None
+    out = []
+    for side in SIDES:
+        if order_tabs is not None and orders_tab(side) not in order_tabs:
+            continue
+        name = report_tab(side)
+        out.append(ReplaceTab(name, reporter.report_grid(tables, side, turn), TabSpec(name, [], kind="report"),
+                              beside=orders_tab(side), audience=player(side)))
+    return out
+
+
+DEMO_ORDERS = {
+    "A": [["сбор", "добыть", "зерно", 6], ["сбор", "добыть", "золото", 4], [None, "продать", "зерно", 30]],
+    "B": [["сбор", "добыть", "золото", 7], ["сбор", "добыть", "зерно", 5], ["торг", "продать", "зерно", 20]],
+}
+
+
+def order_blocks(tables: Tables, orders: Mapping[str, Grid]) -> list[WriteBlock]:
+    """`orders` (side -> rows of stage, order, resource, amount) written below each tab's last input."""
+    out = []
+    for side, rows in orders.items():
+        tab = orders_tab(side)
+        grid = tables.get(tab, [])
+        used = [i for i, r in enumerate(grid) if i and any(v not in (None, "") for v in r[: len(ORDER_FIELDS)])]
+        first = (max(used) + 2) if used else 2
+        out.append(WriteBlock(tab, first, 1, [list(r) for r in rows]))
+    return out
+
+
+def run_scenario(data: Mapping[str, Any]) -> ScenarioOutcome:
+    """A scenario: ``windows``, each with ``orders`` (side -> rows) and ``expect`` (side -> resource
+    code -> stock after the window) and optionally ``statuses`` (side -> status words of its rows, in
+    order); the dice are those of ``secret``."""
+    outcome = ScenarioOutcome()
+    secret = str(data.get("secret") or new_secret())
+    spec = tabs.new_workbook(secret, "scenario")
+    tables: Tables = {t.name: [list(r) for r in t.rows] for t in spec.tabs}
+    for n, window in enumerate(data.get("windows") or [], start=1):
+        orders = window.get("orders") or {}
+        blocks = order_blocks(tables, orders)
+        tables = apply_changes(tables, Changeset(blocks=blocks))
+        result = resolve(tables, secret=secret)
+        judged = result.report.facts.judged
+        tables = apply_changes(tables, result.changes)
+        stocks = world.read(tables)
+        for side, wanted in (window.get("expect") or {}).items():
+            for code, value in wanted.items():
+                got = stocks.of(side, code)
+                outcome.expect(got == value, f"окно {n}: у {side} {code} = {got}, ожидалось {value}")
+        for side, words in (window.get("statuses") or {}).items():
+            block = next(b for b in blocks if b.tab == orders_tab(side))
+            got = [_status(judged.get(block.tab, {}).get(block.row + i)) for i in range(len(block.values))]
+            outcome.expect(got == list(words), f"окно {n}: статусы {side} {got}, ожидались {list(words)}")
+    return outcome
+
+
+def _status(res: OrderResult | None) -> str:
+    return STATUS_TEXT[LANG][res.status] if res is not None else "ждёт"
+
+
+class DuoRuleset:
+    """The game as the registry holds it."""
+
+    name = NAME
+    aliases: tuple[str, ...] = ("дуэт",)
+    resources: tuple[Resource, ...] = RESOURCES
+    phases: tuple[str, ...] = PHASES
+    calendar = CALENDAR
+    hidden_information = True
+
+    def new_workbook(self, scenario: str = "demo", lang: str = "ru", title: str | None = None,
+                     secret: str | None = None, data: dict[str, Any] | None = None,
+                     campaign_id: str | None = None) -> WorkbookSpec:
+        if lang != LANG:
+            raise CampaignError(f"«Дуэт» — игра только на русском, а просили язык «{lang}»")
+        if scenario != "demo" or data:
+            raise CampaignError(f"у «Дуэта» один сценарий, demo, а просили «{scenario}»")
+        return tabs.new_workbook(secret or new_secret(), campaign_id or meta.new_campaign_id(), title)
+
+    def check(self, tables: Tables, secret: str | None = None, on_phase: OnPhase | None = None,
+              tab_ids: dict[str, str] | None = None) -> SyncResult:
+        return check(tables, on_phase)
+
+    def resolve(self, tables: Tables, expect_turn: int | None = None, seed: str | None = None,
+                secret: str | None = None, on_phase: OnPhase | None = None,
+                tab_ids: dict[str, str] | None = None) -> SyncResult:
+        return resolve(tables, expect_turn, seed, secret, on_phase)
+
+    def chronicle_seed(self, tables: Tables, cursor: Cursor) -> str | None:
+        return None  # every seed is in the meta's own cell since the first window
+
+    def later_inputs(self, tables: Tables) -> dict[str, list[int]]:
+        return {orders_tab(s): [COLS[f] for f in ORDER_FIELDS] for s in SIDES}
+
+    def private_tabs(self, tables: Tables, order_tabs: Collection[str] | None = None) -> list[ReplaceTab]:
+        return private_tabs(tables, order_tabs)
+
+    def demo_changes(self, tables: Tables) -> Changeset:
+        return Changeset(blocks=order_blocks(tables, DEMO_ORDERS))
+
+    def last_resolved(self, tables: Tables) -> int:
+        return last_resolved(tables)
+
+    def report_sides(self, tables: Tables) -> list[str]:
+        return sorted(SIDES)
+
+    def forum_post(self, tables: Tables, turn: int, fmt: str = "bbcode", limit: int = DEFAULT_POST_LIMIT) -> list[str]:
+        return reporter.forum_post(tables, turn, fmt, limit)
+
+    def player_report(self, tables: Tables, side: str, turn: int | None = None) -> str:
+        return "\n".join(reporter.report_lines(tables, side, turn if turn is not None else last_resolved(tables)))
+
+    def chart_png(self, tables: Tables, path: Path) -> Path:
+        return reporter.chart_png(tables, path)
+
+    def run_scenario(self, data: Mapping[str, Any]) -> ScenarioOutcome:
+        return run_scenario(data)
+
+
+RULESET: Ruleset = DuoRuleset()
