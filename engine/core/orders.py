@@ -47,10 +47,13 @@ class OrderRow:
     cells: dict[str, Cell]  # plain values: a formula a player typed is here as its text
     columns: dict[str, str] = field(default_factory=dict)  # field -> column letter
     formulas: frozenset[str] = frozenset()  # fields whose cell held a formula (refused as an order)
+    cursor: str = ""  # the window the row is read in, by key («3:cities»); '' in a one-stage game
 
     @property
     def ref(self) -> str:
-        return f"{self.tab}!{self.row}"
+        """The row's key in a report: «tab!row», and «tab!row@3:cities» in a staged game, so that a
+        row read again in a later window of the same turn is a new order, not the old one."""
+        return f"{self.tab}!{self.row}@{self.cursor}" if self.cursor else f"{self.tab}!{self.row}"
 
     def where(self, fieldname: str) -> str:
         col = self.columns.get(fieldname, "")
