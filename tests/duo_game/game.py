@@ -12,13 +12,14 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.core import history, meta
-from engine.core.audience import GM, PUBLIC, player
+from engine.core import history, meta, ordertab, session
+from engine.core.audience import PUBLIC, player
 from engine.core.cursor import Cursor
 from engine.core.dice import Dice, cursor_seed, new_secret
 from engine.core.errors import CampaignError, TurnMismatch
 from engine.core.ledger import Resource, movements
-from engine.core.orders import STATUS_TEXT, OrderResult
+from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
+from engine.core.ordertab import OrderTab
 from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, ScenarioOutcome, SyncResult
 from engine.core.tables import (
     Changeset,
@@ -32,7 +33,7 @@ from engine.core.tables import (
 )
 from engine.core.turn import TurnReport
 
-from . import reporter, rules, session, tabs, world
+from . import reporter, rules, tabs, world
 from .words import (
     ARCHIVE,
     ARCHIVE_HEADER,
@@ -49,6 +50,7 @@ from .words import (
     RANKING,
     RESOURCES,
     SIDES,
+    STAMP,
     TRADE,
     orders_tab,
     report_tab,
@@ -89,22 +91,28 @@ def _judge(tables: Tables, at: Cursor, dice: Dice) -> tuple[rules.Report, world.
     return report, opening, stocks
 
 
-def _waiting_words(report: rules.Report) -> dict[str, dict[int, str]]:
-    out: dict[str, dict[int, str]] = {}
+def _waiting(report: rules.Report) -> dict[str, dict[int, tuple[OrderRow, OrderResult]]]:
+    """tab -> sheet row -> (the row, its word: it waits for a later stage of the turn)."""
+    out: dict[str, dict[int, tuple[OrderRow, OrderResult]]] = {}
     for row, when in report.facts.waiting:
-        out.setdefault(row.tab, {})[row.row] = f"ждёт этапа «{CALENDAR.format(when)}»"
+        word = OrderResult(Status.HISTORY, f"ждёт этапа «{CALENDAR.format(when)}»")
+        out.setdefault(row.tab, {})[row.row] = (row, word)
     return out
 
 
 def check(tables: Tables, on_phase: OnPhase | None = None) -> SyncResult:
-    """Rule the open window's rows with blind dice; write only their status columns."""
+    """Rule the open window's rows with blind dice; write only their status columns (a row that
+    waits for a later stage says so)."""
     at = open_window(tables)
     report, opening, stocks = _judge(tables, at, Dice.blind_dice())
     changes = Changeset()
-    for tab, judged in report.facts.judged.items():
-        changes.blocks += session.status_blocks(tab, judged, LANG)
-    for tab, rows_of in _waiting_words(report).items():
-        changes.blocks += [WriteBlock(tab, r, COLS["status"] + 1, [[None, text, None]]) for r, text in rows_of.items()]
+    waiting = _waiting(report)
+    for tab, ot in report.facts.tabs.items():
+        later = waiting.get(tab, {})
+        shown = OrderTab(ot.tab, ot.side, ot.cols, ot.grid,
+                         rows=sorted([*ot.rows, *(row for row, _w in later.values())], key=lambda r: r.row))
+        words = {**report.results, **{row.ref: w for row, w in later.values()}}
+        changes.blocks += ordertab.status_strips(shown, words, LANG, STAMP)
     for name in PHASES:
         if on_phase is not None:
             on_phase(name)
@@ -114,22 +122,6 @@ def check(tables: Tables, on_phase: OnPhase | None = None) -> SyncResult:
 def _ledger_rows(report: rules.Report, shown: str) -> Grid:
     return [[shown, e.state, e.resource, CALENDAR.stage(e.phase).ru, e.category, int(e.amount), e.reason,
              e.order_ref] for e in report.ledger.entries]
-
-
-def _archive_rows(tables: Tables, report: rules.Report, shown: str) -> Grid:
-    words = STATUS_TEXT[LANG]
-    out: Grid = []
-    for tab, judged in report.facts.judged.items():
-        grid = tables.get(tab, [])
-        for r, res in sorted(judged.items()):
-            line = grid[r - 1] if r - 1 < len(grid) else []
-            inputs = [line[COLS[f]] if COLS[f] < len(line) else None for f in ORDER_FIELDS]
-            out.append([shown, world_side(tab), r, *inputs, words[res.status], res.reason, res.understood])
-    return out
-
-
-def world_side(tab: str) -> str:
-    return next(s for s in SIDES if orders_tab(s) == tab)
 
 
 def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = None, secret: str | None = None,
@@ -143,26 +135,30 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
     report, opening, stocks = _judge(tables, at, Dice(seed))
     if on_phase is not None:
         on_phase(PHASES[0])
-    shown = CALENDAR.format(at, LANG)
+    stamp = session.stamp(at, CALENDAR, LANG)
     changes = Changeset()
-    waiting = _waiting_words(report)
+    waiting = _waiting(report)
+    archived: Grid = []
     for side in SIDES:
-        tab = orders_tab(side)
-        grid = session.resolved_grid(tables[tab], report.facts.judged.get(tab, {}), shown, LANG)
-        for r, text in waiting.get(tab, {}).items():
-            grid[r - 1][COLS["status"]:COLS["echo"] + 1] = [None, text, None]
-        changes.replace.append(ReplaceTab(tab, grid))
+        ot = report.facts.tabs[orders_tab(side)]
+        grid, archive = ordertab.resolved_grid(ot, report.results, stamp, LANG, ORDER_FIELDS, STAMP)
+        for r, (_row, word) in waiting.get(ot.tab, {}).items():  # a later stage's row stays as written
+            line = list(ot.grid[r - 1]) + [None] * (len(grid[r - 1]) - len(ot.grid[r - 1]))
+            line[COLS["status"]:COLS["understood"] + 1] = ordertab.result_cells(word, LANG)
+            grid[r - 1] = line
+        archived += archive
+        changes.replace.append(ReplaceTab(ot.tab, grid))
         changes.replace.append(ReplaceTab(stock_tab(side), world.stock_grid(stocks, side), audience=player(side)))
     changes.replace.append(ReplaceTab(RANKING, world.ranking_grid(stocks), audience=PUBLIC))
     told = list(report.chronicle)
     if at.stage == TRADE:
         told.insert(0, f"цена зерна — {report.facts.price} золота")
-    changes.blocks += session.append_rows(tables, CHRONICLE, CHRONICLE_HEADER,
-                                          [[shown, line] for line in told or ["окно прошло без событий"]], PUBLIC)
-    changes.blocks += session.append_rows(tables, LEDGER, LEDGER_HEADER, _ledger_rows(report, shown), GM)
-    changes.blocks += session.append_rows(tables, ARCHIVE, ARCHIVE_HEADER, _archive_rows(tables, report, shown), GM)
-    changes.blocks.append(session.history_block(tables, at))
-    grid = tabs.meta_grid(CALENDAR.next(at), secret, meta.text(tables, meta.CAMPAIGN_ID), seed)
+    lines = [[stamp, line] for line in told or ["окно прошло без событий"]]
+    changes.blocks += session.append_rows(tables, CHRONICLE, [list(CHRONICLE_HEADER)], lines)
+    changes.blocks += session.append_rows(tables, LEDGER, [list(LEDGER_HEADER)], _ledger_rows(report, str(stamp)))
+    changes.blocks += session.append_rows(tables, ARCHIVE, [list(ARCHIVE_HEADER)], archived)
+    changes.blocks += session.history_blocks(tables, at)
+    grid = tabs.meta_grid(session.advance(CALENDAR, at), secret, meta.text(tables, meta.CAMPAIGN_ID), seed)
     changes.marker.append(session.meta_marker(tables, meta.meta_tab(tables) or META, grid))
     if on_phase is not None:
         on_phase(PHASES[1])
@@ -220,7 +216,7 @@ def run_scenario(data: Mapping[str, Any]) -> ScenarioOutcome:
         blocks = order_blocks(tables, orders)
         tables = apply_changes(tables, Changeset(blocks=blocks))
         result = resolve(tables, secret=secret)
-        judged = result.report.facts.judged
+        results = result.report.results
         tables = apply_changes(tables, result.changes)
         stocks = world.read(tables)
         for side, wanted in (window.get("expect") or {}).items():
@@ -229,7 +225,8 @@ def run_scenario(data: Mapping[str, Any]) -> ScenarioOutcome:
                 outcome.expect(got == value, f"окно {n}: у {side} {code} = {got}, ожидалось {value}")
         for side, words in (window.get("statuses") or {}).items():
             block = next(b for b in blocks if b.tab == orders_tab(side))
-            got = [_status(judged.get(block.tab, {}).get(block.row + i)) for i in range(len(block.values))]
+            got = [_status(results.get(f"{block.tab}!{block.row + i}@{result.report.facts.cursor.key()}"))
+                   for i in range(len(block.values))]
             outcome.expect(got == list(words), f"окно {n}: статусы {side} {got}, ожидались {list(words)}")
     return outcome
 

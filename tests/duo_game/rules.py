@@ -18,20 +18,23 @@ from engine.core.cursor import Cursor
 from engine.core.dice import Dice
 from engine.core.ledger import Resource
 from engine.core.orders import OrderResult, OrderRow, Status
+from engine.core.ordertab import OrderTab, candidate_rows
 from engine.core.tables import Tables, is_blank
 from engine.core.turn import TurnReport
 
-from .session import order_rows
 from .words import (
     ACTION_STAGE,
     BY_WORD,
     CALENDAR,
+    COLS,
     GATHER,
     GET,
     GOLD,
     GRAIN,
+    ORDER_FIELDS,
     SELL,
     SIDES,
+    STAMP,
     TRADE,
     UPKEEP,
     WORKERS,
@@ -61,8 +64,8 @@ class Facts:
     harvest: dict[str, int] = field(default_factory=dict)  # side -> grain a worker brings
     vein: dict[str, int] = field(default_factory=dict)  # side -> gold a worker brings
     price: int = 0  # gold a grain, at «торг» (0: not drawn, a check)
-    waiting: list[tuple[OrderRow, Cursor]] = field(default_factory=list)
-    judged: dict[str, dict[int, OrderResult]] = field(default_factory=dict)  # tab -> row -> result
+    waiting: list[tuple[OrderRow, Cursor]] = field(default_factory=list)  # rows of a later stage
+    tabs: dict[str, OrderTab] = field(default_factory=dict)  # each side's order tab, its `rows` the judged ones
 
 
 Report = TurnReport[Facts]
@@ -114,30 +117,31 @@ def judge(tables: Tables, at: Cursor, dice: Dice, stocks: Stocks, report: Report
             report.facts.price = dice.roll("цена", 3)
     for side in SIDES:
         tab = orders_tab(side)
-        rows = stagerows.split([staged(r) for r in order_rows(tables, tab, side)], CALENDAR, at)
-        judged = report.facts.judged.setdefault(tab, {})
+        ot = OrderTab(tab, side, dict(COLS), tables.get(tab, []))
+        read = [staged(r) for r, _stamp in candidate_rows(ot, ORDER_FIELDS, STAMP, cursor=at.key())]
+        rows = stagerows.split(read, CALENDAR, at)
         for row, was in rows.past:
-            judged[row.row] = OrderResult(Status.REJECTED, f"этап «{CALENDAR.format(was)}» уже разрешён")
+            report.result(row.ref, Status.REJECTED, f"этап «{CALENDAR.format(was)}» уже разрешён")
         for row in rows.unknown:
-            judged[row.row] = OrderResult(Status.REJECTED, f"нет этапа «{row.cells.get('stage')}»; этапы хода: "
-                                                           f"{CALENDAR.listed('ru')}")
+            report.result(row.ref, Status.REJECTED, f"нет этапа «{row.cells.get('stage')}»; этапы хода: "
+                                                    f"{CALENDAR.listed('ru')}")
         report.facts.waiting += rows.waiting
         workers = WORKERS
         for row in rows.now:
             order = parse(row, at)
             if isinstance(order, str):
-                judged[row.row] = OrderResult(Status.REJECTED, order)
+                report.results[row.ref] = OrderResult(Status.REJECTED, order)
             elif order.action == GET:
-                judged[row.row], workers = _gather(order, side, workers, dice, report)
+                report.results[row.ref], workers = _gather(order, side, workers, dice, report)
             else:
-                judged[row.row] = _sell(order, side, dice, stocks, report)
+                report.results[row.ref] = _sell(order, side, dice, stocks, report)
         if at.stage != GATHER:
             eaten = min(Fraction(UPKEEP), stocks.balance(side, GRAIN.code))
             if eaten:
                 report.post(GRAIN, side, at.stage, "пропитание", -eaten, "сторона съедает зерно хода")
-    for tab, rows_of in report.facts.judged.items():
-        for r, res in rows_of.items():
-            report.results[f"{tab}!{r}"] = res
+        waiting = {row.row for row, _when in rows.waiting}
+        ot.rows = [row for row in read if row.row not in waiting]
+        report.facts.tabs[tab] = ot
 
 
 def _gather(order: Order, side: str, workers: int, dice: Dice, report: Report) -> tuple[OrderResult, int]:

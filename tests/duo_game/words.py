@@ -53,7 +53,8 @@ def side_of_tab(tab: str) -> str:
 # the order tab's columns (0-based) by field; the first four are what a player writes
 ORDER_FIELDS = ("stage", "action", "resource", "amount")
 ORDER_HEADER = ["Этап", "Приказ", "Ресурс", "Количество", "Окно", "Статус", "Причина", "Понято"]
-COLS = {"stage": 0, "action": 1, "resource": 2, "amount": 3, "window": 4, "status": 5, "reason": 6, "echo": 7}
+COLS = {"stage": 0, "action": 1, "resource": 2, "amount": 3, "window": 4, "status": 5, "reason": 6, "understood": 7}
+STAMP = "window"  # the column resolve stamps an executed row with
 ORDER_ROWS = 20  # blank rows a new order tab offers
 LEDGER_HEADER = ["Окно", "Сторона", "Ресурс", "Этап", "Статья", "Сумма", "Основание", "Приказ"]
 ARCHIVE_HEADER = ["Окно", "Сторона", "Строка", "Этап", "Приказ", "Ресурс", "Количество", "Статус", "Причина",
