@@ -24,7 +24,7 @@ from engine.core import history, meta
 from engine.core.audience import PUBLIC, player
 from engine.core.cursor import Cursor
 from engine.core.ruleset import Ruleset
-from engine.core.tables import Changeset, ReplaceTab, Tables
+from engine.core.tables import Changeset, Formula, ReplaceTab, Tables, apply_changes
 from sheets_bridge import gsheets, xlsx_books
 from sheets_bridge.cli import main
 from sheets_bridge.google_http import GoogleNotFoundError, GooglePermissionError, make_client
@@ -84,6 +84,30 @@ def test_the_scenario_hook_replays_windows_and_finds_a_wrong_expectation(duo: Ru
     windows[1]["expect"]["B"]["gold"] = 6
     assert duo.run_scenario({"secret": secret, "windows": windows}).failures == [
         "окно 2: у B gold = 5, ожидалось 6"]
+
+
+def _fresh(duo: Ruleset) -> Tables:
+    spec = duo.new_workbook(secret="s", campaign_id="c")
+    return {t.name: [list(r) for r in t.rows] for t in spec.tabs}
+
+
+def test_a_row_of_a_stage_gone_by_a_stage_that_is_none_or_a_formula_is_refused_in_words(duo: Ruleset) -> None:
+    tables = _fresh(duo)
+    tables = apply_changes(tables, duo.resolve(tables, secret="s").changes)  # «1:сбор» resolved
+    rows = [["сбор", "добыть", "зерно", 2], ["пир", "продать", "зерно", 2], [None, "продать", "зерно", Formula("=1+1")],
+            [None, "продать", "золото", 1], [None, "продать", "зерно", "много"], [None, "продать", "зерно", 3]]
+    tables = apply_changes(tables, Changeset(blocks=game.order_blocks(tables, {"A": rows})))
+    checked = duo.check(tables)
+    assert checked.summary["orders"] == {"rejected": 5, "accepted": 1}
+    reasons = {ref.split("@")[0]: r.reason for ref, r in checked.report.results.items()}
+    tab = orders_tab("A")
+    assert reasons[f"{tab}!2"] == "этап «1:сбор» уже разрешён"
+    assert reasons[f"{tab}!3"] == "нет этапа «пир»; этапы хода: сбор, торг"
+    assert reasons[f"{tab}!4"].startswith(f"в ячейке {tab}!D4 формула")
+    assert reasons[f"{tab}!5"] == "на торгу продают только зерно"
+    assert reasons[f"{tab}!6"] == "количество — целое больше нуля, а там «много»"
+    assert not any(b.tab == stock_tab("A") for b in checked.changes.all_blocks())  # a check writes statuses only
+    assert {b.col for b in checked.changes.blocks} == {6, 7, 8}
 
 
 # ------------------------------------------------------------------ .xlsx
