@@ -8,6 +8,7 @@ permission error for the GM's and A's)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,24 @@ def test_the_scenario_hook_replays_windows_and_finds_a_wrong_expectation(duo: Ru
     windows[1]["expect"]["B"]["gold"] = 6
     assert duo.run_scenario({"secret": secret, "windows": windows}).failures == [
         "окно 2: у B gold = 5, ожидалось 6"]
+
+
+def test_the_core_the_bridge_and_the_scripts_name_nothing_of_this_game(duo: Ruleset) -> None:
+    """The second game runs on the core as it is: no source of the core, the bridge or the scripts
+    (but the first game's own tools, which name that game's tabs) names it, its package or, quoted,
+    one of its tabs."""
+    import test_core_knows_no_game as scan
+
+    words = {NAME, *duo.aliases, "duo_game"}
+    titles = {t.name for t in duo.new_workbook(secret="x" * 32).tabs} - scan.CORE_TABS
+    assert {stock_tab("A"), "Рейтинг"} <= titles
+    for path in scan.sources():
+        if path.relative_to(scan.ROOT).as_posix() in scan.GAME_TOOLS:  # the ancient game's own tools
+            continue
+        text = path.read_text(encoding="utf-8")
+        named = [w for w in words if re.search(rf"(?<![\w.]){re.escape(w)}(?!\w)", text, re.IGNORECASE)]
+        named += [t for t in titles if re.search(rf"[\"'«]{re.escape(t)}[\"'»]", text)]
+        assert not named, f"{path} names the test game: {named}"
 
 
 def _fresh(duo: Ruleset) -> Tables:

@@ -42,6 +42,8 @@ from .words import (
 )
 from .world import Stocks
 
+OF = {GOLD.code: "золота", GRAIN.code: "зерна"}  # a resource's name after a verb («добыть зерна»)
+
 
 @dataclass(frozen=True)
 class Order:
@@ -53,7 +55,8 @@ class Order:
     amount: int
 
     def text(self) -> str:
-        return f"{self.action} {self.amount} {self.resource.name_ru}"
+        """The order as understood: «добыть зерна: 6»."""
+        return f"{self.action} {OF[self.resource.code]}: {self.amount}"
 
 
 @dataclass
@@ -159,7 +162,7 @@ def _gather(order: Order, side: str, workers: int, dice: Dice, report: Report) -
     if order.resource is GOLD:
         report.tell(f"{side} добывает {sent * per} золота")
     status = Status.PARTIAL if short else Status.DONE
-    return OrderResult(status, short, f"добыто {sent * per} {order.resource.name_ru}"), workers - sent
+    return OrderResult(status, short, f"добыто {OF[order.resource.code]}: {sent * per}"), workers - sent
 
 
 def _sell(order: Order, side: str, dice: Dice, stocks: Stocks, report: Report) -> OrderResult:
@@ -176,4 +179,4 @@ def _sell(order: Order, side: str, dice: Dice, stocks: Stocks, report: Report) -
     price = report.facts.price
     report.post(GOLD, side, TRADE, "выручка", Fraction(sold * price), f"{sold} × {price}", order.row.ref)
     report.tell(f"{side} выручает на торгу {sold * price} золота")
-    return OrderResult(Status.PARTIAL if short else Status.DONE, short, f"выручено {sold * price} золота")
+    return OrderResult(Status.PARTIAL if short else Status.DONE, short, f"выручено золота: {sold * price}")
