@@ -46,10 +46,6 @@ def report_tab(side: str) -> str:
     return f"Отчёт {side}"
 
 
-def side_of_tab(tab: str) -> str:
-    return tab.rsplit(" ", 1)[-1]
-
-
 # the order tab's columns (0-based) by field; the first four are what a player writes
 ORDER_FIELDS = ("stage", "action", "resource", "amount")
 ORDER_HEADER = ["Этап", "Приказ", "Ресурс", "Количество", "Окно", "Статус", "Причина", "Понято"]
