@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -184,6 +185,7 @@ def test_xlsx_both_stages_history_verify_rollback_and_a_hidden_stock(
 
     # the hidden fact: A's grain, at every window, in no book B can open — but in A's own book
     public, book_a, book_b = (xlsx_books.book_path(path, who) for who in (PUBLIC, player("A"), player("B")))
+    assert set(tmp_path.rglob("*.xlsx")) == {path, public, book_a, book_b}  # every book there is
     for opened_by_b in (public, book_b):
         names, cells = _xlsx_values(opened_by_b)
         assert not names & {stock_tab("A"), report_tab("A"), orders_tab("A"), "Книга", history.HISTORY_TAB}
@@ -242,6 +244,19 @@ def _cell_leaves(answer: dict[str, Any]) -> set[object]:
     return out
 
 
+def _per_spreadsheet(google: GoogleEnv) -> tuple[Counter[str], Counter[str]]:
+    """(reads, writes) per spreadsheet id since the last reset."""
+    reads: Counter[str] = Counter()
+    writes: Counter[str] = Counter()
+    for r in support.settled_stats(google.emu)["requests"]:
+        sid = r["path"].rsplit("/", 1)[-1].split(":")[0]
+        if r["endpoint"] == "sheets.get":
+            reads[sid] += 1
+        elif r["endpoint"] == "sheets.batchUpdate":
+            writes[sid] += 1
+    return reads, writes
+
+
 def test_google_both_stages_through_the_cli_and_b_can_open_nothing_of_a(
     google: GoogleEnv, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -268,7 +283,11 @@ def test_google_both_stages_through_the_cli_and_b_can_open_nothing_of_a(
     _run(capsys, "resolve", sid, *creds, "--turn", "1", "--stage", "сбор")
     gathered = google.backend(sid).read()
     assert _open(gathered) == Cursor(1, "trade")
+    google.reset()
     _run(capsys, "resolve", sid, *creds, "--stage", "торг")
+    reads, writes = _per_spreadsheet(google)
+    assert set(reads) == every and set(reads.values()) == {1}  # one read of each spreadsheet
+    assert set(writes) == every and set(writes.values()) == {1}  # one write of each: all four changed
     traded = google.backend(sid).read()
     assert _open(traded) == Cursor(2, "gather")
     stocks_a = {1207, _grain(gathered, "A"), _grain(traded, "A")}
@@ -293,6 +312,9 @@ def test_google_both_stages_through_the_cli_and_b_can_open_nothing_of_a(
             assert value not in leaves and float(value) not in leaves and str(value) not in leaves, (readable, value)
     own_b = gsheets.get_spreadsheet(client_b, book_b, "*")
     assert _grain(traded, "B") in _cell_leaves(own_b) or float(_grain(traded, "B")) in _cell_leaves(own_b)
+    assert f"- зерно: {_grain(traded, 'B')}" in _cell_leaves(own_b)  # B's report, in B's book
+    with pytest.raises(GooglePermissionError):  # B reads its stocks but cannot write itself more grain
+        client_b.open_by_key(book_b).worksheet(stock_tab("B")).update([[9999]], "B3")
     own_a = _cell_leaves(gsheets.get_spreadsheet(make_client(google.key(P1)), book_a, "*"))
     assert _grain(traded, "A") in own_a or float(_grain(traded, "A")) in own_a  # the check can fail
 
