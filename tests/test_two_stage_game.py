@@ -25,6 +25,7 @@ from engine import rulesets
 from engine.core import history, meta
 from engine.core.audience import PUBLIC, player
 from engine.core.cursor import Cursor
+from engine.core.errors import TurnMismatch
 from engine.core.ruleset import Ruleset
 from engine.core.tables import Changeset, Formula, ReplaceTab, Tables, apply_changes
 from sheets_bridge import gsheets, xlsx_books
@@ -128,6 +129,35 @@ def test_a_row_of_a_stage_gone_by_a_stage_that_is_none_or_a_formula_is_refused_i
     assert reasons[f"{tab}!6"] == "количество — целое больше нуля, а там «много»"
     assert not any(b.tab == stock_tab("A") for b in checked.changes.all_blocks())  # a check writes statuses only
     assert {b.col for b in checked.changes.blocks} == {6, 7, 8}
+
+
+def test_the_members_other_helpers_add_audiences_check_at_a_window_victory_and_absence(duo: Ruleset) -> None:
+    """Forward members (issue 17's H3, H4 and H5 add them to the Protocol): each real, each able to fail."""
+    spec = duo.new_workbook(secret="s", campaign_id="c")
+    tables = {t.name: [list(r) for r in t.rows] for t in spec.tabs}
+    said = game.tab_audiences({**tables, report_tab("A"): []})
+    assert said == {**{t.name: t.readers for t in spec.tabs}, report_tab("A"): player("A")}
+    with pytest.raises(TurnMismatch, match="Открыт ход «1:сбор», а просили проверить «1:торг»"):
+        game.check(tables, expect=Cursor(1, "trade", 0, 1))
+    assert game.check(tables, expect=Cursor(1, "gather")).summary["cursor"] == "1:сбор"
+    assert game.DuoRuleset().default_orders(tables, "A", Cursor(1, "gather")) == []
+    assert game.victory(tables) is None
+    rows = {"A": [["сбор", "добыть", "золото", 10]], "B": [["сбор", "добыть", "золото", 10]]}
+    for _ in range(12):  # ten workers bring at least ten gold a turn: A or B reaches 100 within ten turns
+        tables = game.scenario_orders(tables, rows if meta.open_cursor(tables, CALENDAR).stage == "gather" else {})
+        tables = apply_changes(tables, duo.resolve(tables, secret="s").changes)
+        if game.victory(tables) is not None:
+            break
+    won = game.victory(tables)
+    gold = {side: _gold(tables, side) for side in ("A", "B")}
+    assert won is not None and won.winners == tuple(s for s in ("A", "B") if gold[s] >= game.GOAL)
+    assert all(gold[s] < game.GOAL for s in ("A", "B") if s not in won.winners)
+    assert game.scenario_expect({"A": {"gold": gold["A"] + 1}}, tables) == [
+        f"у A gold = {gold['A']}, ожидалось {gold['A'] + 1}"]
+
+
+def _gold(tables: Tables, side: str) -> int:
+    return int(next(r[1] for r in tables[stock_tab(side)][1:] if r[0] == "золото"))
 
 
 # ------------------------------------------------------------------ .xlsx

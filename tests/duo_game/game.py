@@ -8,12 +8,13 @@ history snapshot and, last, the meta marker that opens the next window."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from engine.core import history, meta, ordertab, session
-from engine.core.audience import PUBLIC, player
+from engine.core.audience import GM, PUBLIC, Audience, player
 from engine.core.cursor import Cursor
 from engine.core.dice import Dice, cursor_seed, new_secret
 from engine.core.errors import CampaignError, TurnMismatch
@@ -41,6 +42,7 @@ from .words import (
     CHRONICLE,
     CHRONICLE_HEADER,
     COLS,
+    GOLD,
     LEDGER,
     LEDGER_HEADER,
     META,
@@ -100,10 +102,14 @@ def _waiting(report: rules.Report) -> dict[str, dict[int, tuple[OrderRow, OrderR
     return out
 
 
-def check(tables: Tables, on_phase: OnPhase | None = None) -> SyncResult:
+def check(tables: Tables, on_phase: OnPhase | None = None, expect: Cursor | None = None) -> SyncResult:
     """Rule the open window's rows with blind dice; write only their status columns (a row that
-    waits for a later stage says so)."""
+    waits for a later stage says so). ``expect``: the window the GM asked to check (TurnMismatch
+    unless it is the open one)."""
     at = open_window(tables)
+    if expect is not None and expect != at:
+        raise TurnMismatch(f"Открыт ход «{CALENDAR.format(at)}», а просили проверить «{CALENDAR.format(expect)}». "
+                           f"Ничего не изменено.")
     report, opening, stocks = _judge(tables, at, Dice.blind_dice())
     changes = Changeset()
     waiting = _waiting(report)
@@ -203,32 +209,78 @@ def order_blocks(tables: Tables, orders: Mapping[str, Grid]) -> list[WriteBlock]
     return out
 
 
+def scenario_tables(setup: Mapping[str, Any]) -> Tables:
+    """A scenario's campaign: a new one (the game has one world), «1:сбор» open."""
+    spec = tabs.new_workbook(str(setup.get("secret") or new_secret()), "scenario")
+    return {t.name: [list(r) for r in t.rows] for t in spec.tabs}
+
+
+def scenario_orders(tables: Tables, orders: Mapping[str, Grid]) -> Tables:
+    """`tables` with each side's rows of `orders` written below its order tab's last input."""
+    unknown = sorted(set(orders) - set(SIDES))
+    if unknown:
+        raise CampaignError(f"у стороны «{unknown[0]}» нет листа приказов; стороны: {', '.join(SIDES)}")
+    return apply_changes(tables, Changeset(blocks=order_blocks(tables, orders)))
+
+
+def scenario_expect(expect: Mapping[str, Any], tables: Tables) -> list[str]:
+    """Each side's stocks after a window against ``expect`` (side -> resource code -> amount)."""
+    stocks = world.read(tables)
+    return [f"у {side} {code} = {stocks.of(side, code)}, ожидалось {value}"
+            for side, wanted in expect.items() for code, value in wanted.items() if stocks.of(side, code) != value]
+
+
 def run_scenario(data: Mapping[str, Any]) -> ScenarioOutcome:
     """A scenario: ``windows``, each with ``orders`` (side -> rows) and ``expect`` (side -> resource
     code -> stock after the window) and optionally ``statuses`` (side -> status words of its rows, in
     order); the dice are those of ``secret``."""
     outcome = ScenarioOutcome()
     secret = str(data.get("secret") or new_secret())
-    spec = tabs.new_workbook(secret, "scenario")
-    tables: Tables = {t.name: [list(r) for r in t.rows] for t in spec.tabs}
+    tables = scenario_tables({"secret": secret})
     for n, window in enumerate(data.get("windows") or [], start=1):
         orders = window.get("orders") or {}
         blocks = order_blocks(tables, orders)
-        tables = apply_changes(tables, Changeset(blocks=blocks))
+        tables = scenario_orders(tables, orders)
         result = resolve(tables, secret=secret)
         results = result.report.results
         tables = apply_changes(tables, result.changes)
-        stocks = world.read(tables)
-        for side, wanted in (window.get("expect") or {}).items():
-            for code, value in wanted.items():
-                got = stocks.of(side, code)
-                outcome.expect(got == value, f"окно {n}: у {side} {code} = {got}, ожидалось {value}")
+        for failure in scenario_expect(window.get("expect") or {}, tables):
+            outcome.expect(False, f"окно {n}: {failure}")
         for side, words in (window.get("statuses") or {}).items():
             block = next(b for b in blocks if b.tab == orders_tab(side))
             got = [_status(results.get(f"{block.tab}!{block.row + i}@{result.report.facts.cursor.key()}"))
                    for i in range(len(block.values))]
             outcome.expect(got == list(words), f"окно {n}: статусы {side} {got}, ожидались {list(words)}")
     return outcome
+
+
+GOAL = 100  # gold that wins the game
+
+
+@dataclass(frozen=True)
+class Win:
+    """Who has won and why: the shape of the core's `Victory` (issue 17, helper H4's branch), which
+    this is to become when that lands."""
+
+    winners: tuple[str, ...]
+    reason: str
+
+
+def victory(tables: Tables) -> Win | None:
+    """The sides with `GOAL` gold or more after a whole turn (a «торг» resolved) have won, together."""
+    if meta.open_cursor(tables, CALENDAR).stage != CALENDAR.stages[0].key or not history.entries(tables):
+        return None
+    stocks = world.read(tables)
+    rich = tuple(s for s in SIDES if stocks.of(s, GOLD.code) >= GOAL)
+    return Win(rich, f"{', '.join(rich)}: золота не меньше {GOAL}") if rich else None
+
+
+def tab_audiences(tables: Tables) -> dict[str, Audience]:
+    """Who may see each tab, by title: a side's orders, stocks and report are that side's; the
+    ledger, the archive and the history the GM's; every other tab public."""
+    own = {name(side): player(side) for side in SIDES for name in (orders_tab, stock_tab, report_tab)}
+    gm = {LEDGER: GM, ARCHIVE: GM, history.tab_of(tables): GM}
+    return {tab: own.get(tab) or gm.get(tab) or PUBLIC for tab in tables}
 
 
 def _status(res: OrderResult | None) -> str:
@@ -255,8 +307,8 @@ class DuoRuleset:
         return tabs.new_workbook(secret or new_secret(), campaign_id or meta.new_campaign_id(), title)
 
     def check(self, tables: Tables, secret: str | None = None, on_phase: OnPhase | None = None,
-              tab_ids: dict[str, str] | None = None) -> SyncResult:
-        return check(tables, on_phase)
+              tab_ids: dict[str, str] | None = None, expect: Cursor | None = None) -> SyncResult:
+        return check(tables, on_phase, expect)
 
     def resolve(self, tables: Tables, expect_turn: int | None = None, seed: str | None = None,
                 secret: str | None = None, on_phase: OnPhase | None = None,
@@ -292,6 +344,26 @@ class DuoRuleset:
 
     def run_scenario(self, data: Mapping[str, Any]) -> ScenarioOutcome:
         return run_scenario(data)
+
+    # members other helpers of issue 17 add to the Protocol (check's ``expect`` above, H4; H5; H3)
+
+    def default_orders(self, tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
+        return []  # an absent side sends nobody out and sells nothing: its stocks only feed it
+
+    def victory(self, tables: Tables) -> Win | None:
+        return victory(tables)
+
+    def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
+        return tab_audiences(tables)
+
+    def scenario_tables(self, setup: Mapping[str, Any]) -> Tables:
+        return scenario_tables(setup)
+
+    def scenario_orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
+        return scenario_orders(tables, {side: [list(r) for r in rows] for side, rows in orders.items()})
+
+    def scenario_expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
+        return scenario_expect(expect, tables)
 
 
 RULESET: Ruleset = DuoRuleset()
