@@ -95,12 +95,13 @@ def parse(row: OrderRow, at: Cursor) -> Order | str:
     if resource is None:
         return f"нет ресурса «{row.cells.get('resource') or ''}»: есть «{GOLD.name_ru}» и «{GRAIN.name_ru}»"
     raw = row.cells.get("amount")
+    wrong = f"количество — целое больше нуля, а там «{raw}»"
     try:
-        amount = float(str(raw).replace(",", ".")) if not isinstance(raw, (int, float)) else float(raw)
+        amount = float(raw) if isinstance(raw, (int, float)) else float(str(raw).replace(",", "."))
     except ValueError:
-        amount = 0.5
+        return wrong
     if not amount.is_integer() or amount < 1:
-        return f"количество — целое больше нуля, а там «{raw}»"
+        return wrong
     if action == SELL and resource is not GRAIN:
         return "на торгу продают только зерно"
     return Order(row, action, resource, int(amount))
@@ -172,8 +173,7 @@ def _sell(order: Order, side: str, dice: Dice, stocks: Stocks, report: Report) -
     if not sold:
         return OrderResult(Status.REJECTED, "зерна нет", order.text())
     short = f"продано только {sold}: больше зерна нет" if sold < order.amount else ""
-    report.post(GRAIN, side, TRADE, "продажа", Fraction(-sold),
-                f"продано {sold}", order.row.ref)
+    report.post(GRAIN, side, TRADE, "продажа", Fraction(-sold), f"продано {sold}", order.row.ref)
     if dice.blind:
         return OrderResult(Status.ACCEPTED, short, f"{order.text()}: цена по жребию")
     price = report.facts.price
