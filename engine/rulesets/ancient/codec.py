@@ -13,15 +13,16 @@ from fractions import Fraction
 from functools import wraps
 from typing import Concatenate, ParamSpec, TypeVar
 
-from engine.core import i18n
+from engine.core import i18n, ordertab
 from engine.core.cells import Bound, CellReader
 from engine.core.errors import CampaignError, Problem
 from engine.core.layout import Layout, find_tab, norm, records
 from engine.core.ledger import LedgerEntry
 from engine.core.money import to_cell
 from engine.core.names import NameIndex
-from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
-from engine.core.tables import Cell, Formula, Grid, Tables, as_text, column_letter, is_blank, shorten
+from engine.core.orders import OrderRow
+from engine.core.ordertab import OrderTab
+from engine.core.tables import Cell, Grid, Tables, is_blank
 
 from . import naming, tabset
 from .bounds import BOUNDS
@@ -60,43 +61,6 @@ from .vocab import (
 
 
 @dataclass
-class OrderTab:
-    """One order tab as read: its name, state, located columns and grid.
-
-    Players type into this tab, so its grid holds data only: a formula found in it is kept as its
-    text (``formula_cells`` remembers where, so that such a row is refused) and is written back,
-    to this tab or to any other, as a string -- never as a live formula (issue 15, point 11)."""
-
-    tab: str
-    state: str
-    cols: dict[str, int]
-    grid: Grid
-    rows: list[OrderRow] = field(default_factory=list)  # this turn's rows
-    history: list[int] = field(default_factory=list)  # sheet rows of earlier turns, unchanged
-    formula_cells: set[tuple[int, int]] = field(default_factory=set)  # (sheet row, 0-based column)
-
-    def __post_init__(self) -> None:
-        grid: Grid = []
-        for r, line in enumerate(self.grid, start=1):
-            for c, v in enumerate(line):
-                if isinstance(v, Formula):
-                    self.formula_cells.add((r, c))
-            grid.append([as_text(v) for v in line])
-        self.grid = grid
-
-    def formulas_in(self, row: int) -> frozenset[str]:
-        """The fields of a sheet row whose cell held a formula."""
-        return frozenset(k for k, i in self.cols.items() if (row, i) in self.formula_cells)
-
-    def cell(self, row: int, key: str) -> Cell:
-        i = self.cols.get(key)
-        if i is None or row - 1 >= len(self.grid):
-            return None
-        line = self.grid[row - 1]
-        return line[i] if i < len(line) else None
-
-
-@dataclass
 class Decoded:
     """Everything read from a campaign sheet."""
 
@@ -107,7 +71,7 @@ class Decoded:
     order_tabs: dict[str, OrderTab]
     meta: dict[str, Cell]
     found: tabset.CampaignTabs | None = None  # which read tab is which (engine.core.tabs), warnings for the GM
-    archived: dict[tuple[int, str, int], tuple[str, ...]] = field(default_factory=dict)  # see archived_inputs
+    archived: dict[tuple[int | str, str, int], tuple[str, ...]] = field(default_factory=dict)  # see archived_inputs
 
     @property
     def warnings(self) -> list[str]:
@@ -662,59 +626,36 @@ def _order_tabs(tables: Tables, found: tabset.CampaignTabs, problems: list[Probl
     return out
 
 
-ECHO_PART = 100  # characters of each input quoted in the echo of a row that could not be read
-ARCHIVED_INPUTS: tuple[str, ...] = ("action", "object", "where", "to", "qty")
+ARCHIVED_INPUTS: tuple[str, ...] = ("action", "object", "where", "to", "qty")  # cleared by resolve, archived
+NOTE_FIELDS: tuple[str, ...] = ("comment",)  # an input that alone makes no order, kept by resolve
 
 
-def _input_key(values: list[Cell]) -> tuple[str, ...]:
-    return tuple("" if is_blank(v) else str(v).strip() for v in values)
-
-
-def archived_inputs(tables: Tables, found: tabset.CampaignTabs) -> dict[tuple[int, str, int], tuple[str, ...]]:
-    """(turn, state, row) -> the inputs «Архив приказов» keeps for that order row.  Written only by
-    resolve (and GM-only on Google), it tells an untouched row of an older campaign from a rewritten one."""
+def archived_inputs(tables: Tables, found: tabset.CampaignTabs) -> dict[tuple[int | str, str, int], tuple[str, ...]]:
+    """(turn, state, row) -> the inputs «Архив приказов» keeps for that order row (the core's
+    ordertab.archived_inputs on this game's archive tab and columns)."""
     tab = found.log(ARCHIVE)
     grid = tables.get(tab or "") or []
     if not grid:
         return {}
-    cols = ARCHIVE.locate(tab or "", grid[0], [])
-    if any(k not in cols for k in ("turn", "state", "row", *ARCHIVED_INPUTS)):
-        return {}
-    out: dict[tuple[int, str, int], tuple[str, ...]] = {}
-    for _r, rec in records(grid, cols):
-        turn, row = rec.get("turn"), rec.get("row")
-        if isinstance(turn, (int, float)) and isinstance(row, (int, float)) and not isinstance(turn, bool):
-            out[(int(turn), str(rec.get("state") or ""), int(row))] = _input_key([rec.get(k) for k in ARCHIVED_INPUTS])
-    return out
+    return ordertab.archived_inputs(grid, ARCHIVE.locate(tab or "", grid[0], []), ARCHIVED_INPUTS, "turn", "state")
 
 
 def row_inputs(row: OrderRow) -> tuple[str, ...]:
     """A row's inputs as «Архив приказов» keeps them (for archived_inputs)."""
-    return _input_key([row.cells.get(k) for k in ARCHIVED_INPUTS])
+    return ordertab.row_inputs(row, ARCHIVED_INPUTS)
 
 
 def raw_echo(row: OrderRow) -> str:
-    """The echo of a row that could not be parsed: its inputs as typed (each shortened)."""
-    parts = [
-        shorten(str(row.cells.get(k)).strip(), ECHO_PART)
-        for k in ORDER_INPUT_FIELDS[:5]
-        if not is_blank(row.cells.get(k))
-    ]
-    return " | ".join(parts)
+    """The echo of a row that could not be parsed: its inputs as typed (each shortened), no comment."""
+    return ordertab.raw_echo(row, ORDER_INPUT_FIELDS[:5])
 
 
 def candidate_rows(ot: OrderTab) -> list[tuple[OrderRow, int | None]]:
-    """Every non-blank order row with the turn stamped in it by an earlier resolve (or None)."""
-    letters = {k: column_letter(i + 1) for k, i in ot.cols.items()}
+    """Every non-blank order row with the turn stamped in it by an earlier resolve (or None): the
+    core's reader on this game's fields (a comment alone is no order; the stamp is a turn number)."""
     out: list[tuple[OrderRow, int | None]] = []
-    for r, line in enumerate(ot.grid[1:], start=2):
-        cells = {k: (line[i] if i < len(line) else None) for k, i in ot.cols.items()}
-        if all(is_blank(cells.get(k)) for k in ORDER_INPUT_FIELDS if k != "comment"):
-            continue
-        row = OrderRow(ot.tab, r, ot.state, {k: cells.get(k) for k in ORDER_INPUT_FIELDS}, letters, ot.formulas_in(r))
-        stamp = cells.get("turn")
-        stamped = int(stamp) if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) else None
-        out.append((row, stamped))
+    for row, stamp in ordertab.candidate_rows(ot, ORDER_INPUT_FIELDS, "turn", notes=NOTE_FIELDS):
+        out.append((row, int(stamp) if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) else None))
     return out
 
 
@@ -814,22 +755,3 @@ def ledger_word(word: str) -> str:
     """A phase, category or unit of the ledger in the current language: the phases keep them in
     Russian as keys (the balance sums by them); only what is shown is translated (msgctxt «ledger»)."""
     return _.pgettext("ledger", word) if word else word
-
-
-def status_text(result: OrderResult, lang: str) -> str:
-    return STATUS_TEXT["en" if lang == "en" else "ru"][result.status]
-
-
-def order_result_cells(result: OrderResult | None, lang: str) -> tuple[Cell, Cell, Cell]:
-    if result is None:
-        return None, None, None
-    return status_text(result, lang), result.reason, result.understood
-
-
-def result_for_status(text: Cell) -> Status | None:
-    n = norm(text)
-    for table in STATUS_TEXT.values():
-        for status, word in table.items():
-            if word and norm(word) == n:
-                return status
-    return None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
-from engine.core import history, i18n
+from engine.core import history, i18n, ordertab, session
 from engine.core import tabs as tabs_core
 from engine.core.audience import player
 from engine.core.dice import Dice, commitment, new_secret, turn_seed
@@ -510,7 +510,7 @@ def check(
             report.results[row.ref] = OrderResult(status, reason, res.understood)
     changes = Changeset()
     for ot in d.order_tabs.values():
-        changes.blocks += _status_strips(ot, report, lang)
+        changes.blocks += ordertab.status_strips(ot, report.results, lang)
     s = summary("check", d.campaign, world, report)
     lot_moves = summary("check", d.campaign, probe_world, probe)["states"]
     for st, other_st in zip(s["states"], lot_moves):
@@ -518,35 +518,6 @@ def check(
             reach.setdefault(st["name"], set()).add(lot_note)
         st["dice"] = sorted(reach.get(st["name"], ()))  # what the forecast of this state leaves out
     return SyncResult("check", d.campaign.turn, changes, report, world, s)
-
-
-def _status_strips(ot: codec.OrderTab, report: Report, lang: str) -> list[WriteBlock]:
-    """Vertical strips of the status, reason and echo columns for every row of this turn; rows
-    with no input left that still show a check's result (no turn stamp) are blanked, and so is
-    the old turn stamp of a row rewritten for this turn."""
-    by_row: dict[int, tuple[Cell, ...]] = {
-        r.row: (None, *codec.order_result_cells(report.results.get(r.ref), lang)) for r in ot.rows
-    }
-    orders = set(by_row)
-    for r in range(2, len(ot.grid) + 1):
-        if (
-            r not in by_row
-            and is_blank(ot.cell(r, "turn"))
-            and any(not is_blank(ot.cell(r, k)) for k in ("status", "reason", "understood"))
-        ):
-            by_row[r] = (None, None, None, None)
-    if not by_row:
-        return []
-    first, last = min(by_row), max(by_row)
-    keys = ["turn", "status", "reason", "understood"]
-    if all(is_blank(ot.cell(r, "turn")) for r in orders):
-        keys = keys[1:]  # nothing to blank in «Ход»: the strip is not sent
-    blocks = []
-    for key in keys:
-        i = ("turn", "status", "reason", "understood").index(key)
-        values: Grid = [[by_row[r][i]] if r in by_row else [ot.cell(r, key)] for r in range(first, last + 1)]
-        blocks.append(WriteBlock(ot.tab, first, ot.cols[key] + 1, values))
-    return blocks
 
 
 @codec.in_campaign_language
@@ -588,7 +559,9 @@ def resolve(
             turn=c.turn, seed=seed, hash=commitment(seed)
         )
     )
-    world.turn = c.turn + 1
+    at = CALENDAR.cursor(c.turn)
+    stamp = session.stamp(at, CALENDAR, lang)  # the turn number: a one-stage game
+    world.turn = session.advance(CALENDAR, at).turn
     world.last_resolved = c.turn
     changes = Changeset()
     t = d.tabs
@@ -614,7 +587,7 @@ def resolve(
     changes.notes += [(bal_tab, r, col, text) for r, col, text in notes if text]
     hist_tab = _existing(tables, public.HISTORY_TAB.values()) or public.HISTORY_TAB[lang]
     new_rows = public.history_rows(c.turn, world, report.ledger.entries, d.rules)
-    changes.blocks += _append_rows(tables, hist_tab, [public.HISTORY_COLUMNS[lang]], new_rows)
+    changes.blocks += session.append_rows(tables, hist_tab, [public.HISTORY_COLUMNS[lang]], new_rows)
     charts_tab = _existing(tables, public.CHARTS_TAB.values()) or public.CHARTS_TAB[lang]
     past = [r for r in tables.get(hist_tab, [])[1:] if r and not is_blank(r[0])]
     charted = [str(v) for v in (tables.get(charts_tab) or [[None]])[0][1:] if v] or public.chart_states(world)
@@ -626,20 +599,18 @@ def resolve(
     archive_rows: Grid = []
     rank = {name: i for i, name in enumerate(c.states)}  # the states tab's order, not the tabs': a re-run
     for ot in sorted(d.order_tabs.values(), key=lambda ot: rank.get(ot.state, len(rank))):  # from history agrees
-        grid, arch = _resolved_order_grid(ot, report, c.turn, lang)
+        grid, arch = ordertab.resolved_grid(ot, report.results, stamp, lang, codec.ARCHIVED_INPUTS)
         changes.replace.append(ReplaceTab(ot.tab, grid))
         archive_rows += arch
     changes.blocks += _append(tables, ARCHIVE, lang, archive_rows, d)
-    changes.blocks += _history_blocks(tables, c.turn)
+    changes.blocks += session.history_blocks(tables, at)
     if tab_ids and d.found is not None:
         registry = tabs_core.registry_grid(d.found.match, tab_ids)
         reg_tab = tabs_core.registry_in(tables) or tabs_core.registry_title(lang)
         if tables.get(reg_tab) != registry:
             changes.replace.append(ReplaceTab(reg_tab, registry, tabs_core.registry_spec(registry, reg_tab)))
     meta = meta_grid(world, lang, open_status(world.turn, lang), seed=seed)
-    height = len(tables.get(d.meta_tab, []))  # rows below ours (an old campaign's secret row) are blanked
-    meta += [[None] * len(META.columns) for _ in range(max(0, height - len(meta)))]
-    changes.marker.append(WriteBlock(d.meta_tab, 1, 1, meta))
+    changes.marker.append(session.meta_marker(tables, d.meta_tab, meta))  # an old secret row below is blanked
     s = summary("resolve", c, world, report)
     return SyncResult("resolve", c.turn, changes, report, world, s)
 
@@ -682,31 +653,6 @@ def private_tabs(tables: Tables, order_tabs: Collection[str] | None = None) -> l
     return out
 
 
-def _append_rows(tables: Tables, tab: str, header: Grid, rows: Grid) -> list[WriteBlock]:
-    """Rows appended below the last non-blank row of a log tab (with its header when the tab is new)."""
-    if not rows:
-        return []
-    grid = tables.get(tab)
-    if not grid:
-        return [WriteBlock(tab, 1, 1, [*header, *rows])]
-    last = len(grid)
-    while last > 0 and all(is_blank(v) for v in grid[last - 1]):
-        last -= 1
-    # rows of this very turn already at the end were left by an attempt whose turn marker never
-    # landed (a GM-only spreadsheet is written before the campaign): written over, not twice
-    end, turn = last, (rows[0][0] if rows[0] else None)
-    while turn is not None and last > 1 and grid[last - 1] and grid[last - 1][0] == turn:
-        last -= 1
-    width = max(len(r) for r in [*rows, *grid[last:end]])
-    blanks = [[None] * width for _ in range(end - last - len(rows))]  # stale rows beyond the new ones
-    return [WriteBlock(tab, last + 1, 1, [*rows, *blanks])]
-
-
-def _history_blocks(tables: Tables, turn: int) -> list[WriteBlock]:
-    """The snapshot of the campaign as it was when `turn` was open, appended to «_История»."""
-    return _append_rows(tables, history.tab_of(tables), [history.header()], [history.row_for(turn, tables)])
-
-
 def _turn_title(turn: int, lang: str) -> str:
     with i18n.using(lang):
         return _("=== Ход {turn} ===").format(turn=turn)
@@ -726,51 +672,7 @@ def _append(tables: Tables, layout: Any, lang: str, rows: Grid, d: codec.Decoded
 
     found = d.found.log(layout) if d is not None and d.found is not None else find_tab(tables, layout)
     tab = found or layout.tab_name(lang)
-    return _append_rows(tables, tab, [layout.header(lang)], rows)
-
-
-def _resolved_order_grid(ot: codec.OrderTab, report: Report, turn: int, lang: str) -> tuple[Grid, Grid]:
-    """The order tab after resolve and the archive rows.  This turn's rows keep their results and
-    stamp but lose their input cells (kept in the archive; the comment stays): a row with input is
-    always an order of the open turn.  Results of rows with no input (earlier turns') are cleared."""
-    width = max([len(r) for r in ot.grid] + [max(ot.cols.values()) + 1])
-    grid: Grid = [list(r) + [None] * (width - len(r)) for r in ot.grid]
-    executed = {row.row for row in ot.rows}
-    results = ("turn", "status", "reason", "understood")
-    for r in range(2, len(grid) + 1):
-        if r in executed:
-            continue  # every other row has no input left (or is history of an older campaign)
-        for key in (*codec.ARCHIVED_INPUTS, *results):
-            if key in ot.cols:
-                grid[r - 1][ot.cols[key]] = None
-    archive: Grid = []
-    for row in ot.rows:
-        res = report.results[row.ref]
-        status, reason, understood = codec.order_result_cells(res, lang)
-        line = grid[row.row - 1]
-        line[ot.cols["turn"]] = turn
-        line[ot.cols["status"]] = status
-        line[ot.cols["reason"]] = reason
-        line[ot.cols["understood"]] = understood
-        for key in codec.ARCHIVED_INPUTS:
-            if key in ot.cols:
-                line[ot.cols[key]] = None
-        archive.append(
-            [
-                turn,
-                ot.state,
-                row.row,
-                *[_plain(row.cells.get(k)) for k in ("action", "object", "where", "to", "qty")],
-                status,
-                reason,
-                understood,
-            ]
-        )
-    return grid, archive
-
-
-def _plain(value: Cell) -> Cell:
-    return None if is_blank(value) else value
+    return session.append_rows(tables, tab, [layout.header(lang)], rows)
 
 
 def column(key: str) -> str:
