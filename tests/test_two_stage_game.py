@@ -143,7 +143,7 @@ def test_the_members_other_helpers_add_audiences_check_at_a_window_victory_and_a
     assert game.DuoRuleset().default_orders(tables, "A", Cursor(1, "gather")) == []
     assert game.victory(tables) is None
     rows = {"A": [["сбор", "добыть", "золото", 10]], "B": [["сбор", "добыть", "золото", 10]]}
-    for _ in range(12):  # ten workers bring at least ten gold a turn: A or B reaches 100 within ten turns
+    for _ in range(20):  # ten workers bring at least ten gold a turn: both reach 100 within ten turns
         tables = game.scenario_orders(tables, rows if meta.open_cursor(tables, CALENDAR).stage == "gather" else {})
         tables = apply_changes(tables, duo.resolve(tables, secret="s").changes)
         if game.victory(tables) is not None:
