@@ -353,7 +353,7 @@ def read_units(r: TabReader, rules: Rules) -> Rules:
             r.bad(row, "class", _("пустая ячейка, нужен класс войск"))
         support_class = cls in rules.classes and rules.classes[cls].support
         dice = r.num(row, rec, "dice", None)
-        if dice is None and not support_class:
+        if not r.text(rec, "dice") and not support_class:
             r.bad(row, "dice", _("пустая ячейка: войску нужны кубики (только поддержке их не нужно)"))
         units[name] = UnitType(
             name,
