@@ -61,6 +61,13 @@ def test_civ1_rules_tabs_load_without_problems(lang: str) -> None:
     assert len(rules.techs) == 41 and len(rules.eras) == 5 and len(rules.villages) == 7
 
 
+def test_civ1_an_english_campaign_reads_the_same_rules() -> None:
+    # the English tabs carry English headers, words and references («infantry», «Monarchy», «yes»)
+    units = rules_tables("en")["Rules — Units"]
+    assert units[2][:5] == ["мечники", "Swordsmen", "infantry", 2, "Monarchy"]
+    assert shipped("en") == shipped("ru")
+
+
 def test_civ1_every_tab_has_a_loader_and_a_shipped_file() -> None:
     assert set(RULES_FILES) == set(TAB_LOADERS)
     names = {p.name for p in (ROOT / "templates" / "civ1").glob("*.csv")}

@@ -39,6 +39,7 @@ from .rules import (
 )
 from .tabs import (
     APPLIES,
+    BUILDING_KINDS,
     LOSERS,
     PER,
     RESOURCES,
@@ -262,12 +263,14 @@ def read_techs(r: TabReader, rules: Rules) -> Rules:
             rule_ids=rule_ids(r, rec),
             **_tech_effects(r, row, r.text(rec, "effects")),  # type: ignore[arg-type]
         )
-    names = {norm(n) for t in techs.values() for n in (t.name_ru, t.name_en)}
-    for t in techs.values():
-        for key, refs in (("prerequisites", t.prerequisites), ("effects", t.cancels_power)):
-            for name in refs:
-                if norm(name) not in names:
-                    unknown(r, rows[t.name_ru], key, _("технология"), name)
+    def keys(name: str, column: str, names: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(ref(r, rows[name], {column: n}, column, techs, _("технология")) or n for n in names)
+
+    techs = {
+        n: replace(t, prerequisites=keys(n, "prerequisites", t.prerequisites),
+                   cancels_power=keys(n, "effects", t.cancels_power))
+        for n, t in techs.items()
+    }
     return replace(rules, techs=techs)
 
 
@@ -386,7 +389,7 @@ def read_buildings(r: TabReader, rules: Rules) -> Rules:
             r.text(rec, "name_en") or name,
             tech or "",
             era_of(r, rules, row, rec, "era"),
-            r.text(rec, "kind"),
+            r.word(row, rec, "kind", BUILDING_KINDS),
             *(r.need(row, rec, k) for k in ("hammers", "coins", "science", "protects", "defence")),
             replaces=None,
             rule_ids=rule_ids(r, rec),

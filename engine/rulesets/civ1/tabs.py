@@ -322,11 +322,34 @@ RESULTS: Words = {
     "destroyed": ("уничтожен", "destroyed", "уничтожено"),
 }
 LOSERS: Words = {"attacker": ("атакующий", "attacker"), "loser": ("проигравший", "loser")}
+BUILDING_KINDS: Words = {
+    "science": ("наука", "science"),
+    "hammers": ("молотки", "hammers"),
+    "coins": ("монеты", "coins"),
+    "protection": ("защита", "protection"),
+    "fortification": ("укрепления", "fortification"),
+}
 TRANSFERS: Words = {
     "cities": ("города", "cities"),
     "coins": ("монеты", "coins"),
     "resources": ("ресурсы", "resources"),
     "power": ("Власть", "power", "В"),
+}
+
+
+#: the columns of each rules tab that hold a word (or a list of words) of a fixed vocabulary
+WORD_COLUMNS: dict[Layout, dict[str, Words]] = {
+    RULES_PARAMS: {"source": SOURCES},
+    RULES_LIMITS: {"source": SOURCES},
+    RULES_PRICES: {"resource": RESOURCES, "per": PER},
+    RULES_TERRAIN: {"growth": YES_NO, "passable": YES_NO},
+    RULES_TERRAIN_MODS: {"yield": YIELDS, "applies": APPLIES},
+    RULES_CLASSES: {"captures": YES_NO, "support": YES_NO},
+    RULES_BUILDINGS: {"kind": BUILDING_KINDS},
+    RULES_VILLAGES: {"effect": VILLAGE_EFFECTS},
+    RULES_COMBAT: {"result": RESULTS, "loser": LOSERS},
+    RULES_SPY: {"capital_only": YES_NO},
+    RULES_RESOURCES: {"wonder_discount": YES_NO},
 }
 
 
