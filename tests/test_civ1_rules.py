@@ -87,6 +87,27 @@ def test_civ1_every_rule_id_cited_is_in_the_catalogue() -> None:
     assert not bad, "\n".join(bad)
 
 
+def test_civ1_every_data_rule_of_the_catalogue_is_in_a_table() -> None:
+    # CIV-MAP-01 is the map itself: a scenario's, not a rules tab's
+    entries = yaml.safe_load(CATALOGUE.read_text(encoding="utf-8"))
+    data = {e["id"] for e in entries if e["kind"] == "data"} - {"CIV-MAP-01"}
+    rules = shipped()
+    cited = {i for table in (rules.params, rules.limits, rules.prices, rules.eras, rules.techs, rules.terrain,
+                             rules.classes, rules.units, rules.buildings, rules.governments, rules.spy_missions)
+             for row in table.values() for i in row.rule_ids}
+    listed = (*rules.terrain_modifiers, *rules.villages, *rules.combat)
+    cited |= {i for row in listed for i in row.rule_ids}
+    assert sorted(data - cited) == []
+
+
+def test_civ1_every_proposal_is_recorded_in_the_decisions() -> None:
+    text = (ROOT / "docs" / "rules-decisions.md").read_text(encoding="utf-8")
+    civ1 = text[text.index("# Civilization 1.0"):]
+    rules = shipped()
+    proposals = [s.key for s in (*rules.params.values(), *rules.limits.values()) if s.source == "proposal"]
+    assert proposals and [k for k in proposals if f"`{k}`" not in civ1] == []
+
+
 # --- the seed's numbers ---------------------------------------------------------------------------
 
 
@@ -186,6 +207,12 @@ def test_CIV_POWER_02_power_prices() -> None:
     assert got["government"] == ("power", 1, "per_era")
     # line 68: «держать в городе в качестве контрразведчика (бесплатно)»
     assert got["counter_spy"][1] == 0
+
+
+def test_CIV_MAP_03_a_worked_hex_gives_one_more_of_the_players_choice() -> None:
+    # line 92: «Каждый обрабатываемый хекс кроме своего ресурса, дает либо ещё +1 молоток,
+    # либо +1 монету, либо +1 науку»
+    assert shipped().param("worked_hex_extra") == 1
 
 
 def test_CIV_TURN_03_ranges_and_spacing() -> None:
@@ -514,6 +541,24 @@ def test_civ1_a_missing_tab_and_a_missing_column_are_named() -> None:
     _rules, problems = load(tables)
     assert any(p.tab == "Правила — Шпионаж" and "нет листа правил" in p.message for p in problems)
     assert any(p.tab == "Правила — Войска" and p.row == 1 and "Класс" in p.message for p in problems)
+
+
+def test_civ1_a_blank_required_number_is_named() -> None:
+    _rules, problems = load(edited("Правила — Эпохи", 3, "Технология, наука", None))
+    assert [(p.tab, p.row, p.column) for p in problems] == [("Правила — Эпохи", 3, "D")]
+    assert "пустая ячейка" in problems[0].message
+
+
+def test_civ1_a_roll_twice_in_the_village_table_is_named() -> None:
+    _rules, problems = load(edited("Правила — Деревни", 3, "1к10 до", 4))  # row «3» now also covers 4
+    assert [(p.tab, p.row, p.column) for p in problems] == [("Правила — Деревни", 4, "A")]
+
+
+def test_civ1_a_russian_tab_may_have_english_headers() -> None:
+    tables = rules_tables("ru")
+    tables["Правила — Эпохи"] = [rules_tables("en")["Rules — Eras"][0], *tables["Правила — Эпохи"][1:]]
+    rules, problems = load(tables)
+    assert not problems and rules.eras[2].tech_cost == 5
 
 
 def test_civ1_the_gm_may_reorder_columns() -> None:

@@ -73,7 +73,7 @@ REQUIRED_PARAMS = (
     "last_turn", "explore_range", "found_range", "army_range", "village_die", "die_sides", "advantage_dice",
     "wmd_advantages", "sea_defence_advantages", "wonder_discount_percent", "stolen_tech_divisor", "honesty_vp",
     "guarantee_turns", "no_city_guarantee_radius", "palace_power", "start_power", "level5_per_level4",
-    "pyramid_last_level",
+    "pyramid_last_level", "worked_hex_extra",
 )
 REQUIRED_LIMITS = (
     "army_start", "army_stated_max", "armies_per_city", "city_size_base", "city_size_new", "growth_per_turn",
