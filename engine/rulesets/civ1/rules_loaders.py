@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from engine.core.errors import Problem
 from engine.core.layout import Layout, norm
-from engine.core.tables import Tables
+from engine.core.tables import Cell, Tables
 
 from .messages import _
 from .reader import TabReader, split_list
@@ -94,15 +94,20 @@ TECH_EFFECTS: dict[str, str] = {
 }
 
 
-def rule_ids(r: TabReader, rec: Mapping[str, object]) -> tuple[str, ...]:
-    return split_list(r.text(rec, "rule_ids"))  # type: ignore[arg-type]
+Record = dict[str, Cell]  # one row of a tab: column key -> cell
+
+
+def rule_ids(r: TabReader, rec: Record) -> tuple[str, ...]:
+    """The rule ids the row cites («CIV-TECH-05;CIV-MAP-05»)."""
+    return split_list(r.text(rec, "rule_ids"))
 
 
 def unknown(r: TabReader, row: int, key: str, what: str, text: str) -> None:
+    """An unknown name or word in a cell."""
     r.bad(row, key, _("неизвестное значение «{text}» ({what})").format(text=text, what=what))
 
 
-def ref(r: TabReader, row: int, rec: dict, key: str, items: Mapping[str, object], what: str) -> str | None:
+def ref(r: TabReader, row: int, rec: Record, key: str, items: Mapping[str, object], what: str) -> str | None:
     """The Russian name (key) of the item of ``items`` named in column ``key``; None when blank;
     a problem when the name is none of them."""
     text = r.text(rec, key)
@@ -116,7 +121,7 @@ def ref(r: TabReader, row: int, rec: dict, key: str, items: Mapping[str, object]
     return text
 
 
-def era_of(r: TabReader, rules: Rules, row: int, rec: dict, key: str) -> int:
+def era_of(r: TabReader, rules: Rules, row: int, rec: Record, key: str) -> int:
     """The era in column ``key``, by level (1–5) or by name («средневековье», «Medieval»)."""
     text = r.text(rec, key)
     for era in rules.eras.values():
