@@ -15,6 +15,7 @@ from babel.messages.extract import extract_from_dir
 from engine.core import i18n
 from engine.core.messages import _ as core_
 from engine.rulesets.ancient.messages import _ as ancient_
+from engine.rulesets.civ1.messages import _ as civ1_
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
@@ -23,6 +24,7 @@ CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 DOMAINS = {
     "strategos": (core_, ["engine/core", "sheets_bridge"]),
     "ancient": (ancient_, ["engine/rulesets/ancient"]),
+    "civ1": (civ1_, ["engine/rulesets/civ1"]),
 }
 
 
