@@ -13,10 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import history, meta
+from engine.core import absence, history, meta, window
 from engine.core.cursor import Calendar, Cursor, Stage
 from engine.core.dice import Dice, commitment, cursor_seed
 from engine.core.errors import CampaignError
+from engine.core.orders import OrderRow
+from engine.core.ruleset import Victory
 from engine.core.tables import Changeset, Grid, ReplaceTab, Tables, TabSpec, WorkbookSpec, WriteBlock
 
 NAME = "cursor-toy"
@@ -74,7 +76,33 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
     height = len(tables["Кампания"])
     grid += [[None, None] for _ in range(max(0, height - len(grid)))]
     changes.marker.append(WriteBlock("Кампания", 1, 1, grid))
-    return Result("resolve", at.turn, changes, {"turn": at.turn, "cursor": at.key(), "roll": roll})
+    return Result("resolve", at.turn, changes, {"mode": "resolve", "turn": at.turn, "cursor": at.key(), "roll": roll,
+                                                "orders": {}, "states": []})
+
+
+def check(tables: Tables, expect: Cursor | None = None, **_ignored: Any) -> Result:
+    """A check of the open window (refused, as every ruleset told the window refuses, when `expect`
+    is another): the toy has no orders to judge, so it writes nothing."""
+    window.expect(tables, CALENDAR, expect)
+    at = meta.open_cursor(tables, CALENDAR)
+    return Result("check", at.turn, Changeset(), {"mode": "check", "turn": at.turn, "cursor": at.key(),
+                                                  "orders": {}, "states": []})
+
+
+WINNING_WINDOWS = 5  # the toy is won once this many windows are resolved
+
+
+def victory(tables: Tables) -> Victory | None:
+    """The toy's victory: the side «Альфа» wins when the score tab holds `WINNING_WINDOWS` windows."""
+    played = len(tables[SCORE]) - 1
+    return Victory(("Альфа",), f"сыграно окон: {played}") if played >= WINNING_WINDOWS else None
+
+
+def default_orders(tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
+    """An absent side «копит» (saves) at every counting window; nothing at a battle round."""
+    if not CALENDAR.counts_missed(cursor):
+        return []
+    return [absence.stand_in(f"Приказы — {side}", side, 1, {"action": "копить", "window": cursor.key()})]
 
 
 def chronicle_seed(tables: Tables, cursor: Cursor) -> str | None:
@@ -83,7 +111,8 @@ def chronicle_seed(tables: Tables, cursor: Cursor) -> str | None:
 
 
 class ToyRuleset:
-    """The toy as a `Ruleset`: resolve, its calendar and the seed lookup; nothing else is used."""
+    """The toy as a `Ruleset`: check, resolve, its calendar, the seed lookup, victory and default
+    orders; nothing else is used."""
 
     name = NAME
     aliases: tuple[str, ...] = ()
@@ -95,6 +124,15 @@ class ToyRuleset:
     def resolve(self, tables: Tables, expect_turn: int | None = None, seed: str | None = None,
                 secret: str | None = None, **_ignored: Any) -> Any:
         return resolve(tables, expect_turn=expect_turn, seed=seed, secret=secret)
+
+    def check(self, tables: Tables, expect: Cursor | None = None, **_ignored: Any) -> Any:
+        return check(tables, expect=expect)
+
+    def victory(self, tables: Tables) -> Victory | None:
+        return victory(tables)
+
+    def default_orders(self, tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
+        return default_orders(tables, side, cursor)
 
     def chronicle_seed(self, tables: Tables, cursor: Cursor) -> str | None:
         return chronicle_seed(tables, cursor)
@@ -108,7 +146,7 @@ class ToyRuleset:
     def _absent(self, *_args: Any, **_kwargs: Any) -> Any:
         raise NotImplementedError("the cursor toy has no such part")
 
-    new_workbook = check = demo_changes = last_resolved = report_sides = _absent
+    new_workbook = demo_changes = last_resolved = report_sides = _absent
     forum_post = player_report = chart_png = run_scenario = _absent
 
 
