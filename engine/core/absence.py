@@ -1,10 +1,9 @@
 """Absent players: the NMR ladder ("no moves received") per cursor, and the stand-in orders an
 absent side gets.
 
-Why in the core: every game of the project counts missed turns the same way (a side that sends
-nothing is warned, then passes to the GM or the program), and civ1 also plays default orders for a
-side with no rows. Only what follows a verdict is the game's: the ancient game writes chronicle
-lines and hands the state to the AI.
+Why in the core: every game counts missed turns the same way (a side that sends nothing is warned,
+then passes to the GM or the program), and some games also play default orders for a side with no
+rows. Only what follows a verdict is the game's own: chronicle lines, handing a side to an AI.
 
 The ladder, decided for staged games (issue 17, point 2):
 - only windows whose stage the calendar marks ``counts_missed`` count (engine/core/cursor.py);
