@@ -3,9 +3,13 @@ resolve by stage, history keyed by cursor, rollback to «1:города», verif
 
 A turn is a state stage, a battle of two rounds and a cities stage. Each window adds one die to
 the score tab; the meta tab holds the open cursor (engine/core/meta.py's rows), the commitment of
-its seed and the seed the last resolve revealed. Registered by the tests that use it
-(``rulesets.RULESETS["cursor-toy"] = "cursor_toy:RULESET"``); no game of the project.  Of the
-`Ruleset` interface it implements what the cursor plumbing calls; the rest says it is not there.
+its seed and the seed the last resolve revealed. Two sides write rows for a window in «Приказы»
+(side, window, order); a side with none gets the toy's default order (engine/core/absence.py's
+`attendance`), «Сыграно» logs what each window played, and «Стороны» keeps each side on the NMR
+ladder (`absence.step`: the battle does not count; two missed turns and the side is the AI's).
+Registered by the tests that use it (``rulesets.RULESETS["cursor-toy"] = "cursor_toy:RULESET"``);
+no game of the project.  Of the `Ruleset` interface it implements what the cursor plumbing calls;
+the rest says it is not there.
 """
 
 from __future__ import annotations
@@ -28,6 +32,11 @@ CALENDAR = Calendar((
     Stage("cities", "города", "cities"),
 ))
 SCORE = "Счёт"
+ORDERS = "Приказы"  # side, window («1:state»), order
+PLAYED = "Сыграно"  # window, side, order, whose («игрок» or «по умолчанию»)
+SIDES = "Стороны"  # side, missed turns, present this turn, AI
+SIDE_NAMES = ("Альфа", "Бета")
+MISSED_LIMIT = 2
 
 
 @dataclass
@@ -51,8 +60,41 @@ def new_tables(secret: str, campaign_id: str) -> Tables:
     return {
         "Кампания": meta_grid(CALENDAR.first(), secret, campaign_id, None),
         SCORE: [["Окно", "Очки"]],
+        ORDERS: [["Сторона", "Окно", "Приказ"]],
+        PLAYED: [["Окно", "Сторона", "Приказ", "Чей"]],
+        SIDES: [["Сторона", "Пропущено ходов", "Был в этом ходу", "ИИ"], *[[n, 0, None, None] for n in SIDE_NAMES]],
         history.HISTORY_TAB: [history.header()],
     }
+
+
+def _yes(value: object) -> bool:
+    return str(value or "").strip() == "да"
+
+
+def attend(tables: Tables, at: Cursor) -> tuple[list[list[Any]], list[list[Any]]]:
+    """What window `at` plays and the ladder after it: the «Сыграно» rows of the window and the new
+    «Стороны» grid (through the core's `absence.attendance` and `absence.step`)."""
+    sides = {str(r[0]): r for r in tables[SIDES][1:] if r and r[0]}
+    watched = [n for n, r in sides.items() if not (len(r) > 3 and _yes(r[3]))]
+    rows: dict[str, list[OrderRow]] = {}
+    for i, r in enumerate(tables[ORDERS][1:], start=2):
+        if len(r) > 2 and r[0] and str(r[1]).strip() == at.key():
+            rows.setdefault(str(r[0]), []).append(OrderRow(ORDERS, i, str(r[0]), {"action": r[2]}))
+    att = absence.attendance(rows, watched, lambda side: default_orders(tables, side, at))
+    played = [[at.key(), side, row.cells["action"], "по умолчанию" if absence.is_stand_in(row) else "игрок"]
+              for side in watched for row in att.rows[side]]
+    standings = {n: absence.Standing(int(sides[n][1] or 0), False, len(sides[n]) > 2 and _yes(sides[n][2]))
+                 for n in watched}
+    ladder = absence.step(CALENDAR, at, standings, att.present, MISSED_LIMIT)
+    grid: list[list[Any]] = [list(tables[SIDES][0])]
+    for n, r in sides.items():
+        st = ladder.standings.get(n)
+        if st is None:
+            grid.append(list(r))
+        else:
+            ai = "да" if n in ladder.reached else None
+            grid.append([n, st.missed, "да" if st.present else None, ai])
+    return played, grid
 
 
 def workbook(secret: str, campaign_id: str) -> WorkbookSpec:
@@ -70,6 +112,8 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
     nxt = CALENDAR.next(at)
     changes = Changeset()
     changes.replace.append(ReplaceTab(SCORE, [*tables[SCORE], [at.key(), roll]]))
+    played, sides = attend(tables, at)
+    changes.replace += [ReplaceTab(PLAYED, [*tables[PLAYED], *played]), ReplaceTab(SIDES, sides)]
     hist = tables.get(history.HISTORY_TAB) or [history.header()]
     changes.blocks.append(WriteBlock(history.HISTORY_TAB, len(hist) + 1, 1, [history.row_for(at, tables)]))
     grid = meta_grid(nxt, secret or "", meta.text(tables, meta.CAMPAIGN_ID), seed)
@@ -102,7 +146,7 @@ def default_orders(tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
     """An absent side «копит» (saves) at every counting window; nothing at a battle round."""
     if not CALENDAR.counts_missed(cursor):
         return []
-    return [absence.stand_in(f"Приказы — {side}", side, 1, {"action": "копить", "window": cursor.key()})]
+    return [absence.stand_in(ORDERS, side, 1, {"action": "копить", "window": cursor.key()})]
 
 
 def chronicle_seed(tables: Tables, cursor: Cursor) -> str | None:

@@ -69,6 +69,36 @@ def test_absent_sides_get_the_rulesets_default_orders(toy: Path) -> None:
     assert absence.attendance({}, ["Бета"], lambda side: game.default_orders(tables, side, battle)).rows == {"Бета": []}
 
 
+def test_a_staged_resolve_plays_default_orders_and_counts_a_turn_once(toy: Path) -> None:
+    """Through the bridge on .xlsx: «Альфа» writes one row for 1:государство only, «Бета» nothing.
+    Each counting window plays the default order for whoever sent no row there, the battle rounds
+    play nothing; the ladder judges turn 1 at 1:города (Альфа was present, Бета missed it) and turn 2
+    hands «Бета» to the AI."""
+    backend = XlsxBackend(toy)
+    backend.read()
+    backend.write(Changeset(blocks=[WriteBlock(cursor_toy.ORDERS, 2, 1, [["Альфа", "1:state", "строить"]])]))
+    sync.resolve(XlsxBackend(toy))  # 1:state: Альфа's presence is remembered, nobody judged yet
+    assert _sides(toy) == [("Альфа", 0, "да", None), ("Бета", 0, None, None)]
+    for _ in range(3):  # 1:battle:1, 1:battle:2, 1:cities
+        sync.resolve(XlsxBackend(toy))
+    tables = XlsxBackend(toy).read()
+    assert tables[cursor_toy.PLAYED][1:] == [
+        ["1:state", "Альфа", "строить", "игрок"], ["1:state", "Бета", "копить", "по умолчанию"],
+        ["1:cities", "Альфа", "копить", "по умолчанию"], ["1:cities", "Бета", "копить", "по умолчанию"]]
+    assert _sides(toy) == [("Альфа", 0, None, None), ("Бета", 1, None, None)]
+    sync.resolve(XlsxBackend(toy))  # 2:state: pending, nobody sent
+    assert _sides(toy) == [("Альфа", 0, None, None), ("Бета", 1, None, None)]
+    for _ in range(3):
+        sync.resolve(XlsxBackend(toy))
+    assert _sides(toy) == [("Альфа", 1, None, None), ("Бета", 2, None, "да")]
+
+
+def _sides(path: Path) -> list[tuple[object, ...]]:
+    """The toy's «Стороны» rows as (side, missed, present, AI), blanks as None."""
+    rows = XlsxBackend(path).read()[cursor_toy.SIDES][1:]
+    return [tuple((list(r) + [None] * 4)[:4]) for r in rows]
+
+
 def test_the_view_asked_of_victory_is_the_campaign_after_the_changes() -> None:
     tables = {"A": [["x", 1], ["y", 2]], "B": [["b"]]}
     changes = Changeset(replace=[ReplaceTab("C", [["c"]])],
