@@ -263,7 +263,8 @@ def expect_open(tables: Tables, turn: int | None, stage: str | None) -> None:
     if stage is None:
         return
     calendar, open_ = cursor_of(tables)
-    wanted = calendar.parse(f"{open_.turn if turn is None else turn}:{str(stage).strip()}")
+    text = str(stage).strip()
+    wanted = calendar.parse(f"{open_.turn if turn is None else turn}:{text}")
     if wanted != open_:
         lang = i18n.current()
         raise TurnMismatch(_("Открыт ход «{open}», а просили разрешить «{wanted}». Ничего не изменено.").format(
