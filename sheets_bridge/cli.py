@@ -92,6 +92,12 @@ def build_parser() -> argparse.ArgumentParser:
             c.add_argument("--stage", metavar=_("ЭТАП"),
                            help=_("разрешить, только если открыт именно этот этап хода (в играх с этапами; "
                                   "этап с раундами — ЭТАП:РАУНД)"))
+        else:
+            c.add_argument("--turn", type=argparse_texts.integer, metavar="N",
+                           help=_("проверить, только если открыт именно этот ход"))
+            c.add_argument("--stage", metavar=_("ЭТАП"),
+                           help=_("проверить, только если открыт именно этот этап хода (в играх с этапами; "
+                                  "этап с раундами — ЭТАП:РАУНД)"))
 
     demo = sub.add_parser("demo", help=_("демо-кампания: создать, заполнить приказы, проверить и разрешить ход"))
     demo.add_argument("dir", nargs="?", default="strategos-demo", metavar=_("ПАПКА"),
@@ -290,11 +296,11 @@ def _sync(args: argparse.Namespace) -> SyncResult:
     bars = _progress(args)
     if bars is None:
         if args.command == "check":
-            return sync.check(backend)
+            return sync.check(backend, turn=args.turn, stage=args.stage)
         return sync.resolve(backend, turn=args.turn, stage=args.stage)
     with bars.shown():
         if args.command == "check":
-            return sync.check(backend, progress=bars)
+            return sync.check(backend, progress=bars, turn=args.turn, stage=args.stage)
         return sync.resolve(backend, turn=args.turn, progress=bars, stage=args.stage)
 
 

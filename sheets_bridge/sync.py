@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine import rulesets
-from engine.core import history, i18n, meta
+from engine.core import history, i18n, meta, window
 from engine.core.cursor import Calendar, Cursor, CursorError
 from engine.core.dice import commitment, cursor_seed
 from engine.core.errors import CampaignError, TurnMismatch
 from engine.core.layout import norm
 from engine.core.messages import _
-from engine.core.ruleset import Ruleset, SyncResult
+from engine.core.ruleset import Ruleset, SyncResult, Victory
 from engine.core.tables import Changeset, Grid, ReplaceTab, Tables, WorkbookSpec, WriteBlock, apply_changes
 
 from . import secrets
@@ -214,20 +214,28 @@ def refuse_leak(tables: Tables, changes: Changeset, secret: str) -> None:
             changes.marker.append(WriteBlock(tab, r, 1, [[None] * len(row)]))
 
 
-def check(backend: Backend, progress: Progress | None = None) -> SyncResult:
-    """Judge every order of the open turn: one read, the ruleset's check, one write (statuses only).
+def check(backend: Backend, progress: Progress | None = None, turn: int | None = None,
+          stage: str | None = None) -> SyncResult:
+    """Judge every order of the open window: one read, the ruleset's check, one write (statuses only).
+    With ``turn`` and/or ``stage`` (as resolve takes them) only if that window is the open one: else
+    TurnMismatch in the campaign's language, nothing written (engine/core/window.py).
     A check needs no secret: it draws no dice (issue 15, point 6)."""
     with exclusive(backend, "check"):
-        return _check(backend, progress)
+        return _check(backend, progress, turn, stage)
 
 
-def _check(backend: Backend, progress: Progress | None) -> SyncResult:
+def _check(backend: Backend, progress: Progress | None, turn: int | None = None,
+           stage: str | None = None) -> SyncResult:
     p = progress or Silent()
     tables = _read(backend, p)
     rules = ruleset_of(tables)
+    told: dict[str, Any] = {}  # a check asked no window calls the ruleset as before
+    if turn is not None or stage is not None:
+        told["expect"] = window.asked(*cursor_of(tables), turn, stage)
     p.start("turn", _("Проверка приказов"), len(rules.phases) or 1)
-    result = rules.check(tables, on_phase=lambda name: p.advance("turn", name), **_tab_ids(backend))
+    result = rules.check(tables, on_phase=lambda name: p.advance("turn", name), **told, **_tab_ids(backend))
     p.finish("turn")
+    announce_victory(result, rules.victory(tables))  # a game already won says so at every check
     if not _secret(backend, tables, need=False, settle=False).value:
         result.summary.setdefault("notices", []).append(str(secrets.missing(meta.text(tables, meta.CAMPAIGN_ID))))
     _write(backend, result.changes, p)
@@ -274,6 +282,7 @@ def _resolve(backend: Backend, turn: int | None, progress: Progress | None, stag
                            on_phase=lambda name: p.advance("turn", name), **_tab_ids(backend))
     if sec.history is not None:  # an old campaign's snapshots, now without the secret
         result.changes.replace.insert(0, ReplaceTab(history.tab_of(tables), sec.history))
+    announce_victory(result, rules.victory(applied_view(sec.tables, result.changes)))
     result.changes.replace += private_reports(backend, sec.tables, result.changes, rules)
     refuse_leak(tables, result.changes, sec.value)
     if sec.notice:
@@ -295,6 +304,42 @@ def _warn(result: SyncResult, warnings: list[str]) -> None:
     """Add warnings to the result's summary (shown by the CLI, listed under "warnings" in --json)."""
     if warnings:
         result.summary.setdefault("warnings", []).extend(warnings)
+
+
+def announce_victory(result: SyncResult, won: Victory | None) -> None:
+    """Tell the GM that the game is won (a notice, and "victory" in --json: the winners and why);
+    nothing while the game goes on."""
+    if won is None:
+        return
+    result.summary["victory"] = {"winners": list(won.winners), "reason": won.reason}
+    result.summary.setdefault("notices", []).append(
+        _("Игра окончена: победа — {winners}. {reason}").format(winners=", ".join(won.winners), reason=won.reason))
+
+
+def applied_view(tables: Tables, changes: Changeset) -> Tables:
+    """The campaign as ``changes`` leave it, to be read only (what `Ruleset.victory` is asked of):
+    unlike `apply_changes`, which copies every cell, it shares the untouched tabs and rows with
+    ``tables`` and the replaced tabs with ``changes``, so asking costs next to nothing on a big
+    campaign (a game that never wins does not pay a copy of the workbook each resolve)."""
+    out: Tables = dict(tables)
+    for rep in changes.replace:
+        out[rep.tab] = rep.rows
+    copied: set[str] = set()
+    for block in changes.all_blocks():
+        if block.tab not in copied:
+            out[block.tab] = list(out.get(block.tab, []))
+            copied.add(block.tab)
+        grid = out[block.tab]
+        for dr, line in enumerate(block.values):
+            r = block.row - 1 + dr
+            while len(grid) <= r:
+                grid.append([])
+            row = grid[r] = list(grid[r])
+            for dc, v in enumerate(line):
+                c = block.col - 1 + dc
+                row.extend([None] * (c + 1 - len(row)))
+                row[c] = v
+    return out
 
 
 def private_reports(backend: Backend, tables: Tables, changes: Changeset,

@@ -7,8 +7,8 @@ them into a game, and nothing is looked up by ``getattr``.  A game implements it
 folder (engine/rulesets/<game>/game.py: ``RULESET = …``); docs/architecture.md says how.
 
 Also here: the values that cross that line — `Resource` (engine/core/ledger.py: what a game counts),
-`SyncResult` (what check and resolve hand back to be written and shown) and `ScenarioOutcome`
-(what a conformance scenario found).
+`SyncResult` (what check and resolve hand back to be written and shown), `ScenarioOutcome`
+(what a conformance scenario found) and `Victory` (who has won and why).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .cursor import Calendar, Cursor
 from .ledger import Resource
+from .orders import OrderRow
 from .tables import Changeset, ReplaceTab, Tables, WorkbookSpec
 from .turn import TurnReport
 
@@ -54,6 +55,15 @@ class ScenarioOutcome:
         """Record `message` as a failure unless `ok`."""
         if not ok:
             self.failures.append(message)
+
+
+@dataclass(frozen=True)
+class Victory:
+    """Who has won and why (`Ruleset.victory`): the winning sides (several for a shared victory)
+    and the reason in the campaign's language, as the resolve's notice tells the GM."""
+
+    winners: tuple[str, ...]
+    reason: str
 
 
 OnPhase = Callable[[str], None]  # hears each phase's name, in the campaign's language, as it ends
@@ -118,9 +128,12 @@ class Ruleset(Protocol):
         secret: str | None = None,
         on_phase: OnPhase | None = None,
         tab_ids: dict[str, str] | None = None,
+        expect: Cursor | None = None,
     ) -> SyncResult:
         """Judge every order of the open turn as resolve would, drawing no dice; the changes write
-        only the orders' status columns. ``tab_ids``: title -> stable id (Google), to follow renames."""
+        only the orders' status columns. ``tab_ids``: title -> stable id (Google), to follow renames.
+        ``expect``: the window the GM asked to check (`check --turn/--stage`): TurnMismatch unless it
+        is the open one (engine/core/window.py `expect`)."""
         ...
 
     def resolve(
@@ -181,4 +194,18 @@ class Ruleset(Protocol):
     def run_scenario(self, data: Mapping[str, Any]) -> ScenarioOutcome:
         """Run one conformance scenario (a tests/scenarios/<name>/*.yaml, loaded) and compare every
         turn with its expectations (docs/scenarios.md)."""
+        ...
+
+    # ------------------------------------------------ absent players and victory (issue 17 p1/p2, H4 absence)
+
+    def default_orders(self, tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
+        """The orders `side` gets at window `cursor` when it sent no rows there: order rows made with
+        `engine.core.absence.stand_in`, read and judged like a player's. The resolve plays them for
+        every absent side (`absence.attendance`); they are no presence for the NMR ladder. [] when
+        the game plays none for an absent player."""
+        ...
+
+    def victory(self, tables: Tables) -> Victory | None:
+        """Who has won and why, on the campaign as `tables` hold it (the bridge asks after each
+        resolve, on the campaign as it leaves it); None while the game goes on."""
         ...

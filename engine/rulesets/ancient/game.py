@@ -11,9 +11,11 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
+from engine.core import window
 from engine.core.cursor import Calendar, Cursor
 from engine.core.ledger import Resource
-from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, ScenarioOutcome, SyncResult
+from engine.core.orders import OrderRow
+from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, ScenarioOutcome, SyncResult, Victory
 from engine.core.tables import Changeset, ReplaceTab, Tables, WorkbookSpec
 
 from . import codec, ruleset
@@ -48,7 +50,9 @@ class AncientRuleset:
         secret: str | None = None,
         on_phase: OnPhase | None = None,
         tab_ids: dict[str, str] | None = None,
+        expect: Cursor | None = None,
     ) -> SyncResult:
+        window.expect(tables, CALENDAR, expect)
         return ruleset.check(tables, secret=secret, on_phase=on_phase, tab_ids=tab_ids)
 
     def resolve(
@@ -101,6 +105,19 @@ class AncientRuleset:
         from .scenario import run
 
         return run(dict(data))
+
+    # ------------------------------------------------------------ absent players and victory (issue 17, H4 absence)
+
+    def default_orders(self, tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
+        """None: the seed gives an absent player nothing to do for them (ANC-TURN-03/04, the «Правила
+        игры» opening of seed 000: a state without orders only counts a miss, and after two in a row
+        passes to the GM as an AI state; docs/rules-decisions.md)."""
+        return []
+
+    def victory(self, tables: Tables) -> Victory | None:
+        """None: seed 000 names no victory and no end of the game (docs/rules-decisions.md, «No
+        victory»); the campaign goes on while the GM runs it."""
+        return None
 
 
 RULESET: Ruleset = AncientRuleset()

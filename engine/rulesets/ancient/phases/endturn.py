@@ -12,9 +12,13 @@ import re
 from collections import deque
 from fractions import Fraction
 
+from engine.core import absence
+from engine.core.absence import Standing, Verdict
+from engine.core.cursor import Cursor
 from engine.core.dice import Dice
 from engine.core.money import fmt
 
+from ..calendar import CALENDAR
 from ..economy import clamp, count_people, shift_stability, stability_change
 from ..facts import Report
 from ..messages import _
@@ -30,11 +34,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: R
     by_owner = world.by_owner()
     held = garrisons(world)
     zones = zone_graph(world)
-    warned: dict[tuple[int, int], list[str]] = {}  # (missed, limit) -> the states warned alike
-    for name in sorted(world.states):
-        _missed(world.states[name], orders, rules, report, warned)
-    for (missed, limit), names in warned.items():
-        report.tell(_warning(", ".join(names), missed, limit))
+    _missed(world, orders, rules, report)
     for name in sorted(world.states):
         state = world.states[name]
         provinces = by_owner.get(name, [])
@@ -47,34 +47,39 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: R
     return world
 
 
-def _missed(
-    state: State, orders: TurnOrders, rules: Rules, report: Report, warned: dict[tuple[int, int], list[str]]
-) -> None:
-    """ANC-TURN-04: two turns without orders in a row and the state passes to the GM.  A warning
-    is not told here but gathered in ``warned``: the states warned alike share one chronicle line
-    (hundreds of silent states would otherwise repeat the same sentence hundreds of times)."""
-    if state.ai:
-        return
-    if orders.sent(state.name):
-        state.missed = 0
-        return
-    if state.excused:
-        state.excused = False
-        report.tell(_("{state}: приказов нет, но ведущий простил пропуск.").format(state=state.name))
-        return
-    state.missed += 1
-    limit = int(rules.param("missed_turns_to_ai"))
-    if state.missed >= limit:
-        state.ai = True
-        state.stability = int(rules.param("ai_stability"))
-        report.tell(
-            _(
-                "{state}: {turns} подряд без приказов — государство переходит под управление ведущего (ИИ), "
-                "Ст {stability:+d}."
-            ).format(state=state.name, turns=count(state.missed, "ход"), stability=state.stability)
-        )
-    else:
-        warned.setdefault((state.missed, limit), []).append(state.name)
+def _missed(world: Campaign, orders: TurnOrders, rules: Rules, report: Report) -> None:
+    """ANC-TURN-03/04 on the core's ladder (engine/core/absence.py): two turns without orders in a
+    row and the state passes to the GM; «Нет действий» counts as orders; a miss the GM excused
+    («Пропуск прощён») is forgiven once.  Warnings are not told one by one: the states warned alike
+    share one chronicle line (hundreds of silent states would otherwise repeat the same sentence
+    hundreds of times), told after the forgiven and the handed-over ones."""
+    played = {name: world.states[name] for name in sorted(world.states) if not world.states[name].ai}
+    ladder = absence.step(
+        CALENDAR,
+        Cursor(world.turn),
+        {name: Standing(st.missed, st.excused) for name, st in played.items()},
+        {name for name in played if orders.sent(name)},
+        int(rules.param("missed_turns_to_ai")),
+    )
+    warned: dict[tuple[int, int], list[str]] = {}  # (missed, limit) -> the states warned alike
+    for name, state in played.items():
+        state.missed, state.excused = ladder.standings[name].missed, ladder.standings[name].excused
+        verdict = ladder.verdicts[name]
+        if verdict is Verdict.EXCUSED:
+            report.tell(_("{state}: приказов нет, но ведущий простил пропуск.").format(state=name))
+        elif verdict is Verdict.REACHED:
+            state.ai = True
+            state.stability = int(rules.param("ai_stability"))
+            report.tell(
+                _(
+                    "{state}: {turns} подряд без приказов — государство переходит под управление ведущего (ИИ), "
+                    "Ст {stability:+d}."
+                ).format(state=name, turns=count(state.missed, "ход"), stability=state.stability)
+            )
+        elif verdict is Verdict.WARNED:
+            warned.setdefault((state.missed, ladder.limit), []).append(name)
+    for (missed, limit), names in warned.items():
+        report.tell(_warning(", ".join(names), missed, limit))
 
 
 def _warning(states: str, missed: int, limit: int) -> str:
