@@ -114,10 +114,21 @@ def run(ruleset: Ruleset, data: Mapping[str, Any]) -> ScenarioOutcome:
         out.expect("error" not in expect, f"ход {n}: ожидалась ошибка {expect.get('error')!r}, её нет")
         before = tables
         tables = apply_changes(tables, result.changes)
-        for message in ruleset.scenario_expect(expect, tables, result):
-            out.expect(False, f"ход {n}: {message}")
-        _check(out, n, ruleset, expect, before, tables, result)
+        out.failures.extend(check_turn(ruleset, expect, before, tables, result, n))
     return out
+
+
+def check_turn(
+    ruleset: Ruleset, expect: Mapping[str, Any], before: Tables, after: Tables, result: SyncResult, n: int = 1
+) -> list[str]:
+    """Every expectation of turn `n` of a scenario against the tables `after` it (`before`: the
+    tables it was judged on): the game's own (`scenario_expect`) and the generic ones.  Also for a
+    turn resolved elsewhere — by the CLI on a workbook, read back (tests/test_golden_workbooks.py)."""
+    out = ScenarioOutcome()
+    for message in ruleset.scenario_expect(expect, after, result):
+        out.expect(False, f"ход {n}: {message}")
+    _check(out, n, ruleset, expect, before, after, result)
+    return out.failures
 
 
 def _check(
