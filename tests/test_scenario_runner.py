@@ -97,6 +97,20 @@ def test_a_wrong_expectation_fails(label: str, edit: Edit, word: str) -> None:
     assert any(word in f for f in found), found
 
 
+def test_warnings_are_checked_both_ways() -> None:
+    """«Нет действий» beside another order warns the GM: `warnings_contains` finds it, `no_warnings`
+    refuses it; the case as written warns of nothing."""
+    quiet = copy.deepcopy(case())
+    expect_of(quiet)["no_warnings"] = True
+    assert failures(quiet) == []
+    mixed = copy.deepcopy(case())
+    mixed["turns"][0]["orders"]["Полития"] = [["Нет действий"], ["Построить", "Нет такой постройки", "Полис"]]
+    expect_of(mixed)["warnings_contains"] = ["другие приказы в одном ходу"]
+    assert failures(mixed) == []
+    expect_of(mixed)["no_warnings"] = True
+    assert [f for f in failures(mixed) if "лишние предупреждения" in f]
+
+
 class SilentGame:
     """The ancient ruleset with a game hook that finds nothing, or always `says` one thing."""
 
