@@ -191,7 +191,8 @@ class ToyRuleset:
         raise NotImplementedError("the cursor toy has no such part")
 
     new_workbook = demo_changes = last_resolved = report_sides = _absent
-    forum_post = player_report = chart_png = run_scenario = _absent
+    forum_post = player_report = chart_png = _absent
+    scenario_tables = scenario_orders = scenario_readback = scenario_expect = _absent
 
 
 RULESET = ToyRuleset()

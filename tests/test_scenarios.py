@@ -1,5 +1,6 @@
 """The conformance corpus: every tests/scenarios/<ruleset>/*.yaml, run by one generic test through
-the registry: the folder's name is the ruleset's, whose `run_scenario` runs the file.
+the registry: the folder's name is the ruleset's, and the core's runner (engine/core/scenario.py)
+plays the file with it.
 
 A scenario file is named by the rule id it proves (ANC-TAX-04_….yaml); docs/scenarios.md
 describes the format.
@@ -13,6 +14,7 @@ import pytest
 import yaml
 
 from engine import rulesets
+from engine.core import scenario
 
 ROOT = Path(__file__).parent / "scenarios"
 FILES = sorted(ROOT.glob("*/*.yaml"))
@@ -21,7 +23,7 @@ FILES = sorted(ROOT.glob("*/*.yaml"))
 @pytest.mark.parametrize("path", FILES, ids=[f"{p.parent.name}/{p.stem}" for p in FILES])
 def test_scenario(path: Path) -> None:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    outcome = rulesets.get(path.parent.name).run_scenario(data)
+    outcome = scenario.run(rulesets.get(path.parent.name), data)
     assert not outcome.failures, "\n".join(outcome.failures)
 
 

@@ -7,13 +7,13 @@ them into a game, and nothing is looked up by ``getattr``.  A game implements it
 folder (engine/rulesets/<game>/game.py: ``RULESET = …``); docs/architecture.md says how.
 
 Also here: the values that cross that line — `Resource` (engine/core/ledger.py: what a game counts),
-`SyncResult` (what check and resolve hand back to be written and shown), `ScenarioOutcome`
-(what a conformance scenario found) and `Victory` (who has won and why).
+`SyncResult` (what check and resolve hand back to be written and shown) and `Victory` (who has
+won and why).  The scenario hooks' `Readback` is engine/core/scenario.py's, whose runner calls them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -21,6 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 from .cursor import Calendar, Cursor
 from .ledger import Resource
 from .orders import OrderRow
+from .scenario import Readback
 from .tables import Changeset, ReplaceTab, Tables, WorkbookSpec
 from .turn import TurnReport
 
@@ -42,19 +43,6 @@ class SyncResult:
     report: TurnReport[Any]
     campaign: Any
     summary: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass
-class ScenarioOutcome:
-    """What one conformance scenario (tests/scenarios/<ruleset>/*.yaml) found: its failures,
-    empty when everything matched (docs/scenarios.md)."""
-
-    failures: list[str] = field(default_factory=list)
-
-    def expect(self, ok: bool, message: str) -> None:
-        """Record `message` as a failure unless `ok`."""
-        if not ok:
-            self.failures.append(message)
 
 
 @dataclass(frozen=True)
@@ -189,11 +177,28 @@ class Ruleset(Protocol):
         """The public chart as a PNG file at `path`; returns the path written."""
         ...
 
-    # ------------------------------------------------------------ scenario hooks
+    # ------------------------------------------------------------ scenario hooks (issue 17 point 5, H3)
+    # engine/core/scenario.py runs a tests/scenarios/<name>/*.yaml through check/resolve; these are
+    # the parts of it that know the game's tabs (docs/scenarios.md).
 
-    def run_scenario(self, data: Mapping[str, Any]) -> ScenarioOutcome:
-        """Run one conformance scenario (a tests/scenarios/<name>/*.yaml, loaded) and compare every
-        turn with its expectations (docs/scenarios.md)."""
+    def scenario_tables(self, setup: Mapping[str, Any]) -> Tables:
+        """The campaign a scenario starts from: its `setup` (template, patches of the world and of
+        the rules) made into tables, open for the first turn."""
+        ...
+
+    def scenario_orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
+        """`tables` with each side's rows of `orders` (in players' notation) written below its order
+        tab's last row; a StrategosError when a side has no order tab."""
+        ...
+
+    def scenario_readback(self, tables: Tables, result: SyncResult) -> Readback:
+        """What the judged turn of `result` left in `tables` (the changes applied): each side's order
+        rows of that turn, its chronicle lines and ledger entries, the balance sheet."""
+        ...
+
+    def scenario_expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
+        """The game's own expectations of a turn (the keys of `expect` the core does not know:
+        engine/core/scenario.py GENERIC_KEYS) against `tables` after it; one message per mismatch."""
         ...
 
     # ------------------------------------------------ absent players and victory (issue 17 p1/p2, H4 absence)

@@ -21,7 +21,8 @@ from engine.core.errors import CampaignError, TurnMismatch
 from engine.core.ledger import Resource, movements
 from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
 from engine.core.ordertab import OrderTab
-from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, ScenarioOutcome, SyncResult
+from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, SyncResult
+from engine.core.scenario import ScenarioOutcome
 from engine.core.tables import (
     Changeset,
     Grid,

@@ -1,13 +1,13 @@
 """The ancient-world game as one `engine.core.ruleset.Ruleset`: the registry's entry for it.
 
 A thin object over the game's modules (ruleset.py: creation, check, resolve; report.py: the
-forum post, the players' reports, the chart; scenario.py: the conformance runner): it adds no
+forum post, the players' reports, the chart; scenario.py: the conformance hooks): it adds no
 rule of its own, it only gives the core, the bridge and the CLI one typed thing to call.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +15,8 @@ from engine.core import window
 from engine.core.cursor import Calendar, Cursor
 from engine.core.ledger import Resource
 from engine.core.orders import OrderRow
-from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, ScenarioOutcome, SyncResult, Victory
+from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, SyncResult, Victory
+from engine.core.scenario import Readback
 from engine.core.tables import Changeset, ReplaceTab, Tables, WorkbookSpec
 
 from . import codec, ruleset
@@ -101,10 +102,28 @@ class AncientRuleset:
 
         return chart_png(tables, path)
 
-    def run_scenario(self, data: Mapping[str, Any]) -> ScenarioOutcome:
-        from .scenario import run
+    # ------------------------------------------------------------ scenario hooks (issue 17 point 5, H3)
 
-        return run(dict(data))
+    def scenario_tables(self, setup: Mapping[str, Any]) -> Tables:
+        from .scenario import build_tables
+
+        return build_tables(dict(setup))
+
+    def scenario_orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
+        from .scenario import put_orders
+
+        put_orders(tables, {side: list(rows) for side, rows in orders.items()})
+        return tables
+
+    def scenario_readback(self, tables: Tables, result: SyncResult) -> Readback:
+        from .scenario import readback
+
+        return readback(tables, result)
+
+    def scenario_expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
+        from .scenario import expect_game
+
+        return expect_game(expect, tables, result)
 
     # ------------------------------------------------------------ absent players and victory (issue 17, H4 absence)
 

@@ -2,8 +2,11 @@
 
 `parse(row, ...)` turns raw cells into one of the order classes or raises InvalidOrder with
 a message that quotes the input; `order.describe(lang)` is the normalised echo written back
-to the row («понято как»). Legality (money, ownership, prerequisites) is judged later by the
-phase that executes the order, because it depends on what happened earlier in the turn.
+to the row («понято как»); `order.cells()` prints it back as the cells a player would type,
+which `parse` reads to an equal order — together they are `ORDER_TYPE`, the game's parse/print
+pair (engine/core/ordertypes.py, tests/test_order_types.py). Legality (money, ownership,
+prerequisites) is judged later by the phase that executes the order, because it depends on what
+happened earlier in the turn.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from engine.core.errors import InvalidOrder
 from engine.core.i18n import N_
 from engine.core.names import NameIndex
 from engine.core.orders import OrderRow
+from engine.core.ordertypes import OrderType
 from engine.core.tables import Cell, Formula, is_blank, shorten
 
 from . import naming
@@ -48,6 +52,11 @@ class Order:
         """The order as understood, in the current language (i18n.using), for «Понято как»."""
         raise NotImplementedError
 
+    def cells(self) -> dict[str, Cell]:  # pragma: no cover - overridden
+        """The row cells a player types for this order, in the current language: `parse` reads them
+        back to an equal order (the print half of `ORDER_TYPE`)."""
+        raise NotImplementedError
+
 
 @dataclass(frozen=True)
 class Build(Order):
@@ -59,6 +68,9 @@ class Build(Order):
     def describe(self) -> str:
         return _("Построить «{b}» в провинции {p}").format(b=self.building, p=self.province)
 
+    def cells(self) -> dict[str, Cell]:
+        return {"action": action_word("build"), "object": self.building, "where": self.province}
+
 
 @dataclass(frozen=True)
 class InvestStability(Order):
@@ -67,6 +79,9 @@ class InvestStability(Order):
     def describe(self) -> str:
         return _("Вложить в стабильность: +1 Ст")
 
+    def cells(self) -> dict[str, Cell]:
+        return {"action": action_word("stability")}
+
 
 @dataclass(frozen=True)
 class NoActions(Order):
@@ -74,6 +89,9 @@ class NoActions(Order):
 
     def describe(self) -> str:
         return _("Нет действий в этот ход")
+
+    def cells(self) -> dict[str, Cell]:
+        return {"action": action_word("none")}
 
 
 @dataclass(frozen=True)
@@ -84,6 +102,9 @@ class Research(Order):
 
     def describe(self) -> str:
         return _("Изучить технологию «{t}»").format(t=self.tech)
+
+    def cells(self) -> dict[str, Cell]:
+        return {"action": action_word("research"), "object": self.tech}
 
 
 @dataclass(frozen=True)
@@ -100,6 +121,14 @@ class Convert(Order):
             n=self.count, a=self.src, b=self.dst, p=self.province
         )
 
+    def cells(self) -> dict[str, Cell]:
+        return {
+            "action": action_word("convert"),
+            "object": f"{self.src} → {self.dst}",
+            "where": self.province,
+            "qty": self.count,
+        }
+
 
 @dataclass(frozen=True)
 class Move(Order):
@@ -115,6 +144,15 @@ class Move(Order):
             n=self.count, s=self.stratum, a=self.src, b=self.dst
         )
 
+    def cells(self) -> dict[str, Cell]:
+        return {
+            "action": action_word("move"),
+            "object": self.stratum,
+            "where": self.src,
+            "to": self.dst,
+            "qty": self.count,
+        }
+
 
 @dataclass(frozen=True)
 class Colonise(Order):
@@ -128,6 +166,9 @@ class Colonise(Order):
             return _("Колонизировать провинцию {p} ({s})").format(p=self.province, s=self.stratum)
         return _("Колонизировать провинцию {p}").format(p=self.province)
 
+    def cells(self) -> dict[str, Cell]:
+        return {"action": action_word("colonise"), "object": self.stratum or None, "where": self.province}
+
 
 @dataclass(frozen=True)
 class ChangeGovernment(Order):
@@ -138,6 +179,9 @@ class ChangeGovernment(Order):
 
     def describe(self) -> str:
         return _("Сменить форму правления на «{g}»").format(g=self.target_name)
+
+    def cells(self) -> dict[str, Cell]:
+        return {"action": action_word("government"), "object": self.target_name}
 
 
 @dataclass(frozen=True)
@@ -150,6 +194,9 @@ class Pay(Order):
     def describe(self) -> str:
         return _("Заплатить {n} Д государству {s}").format(n=self.amount, s=self.to)
 
+    def cells(self) -> dict[str, Cell]:
+        return {"action": action_word("pay"), "to": self.to, "qty": self.amount}
+
 
 @dataclass(frozen=True)
 class Recruit(Order):
@@ -161,6 +208,9 @@ class Recruit(Order):
 
     def describe(self) -> str:
         return _("Набрать {n} {u} в провинции {p}").format(n=self.count, u=self.unit, p=self.province)
+
+    def cells(self) -> dict[str, Cell]:
+        return {"action": action_word("recruit"), "object": self.unit, "where": self.province, "qty": self.count}
 
 
 @dataclass(frozen=True)
@@ -176,6 +226,9 @@ class March(Order):
             return _("Высадить войска флота «{f}» в провинции {p}").format(f=self.force, p=self.to)
         return _("Двинуть «{f}» в провинцию {p}").format(f=self.force, p=self.to)
 
+    def cells(self) -> dict[str, Cell]:
+        return {"action": action_word("march"), "object": self.force, "to": self.to}
+
 
 @dataclass(frozen=True)
 class Sail(Order):
@@ -187,6 +240,9 @@ class Sail(Order):
     def describe(self) -> str:
         return _("Флот «{f}» — в морскую зону {z}").format(f=self.fleet, z=self.zone)
 
+    def cells(self) -> dict[str, Cell]:
+        return {"action": action_word("sail"), "object": self.fleet, "to": self.zone}
+
 
 @dataclass(frozen=True)
 class Embark(Order):
@@ -197,6 +253,9 @@ class Embark(Order):
 
     def describe(self) -> str:
         return _("Погрузить «{a}» на флот «{f}»").format(a=self.army, f=self.fleet)
+
+    def cells(self) -> dict[str, Cell]:
+        return {"action": action_word("embark"), "object": self.army, "to": self.fleet}
 
 
 @dataclass(frozen=True)
@@ -221,6 +280,17 @@ class Disband(Order):
             return _("Распустить {n} {u} из «{f}»").format(**fields)
         return _("Распустить {n} {u} в провинции {p}").format(**fields)
 
+    def cells(self) -> dict[str, Cell]:
+        where = self.force or self.province
+        if self.into:  # written as a conversion back to the stratum
+            return {
+                "action": action_word("convert"),
+                "object": f"{self.unit} → {self.into}",
+                "where": where,
+                "qty": self.count,
+            }
+        return {"action": action_word("disband"), "object": self.unit, "where": where, "qty": self.count}
+
 
 @dataclass(frozen=True)
 class Raze(Order):
@@ -233,6 +303,10 @@ class Raze(Order):
         if self.building:
             return _("Разрушить «{b}» в провинции {p}").format(b=self.building, p=self.province)
         return _("Разрушить все постройки в провинции {p}").format(p=self.province)
+
+    def cells(self) -> dict[str, Cell]:
+        every = "all" if i18n.current() == "en" else "всё"  # a word of ALL_WORDS: every building
+        return {"action": action_word("raze"), "object": self.building or every, "where": self.province}
 
 
 @dataclass(frozen=True)
@@ -255,6 +329,9 @@ class Diplomacy(Order):
     def describe(self) -> str:
         return _(self.WORDS[self.kind]).format(s=Name(self.other))
 
+    def cells(self) -> dict[str, Cell]:
+        return {"action": action_word(self.kind), "to": self.other}
+
 
 @dataclass(frozen=True)
 class Trade(Order):
@@ -266,6 +343,9 @@ class Trade(Order):
 
     def describe(self) -> str:
         return _("Торговый маршрут: {g} {a:откуда} {b:куда}").format(g=self.good, a=Name(self.src), b=Name(self.dst))
+
+    def cells(self) -> dict[str, Cell]:
+        return {"action": action_word("trade"), "object": self.good, "where": self.src, "to": self.dst}
 
 
 @dataclass(frozen=True)
@@ -281,6 +361,14 @@ class CancelRoute(Order):
             return _("Отменить маршрут {a} → {b} ({g})").format(a=self.src, b=self.dst, g=self.good)
         return _("Отменить маршрут {a} → {b}").format(a=self.src, b=self.dst)
 
+    def cells(self) -> dict[str, Cell]:
+        return {
+            "action": action_word("cancel_route"),
+            "object": self.good or None,
+            "where": self.src,
+            "to": self.dst,
+        }
+
 
 @dataclass(frozen=True)
 class AllowTransit(Order):
@@ -290,6 +378,9 @@ class AllowTransit(Order):
 
     def describe(self) -> str:
         return _("Разрешить транзит: {s}").format(s=self.other)
+
+    def cells(self) -> dict[str, Cell]:
+        return {"action": action_word("transit"), "to": self.other}
 
 
 class Vocabulary:
@@ -635,3 +726,39 @@ def _strata_pair(row: OrderRow, vocab: Vocabulary) -> tuple[str, str]:
                 )
             return src, dst
     raise InvalidOrder(_("{where}: непонятный перевод «{v}» — пишите «раб → СГ»").format(where=where, v=shorten(text)))
+
+
+class AncientOrderType:
+    """The ancient orders as one parse/print pair (engine/core/ordertypes.py): `parse` reads a row
+    with a turn's `Vocabulary`, `print` writes an order's cells back (`Order.cells`)."""
+
+    kinds: tuple[type, ...] = (
+        Build,
+        InvestStability,
+        NoActions,
+        Research,
+        Convert,
+        Move,
+        Colonise,
+        ChangeGovernment,
+        Pay,
+        Recruit,
+        March,
+        Sail,
+        Embark,
+        Disband,
+        Raze,
+        Diplomacy,
+        Trade,
+        CancelRoute,
+        AllowTransit,
+    )
+
+    def parse(self, row: OrderRow, context: Vocabulary) -> Order:
+        return parse(row, context)
+
+    def print(self, order: Order) -> dict[str, Cell]:
+        return {k: v for k, v in order.cells().items() if v is not None}
+
+
+ORDER_TYPE: OrderType[Vocabulary] = AncientOrderType()

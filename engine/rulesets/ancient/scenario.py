@@ -1,33 +1,34 @@
-"""Conformance scenarios: a setup, orders in players' notation, expected results.
+"""The ancient game's scenario hooks: its setup, its order rows, and its own expectations.
 
-The format (docs/scenarios.md) is read here and run through the real path — the codec,
-the phases and the changeset — on an in-memory workbook, so a scenario proves exactly
-what `strategos resolve` does to a sheet.
+The core's runner (engine/core/scenario.py) plays a scenario (docs/scenarios.md) through the real
+path; this module builds the ancient campaign a scenario's `setup` describes (`build_tables`),
+writes the players' rows into the order tabs (`put_orders`), reads back what a turn wrote in the
+ancient tabs (`readback`) and checks the keys only this game has (`expect_game`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from engine.core import scenario as core_scenario
 from engine.core.errors import StrategosError
 from engine.core.layout import Layout, find_tab, norm
+from engine.core.ledger import LedgerEntry
 from engine.core.money import amount
-from engine.core.orders import STATUS_TEXT
-from engine.core.ruleset import ScenarioOutcome
-from engine.core.tables import Cell, Formula, Tables, apply_changes, trim
+from engine.core.ruleset import SyncResult
+from engine.core.scenario import FIXED_SECRET, Balance, Readback, ScenarioOutcome, ShownOrder
+from engine.core.tables import Cell, Formula, Tables, trim
 
 from . import codec, ruleset
 from .model import Army, Fleet, Province, Relation, State
+from .resources import RESOURCES
 from .templates import RULES_FILES
 from .vocab import ARMIES, CHRONICLE, DIPLOMACY, FLEETS, GM_EVENTS, LEDGER, ORDERS, STRATA
 
-FIXED_SECRET = "scenario-secret"
 # a scenario's world is quiet unless it says otherwise: no random events, no random births
 QUIET = {"events_per_turn": {"value": 0}, "growth_chance_percent": {"value": 0}}
-
-
-Outcome = ScenarioOutcome  # what one scenario run found (the core's type: the registry's runner returns it)
 
 
 def _near(a: Fraction, b: Any) -> bool:
@@ -169,6 +170,7 @@ def _order_cells(order: Any) -> dict[str, Cell]:
 
 
 def put_orders(tables: Tables, orders: dict[str, list[Any]]) -> None:
+    """Write each state's rows (players' notation) below the last row of its order tab, in place."""
     for state, rows in (orders or {}).items():
         tab = next((n for n in tables if codec.order_state(n) == state), None)
         if tab is None:
@@ -187,137 +189,51 @@ def put_orders(tables: Tables, orders: dict[str, list[Any]]) -> None:
             grid[r] = line
 
 
-def run(data: dict[str, Any]) -> Outcome:
-    """Run every turn of a scenario and compare with its expectations."""
-    out = Outcome()
-    tables = build_tables(data.get("setup") or {})
-    for n, turn in enumerate(data.get("turns") or [], start=1):
-        put_orders(tables, turn.get("orders") or {})
-        mode = turn.get("mode", "resolve")
-        expect = turn.get("expect") or {}
-        try:
-            secret = (data.get("setup") or {}).get("secret", FIXED_SECRET)  # the GM's store, in memory
-            if mode == "check":
-                result = ruleset.check(tables)
-            else:
-                result = ruleset.resolve(tables, turn.get("turn"), secret=secret)
-        except StrategosError as exc:
-            want = expect.get("error")
-            out.expect(bool(want) and str(want) in str(exc), f"ход {n}: ошибка {exc}")
-            continue
-        out.expect("error" not in expect, f"ход {n}: ожидалась ошибка {expect.get('error')!r}, её нет")
-        before = tables
-        tables = apply_changes(tables, result.changes)
-        _check(out, n, expect, before, tables, result)
-    return out
+def run(data: dict[str, Any]) -> ScenarioOutcome:
+    """Run one scenario of this game through the core's runner (engine/core/scenario.py)."""
+    from .game import RULESET
+
+    return core_scenario.run(RULESET, data)
 
 
-def _check(out: Outcome, n: int, expect: dict[str, Any], before: Tables, tables: Tables, result: Any) -> None:
-    d = codec.decode(tables)
-    c = d.campaign
-    for name, want in (expect.get("states") or {}).items():
-        st = c.states.get(name)
-        if st is None:
-            out.expect(False, f"ход {n}: нет государства {name}")
-            continue
-        for key, value in want.items():
-            if key in ("treasury", "science"):
-                got = getattr(st, key)
-                out.expect(_near(got, value), f"ход {n}: {name}.{key} = {float(got)}, ожидалось {value}")
-            elif key == "techs_include":
-                out.expect(all(t in st.techs for t in value), f"ход {n}: {name} техн. {st.techs} без {value}")
-            else:
-                got = getattr(st, key)
-                out.expect(got == value, f"ход {n}: {name}.{key} = {got!r}, ожидалось {value!r}")
-    for name, want in (expect.get("provinces") or {}).items():
-        p = c.provinces.get(name)
-        if p is None:
-            out.expect(False, f"ход {n}: нет провинции {name}")
-            continue
-        for key, value in want.items():
-            if key == "population":
-                for s, v in value.items():
-                    out.expect(p.population.get(s) == v, f"ход {n}: {name}.{s} = {p.population.get(s)}, ожидалось {v}")
-            elif key == "buildings_include":
-                out.expect(all(b in p.buildings for b in value), f"ход {n}: в {name} {p.buildings}, нет {value}")
-            elif key == "buildings_exclude":
-                out.expect(
-                    not any(b in p.buildings for b in value), f"ход {n}: в {name} {p.buildings}, лишнее из {value}"
-                )
-            else:
-                got = getattr(p, key)
-                out.expect(got == value, f"ход {n}: {name}.{key} = {got!r}, ожидалось {value!r}")
-    for kind, forces in (("armies", c.armies), ("fleets", c.fleets)):
-        for name, want in (expect.get(kind) or {}).items():
-            force = forces.get(name)
-            if want is None or want == "gone":
-                out.expect(force is None, f"ход {n}: «{name}» ещё существует")
-                continue
-            if force is None:
-                out.expect(False, f"ход {n}: нет «{name}» (есть: {', '.join(forces)})")
-                continue
-            for key, value in want.items():
-                got = {
-                    "units": getattr(force, "units", None) or getattr(force, "ships", None),
-                    "ships": getattr(force, "ships", None),
-                }.get(key, getattr(force, key, None))
-                if key in ("units", "ships", "cargo"):
-                    got = {k: v for k, v in (got or {}).items() if v}
-                out.expect(got == value, f"ход {n}: «{name}».{key} = {got!r}, ожидалось {value!r}")
-    for pair, want in (expect.get("relations") or {}).items():
-        a, b = [x.strip() for x in pair.split("|")]
-        rel = c.relation(a, b)
-        got = rel.kind if rel else "peace"
-        want_kind = {"война": "war", "мир": "peace", "союз": "alliance", "вассалитет": "vassal"}.get(want, want)
-        out.expect(got == want_kind, f"ход {n}: отношение {a}–{b} = {got}, ожидалось {want_kind}")
-    _check_orders(out, n, expect.get("orders") or {}, tables, result)
-    _check_ledger(out, n, expect, tables, result.turn, check_balance=result.mode == "resolve")
-    chron_tab = find_tab(tables, CHRONICLE)
-    text = "\n".join(str(r[1]) for r in tables.get(chron_tab or "", [])[1:] if len(r) > 1 and r[0] == result.turn)
-    for snippet in expect.get("chronicle_contains") or []:
-        out.expect(snippet in text, f"ход {n}: в журнале нет «{snippet}»")
-    for snippet in expect.get("chronicle_excludes") or []:
-        out.expect(snippet not in text, f"ход {n}: в журнале есть лишнее «{snippet}»")
-    if "open_turn" in expect:
-        out.expect(c.turn == expect["open_turn"], f"ход {n}: открыт ход {c.turn}, ожидался {expect['open_turn']}")
-    if expect.get("unchanged"):
-        out.expect(result.changes.is_empty() or tables == before, f"ход {n}: таблица изменилась")
+def readback(tables: Tables, result: SyncResult) -> Readback:
+    """What the turn of `result` left in the tables, for the core's generic checks: the order rows
+    of that turn per player state, the chronicle lines and ledger entries of that turn, and the
+    balance sheet's money per state beside the treasury in the states tab."""
+    return Readback(
+        orders=_shown_orders(tables, result.turn),
+        chronicle=[
+            str(r[1])
+            for r in tables.get(find_tab(tables, CHRONICLE) or "", [])[1:]
+            if len(r) > 1 and r[0] == result.turn
+        ],
+        ledger=_ledger(tables, result.turn),
+        balances=_balances(tables) if result.mode == "resolve" else {},
+    )
 
 
-def _check_orders(out: Outcome, n: int, want: dict[str, list[Any]], tables: Tables, result: Any) -> None:
-    words = {v: k for table in STATUS_TEXT.values() for k, v in table.items() if v}
-    for state, expected in want.items():
-        tab = next((t for t in tables if codec.order_state(t) == state), None)
-        if tab is None:
-            out.expect(False, f"ход {n}: нет листа приказов {state}")
+def _shown_orders(tables: Tables, turn: int) -> dict[str, list[ShownOrder]]:
+    """Player state -> its order rows of `turn`: the rows resolve stamped with it, and the rows typed
+    and not stamped yet (what check judged)."""
+    cols = {c.key: i for i, c in enumerate(ORDERS.columns)}
+    out: dict[str, list[ShownOrder]] = {}
+    for tab in tables:
+        state = codec.order_state(tab)
+        if state is None:
             continue
-        grid = tables[tab]
-        cols = {c.key: i for i, c in enumerate(ORDERS.columns)}
-        # resolve stamps the rows it executed and clears their input; check leaves the input unstamped
         rows = [
-            r for r in grid[1:] if _stamp(r, cols) == result.turn or (_stamp(r, cols) in (None, "") and _typed(r, cols))
+            r for r in tables[tab][1:] if _stamp(r, cols) == turn or (_stamp(r, cols) in (None, "") and _typed(r, cols))
         ]
-        out.expect(
-            len(rows) == len(expected), f"ход {n}: у {state} строк приказов {len(rows)}, ожидалось {len(expected)}"
-        )
-        for i, (row, exp) in enumerate(zip(rows, expected), start=1):
-            exp = {"status": exp} if isinstance(exp, str) else exp
+        shown = []
+        for row in rows:
             row = row + [None] * (len(ORDERS.columns) - len(row))
-            status, reason, echo = (
-                row[cols["status"]],
-                str(row[cols["reason"]] or ""),
-                str(row[cols["understood"]] or ""),
-            )
-            want_status = exp.get("status")
-            if want_status:
-                out.expect(
-                    words.get(status) == words.get(want_status),
-                    f"ход {n}: {state}, приказ {i}: статус «{status}», ожидался «{want_status}» ({reason})",
+            shown.append(
+                ShownOrder(
+                    str(row[cols["status"]] or ""), str(row[cols["reason"]] or ""), str(row[cols["understood"]] or "")
                 )
-            for snippet in _as_list(exp.get("reason_contains")):
-                out.expect(snippet in reason, f"ход {n}: {state}, приказ {i}: в причине «{reason}» нет «{snippet}»")
-            for snippet in _as_list(exp.get("understood_contains")):
-                out.expect(snippet in echo, f"ход {n}: {state}, приказ {i}: «{echo}» без «{snippet}»")
+            )
+        out[state] = shown
+    return out
 
 
 def _stamp(row: list[Cell], cols: dict[str, int]) -> Cell:
@@ -328,40 +244,99 @@ def _typed(row: list[Cell], cols: dict[str, int]) -> bool:
     return any(row[cols[k]] not in (None, "") for k in ("action", "object", "where") if cols[k] < len(row))
 
 
-def _as_list(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    return value if isinstance(value, list) else [value]
+def _ledger(tables: Tables, turn: int) -> list[LedgerEntry]:
+    """The ledger tab's lines of `turn` (turn, state, phase, category, amount, resource, reason)."""
+    out = []
+    for r in tables.get(find_tab(tables, LEDGER) or "", [])[1:]:
+        if not r or r[0] != turn:
+            continue
+        r = r + [None] * (8 - len(r))
+        out.append(
+            LedgerEntry(
+                turn, str(r[1] or ""), str(r[5] or ""), str(r[2] or ""), str(r[3] or ""), amount(r[4]), str(r[6] or "")
+            )
+        )
+    return out
 
 
-def _check_ledger(
-    out: Outcome, n: int, expect: dict[str, Any], tables: Tables, turn: int, check_balance: bool = True
-) -> None:
-    tab = find_tab(tables, LEDGER)
-    lines = [r for r in tables.get(tab or "", [])[1:] if r and r[0] == turn]
-    for want in expect.get("ledger") or []:
-        match = [
-            r
-            for r in lines
-            if (r + [None] * 8)[1] == want.get("state")
-            and ("category" not in want or r[3] == want["category"])
-            and ("amount" not in want or amount(r[4]) == amount(want["amount"]))
-            and (r[5] == want.get("resource", "Д"))
-            and all(s in str(r[6]) for s in _as_list(want.get("reason_contains")))
-        ]
-        out.expect(bool(match), f"ход {n}: в книге казны нет строки {want}; есть: {[r[1:7] for r in lines]}")
-    for state in expect.get("no_ledger_for") or []:
-        out.expect(not [r for r in lines if r[1] == state and r[5] == "Д"], f"ход {n}: у {state} есть строки казны")
-    if check_balance and expect.get("balance_equals_ledger", True):
-        d = codec.decode(tables)
-        # closing = opening + this turn's ledger, for every state
-        bal = next((tables[t] for t in tables if norm(t) in ("баланс", "balance")), [])
-        close_col = [norm(h) for h in bal[0]].index(norm("Казна на конец, Д")) if bal else 0
-        for row in bal[1:]:
-            if row[0] in ("Итого", "Total"):
+def _balances(tables: Tables) -> dict[str, dict[str, Balance]]:
+    """State -> {money: its opening and closing treasury on the balance sheet, and the states tab's}."""
+    bal = next((tables[t] for t in tables if norm(t) in ("баланс", "balance")), [])
+    if not bal:
+        return {}
+    close_col = [norm(h) for h in bal[0]].index(norm("Казна на конец, Д"))
+    states = codec.decode(tables).campaign.states
+    money = RESOURCES[0].code
+    out: dict[str, dict[str, Balance]] = {}
+    for row in bal[1:]:
+        if row[0] in ("Итого", "Total"):
+            continue
+        st = states.get(str(row[0]))
+        out[str(row[0])] = {money: Balance(amount(row[1]), amount(row[close_col]), st.treasury if st else None)}
+    return out
+
+
+def expect_game(expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
+    """This game's own expectations of a turn: `states`, `provinces`, `armies`, `fleets`,
+    `relations` (docs/scenarios.md); one message per mismatch."""
+    out: list[str] = []
+
+    def want(ok: bool, message: str) -> None:
+        if not ok:
+            out.append(message)
+
+    c = codec.decode(tables).campaign
+    for name, wanted in (expect.get("states") or {}).items():
+        st = c.states.get(name)
+        if st is None:
+            want(False, f"нет государства {name}")
+            continue
+        for key, value in wanted.items():
+            if key in ("treasury", "science"):
+                got = getattr(st, key)
+                want(_near(got, value), f"{name}.{key} = {float(got)}, ожидалось {value}")
+            elif key == "techs_include":
+                want(all(t in st.techs for t in value), f"{name} техн. {st.techs} без {value}")
+            else:
+                got = getattr(st, key)
+                want(got == value, f"{name}.{key} = {got!r}, ожидалось {value!r}")
+    for name, wanted in (expect.get("provinces") or {}).items():
+        p = c.provinces.get(name)
+        if p is None:
+            want(False, f"нет провинции {name}")
+            continue
+        for key, value in wanted.items():
+            if key == "population":
+                for s, v in value.items():
+                    want(p.population.get(s) == v, f"{name}.{s} = {p.population.get(s)}, ожидалось {v}")
+            elif key == "buildings_include":
+                want(all(b in p.buildings for b in value), f"в {name} {p.buildings}, нет {value}")
+            elif key == "buildings_exclude":
+                want(not any(b in p.buildings for b in value), f"в {name} {p.buildings}, лишнее из {value}")
+            else:
+                got = getattr(p, key)
+                want(got == value, f"{name}.{key} = {got!r}, ожидалось {value!r}")
+    for kind, forces in (("armies", c.armies), ("fleets", c.fleets)):
+        for name, wanted in (expect.get(kind) or {}).items():
+            force = forces.get(name)
+            if wanted is None or wanted == "gone":
+                want(force is None, f"«{name}» ещё существует")
                 continue
-            name, opening, closing = row[0], amount(row[1]), amount(row[close_col])
-            total = sum((amount(r[4]) for r in lines if r[1] == name and r[5] == "Д"), Fraction(0))
-            out.expect(opening + total == closing, f"ход {n}: {name}: {opening} + {total} ≠ {closing}")
-            st = d.campaign.states.get(name)
-            out.expect(st is not None and st.treasury == closing, f"ход {n}: {name}: казна ≠ баланс")
+            if force is None:
+                want(False, f"нет «{name}» (есть: {', '.join(forces)})")
+                continue
+            for key, value in wanted.items():
+                got = {
+                    "units": getattr(force, "units", None) or getattr(force, "ships", None),
+                    "ships": getattr(force, "ships", None),
+                }.get(key, getattr(force, key, None))
+                if key in ("units", "ships", "cargo"):
+                    got = {k: v for k, v in (got or {}).items() if v}
+                want(got == value, f"«{name}».{key} = {got!r}, ожидалось {value!r}")
+    for pair, wanted in (expect.get("relations") or {}).items():
+        a, b = [x.strip() for x in pair.split("|")]
+        rel = c.relation(a, b)
+        got = rel.kind if rel else "peace"
+        want_kind = {"война": "war", "мир": "peace", "союз": "alliance", "вассалитет": "vassal"}.get(wanted, wanted)
+        want(got == want_kind, f"отношение {a}–{b} = {got}, ожидалось {want_kind}")
+    return out
