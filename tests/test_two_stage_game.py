@@ -7,26 +7,30 @@ permission error for the GM's and A's)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import openpyxl
 import pytest
 import test_google_support as support
+import yaml
 from duo_game import game
+from duo_game import scenario as hooks
 from duo_game.words import CALENDAR, NAME, orders_tab, report_tab, stock_tab
 from test_google_support import GM, P1, P2, GoogleEnv
 
 from engine import rulesets
-from engine.core import history, meta
+from engine.core import history, meta, scenario
 from engine.core.audience import PUBLIC, player
 from engine.core.cursor import Cursor
 from engine.core.errors import TurnMismatch
-from engine.core.ruleset import Ruleset
+from engine.core.ruleset import Ruleset, SyncResult, Victory
+from engine.core.scenario import Readback
 from engine.core.tables import Changeset, Formula, ReplaceTab, Tables, apply_changes
 from sheets_bridge import gsheets, xlsx_books
 from sheets_bridge.cli import main
@@ -74,19 +78,79 @@ def test_the_game_is_a_ruleset_with_two_stages_two_resources_and_hidden_informat
     assert by_name["Рейтинг"] == PUBLIC and by_name[history.HISTORY_TAB].kind == "gm"
 
 
-def test_the_scenario_hook_replays_windows_and_finds_a_wrong_expectation(duo: Ruleset) -> None:
-    """Two windows with the dice of a fixed secret: the stocks the rules give, and a wrong figure caught."""
-    secret = "0123456789abcdef0123456789abcdef"
-    windows: list[dict[str, Any]] = [
-        {"orders": {"A": [["сбор", "добыть", "зерно", 12]], "B": [["сбор", "добыть", "нефть", 1]]},
-         "statuses": {"A": ["частично"], "B": ["отклонён"]}},
-        {"orders": {"A": [["торг", "продать", "зерно", 5000]]}, "statuses": {"A": ["частично"]},
-         "expect": {"A": {"grain": 0}, "B": {"grain": 349, "gold": 5}}},
-    ]
-    assert duo.run_scenario({"secret": secret, "windows": windows}).failures == []
-    windows[1]["expect"]["B"]["gold"] = 6
-    assert duo.run_scenario({"secret": secret, "windows": windows}).failures == [
-        "окно 2: у B gold = 5, ожидалось 6"]
+SCENARIOS = sorted((Path(__file__).parent / "duo_game" / "scenarios").glob("*.yaml"))
+
+
+def _scenario(name: str) -> dict[str, Any]:
+    path = next(p for p in SCENARIOS if p.name.startswith(name))
+    data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_the_scenarios_play_through_the_core_runner(path: Path, duo: Ruleset) -> None:
+    """Each file in the core's format (setup / turns with a window, orders, expect), played by
+    `engine.core.scenario.run` with this game's four hooks: both stages, waiting rows, refusals,
+    the ledger and the balance of both resources."""
+    outcome = scenario.run(duo, yaml.safe_load(path.read_text(encoding="utf-8")))
+    assert outcome.failures == [], "\n".join(outcome.failures)
+
+
+def test_the_corpus_has_both_stages_a_waiting_row_a_refusal_and_both_resources() -> None:
+    text = "\n".join(p.read_text(encoding="utf-8") for p in SCENARIOS)
+    assert len(SCENARIOS) >= 2
+    for needed in ('"1:сбор"', '"1:торг"', "ждёт этапа", "отклонён", "resource: grain", "resource: gold", "error:"):
+        assert needed in text, needed
+
+
+def _edit(path: list[Any], value: Any) -> Callable[[dict[str, Any]], None]:
+    def edit(data: dict[str, Any]) -> None:
+        node: Any = data
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = value
+
+    return edit
+
+
+WRONG: list[tuple[str, str, Callable[[dict[str, Any]], None], str]] = [
+    ("grain ledger amount", "DUO-01", _edit(["turns", 1, "expect", "ledger", 0, "amount"], 13), "книге казны"),
+    ("gold ledger resource", "DUO-01", _edit(["turns", 2, "expect", "ledger", 4, "resource"], "grain"), "книге казны"),
+    ("open window", "DUO-01", _edit(["turns", 1, "expect", "open_turn"], "2:сбор"), "открыт ход 1:торг"),
+    ("waiting row", "DUO-01", _edit(["turns", 1, "expect", "orders", "B", 1], {"status": "выполнен"}), "статус"),
+    ("stock", "DUO-01", _edit(["turns", 2, "expect", "stocks", "B", "gold"], 21), "у B gold = 20, ожидалось 21"),
+    ("unknown key", "DUO-01", _edit(["turns", 0, "expect", "stoks"], {}), "неизвестный ключ ожидания «stoks»"),
+    ("refusal reason", "DUO-02", _edit(["turns", 3, "expect", "orders", "B", 0, "reason_contains"], "много"),
+     "нет «много»"),
+    ("error", "DUO-02", _edit(["turns", 0, "expect", "error"], "уже разрешён"), "ошибка Открыт ход «1:сбор»"),
+]
+
+
+@pytest.mark.parametrize(("label", "name", "edit", "word"), WRONG, ids=[w[0] for w in WRONG])
+def test_a_wrong_expectation_fails(label: str, name: str, edit: Callable[[dict[str, Any]], None], word: str,
+                                   duo: Ruleset) -> None:
+    data = copy.deepcopy(_scenario(name))
+    edit(data)
+    found = scenario.run(duo, data).failures
+    assert found, f"a wrong {label} passed"
+    assert any(word in f for f in found), found
+
+
+def test_a_wrong_balance_fails(duo: Ruleset, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The balance of each resource is checked: a ledger that lost a grain line no longer adds up."""
+    real = hooks.readback
+
+    def lossy(tables: Tables, result: SyncResult) -> Readback:
+        back = real(tables, result)
+        back.ledger = [e for e in back.ledger if e.category != "пропитание"]
+        return back
+
+    monkeypatch.setattr(hooks, "readback", lossy)
+    data = _scenario("DUO-01")
+    for expect in (t["expect"] for t in data["turns"]):  # the expectations of the lines dropped go too
+        expect["ledger"] = [w for w in expect.get("ledger") or [] if w.get("category") != "пропитание"]
+    found = scenario.run(duo, data).failures
+    assert found == ["ход 3: A: 1219 + -30 ≠ 1188", "ход 3: B: 350 + -5 ≠ 344"], found
 
 
 def test_the_core_the_bridge_and_the_scripts_name_nothing_of_this_game(duo: Ruleset) -> None:
@@ -144,7 +208,7 @@ def test_the_members_other_helpers_add_audiences_check_at_a_window_victory_and_a
     assert game.victory(tables) is None
     rows = {"A": [["сбор", "добыть", "золото", 10]], "B": [["сбор", "добыть", "золото", 10]]}
     for _ in range(20):  # ten workers bring at least ten gold a turn: both reach 100 within ten turns
-        tables = game.scenario_orders(tables, rows if meta.open_cursor(tables, CALENDAR).stage == "gather" else {})
+        tables = duo.scenario_orders(tables, rows if meta.open_cursor(tables, CALENDAR).stage == "gather" else {})
         tables = apply_changes(tables, duo.resolve(tables, secret="s").changes)
         if game.victory(tables) is not None:
             break
@@ -152,7 +216,8 @@ def test_the_members_other_helpers_add_audiences_check_at_a_window_victory_and_a
     gold = {side: _gold(tables, side) for side in ("A", "B")}
     assert won is not None and won.winners == tuple(s for s in ("A", "B") if gold[s] >= game.GOAL)
     assert all(gold[s] < game.GOAL for s in ("A", "B") if s not in won.winners)
-    assert game.scenario_expect({"A": {"gold": gold["A"] + 1}}, tables) == [
+    assert isinstance(won, Victory) and duo.victory(tables) == won
+    assert hooks.expect_game({"stocks": {"A": {"gold": gold["A"] + 1}}}, tables) == [
         f"у A gold = {gold['A']}, ожидалось {gold['A'] + 1}"]
 
 

@@ -21,8 +21,10 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from . import meta
-from .errors import StrategosError
+from .cursor import Cursor, CursorError
+from .errors import StrategosError, TurnMismatch
 from .ledger import LedgerEntry
+from .messages import _
 from .money import amount
 from .orders import STATUS_TEXT
 from .tables import Tables, apply_changes
@@ -103,10 +105,13 @@ def run(ruleset: Ruleset, data: Mapping[str, Any]) -> ScenarioOutcome:
         tables = ruleset.scenario_orders(tables, turn.get("orders") or {})
         expect: Mapping[str, Any] = turn.get("expect") or {}
         try:
-            if turn.get("mode", "resolve") == "check":
-                result = ruleset.check(tables)
+            check = turn.get("mode", "resolve") == "check"
+            window = _window(ruleset, tables, turn.get("turn"), refuse=not check)
+            if check:
+                result = ruleset.check(tables, expect=window) if window is not None else ruleset.check(tables)
             else:
-                result = ruleset.resolve(tables, turn.get("turn"), secret=secret)
+                asked = window.turn if window is not None else turn.get("turn")
+                result = ruleset.resolve(tables, asked, secret=secret)
         except StrategosError as exc:
             want = expect.get("error")
             out.expect(bool(want) and str(want) in str(exc), f"ход {n}: ошибка {exc}")
@@ -116,6 +121,30 @@ def run(ruleset: Ruleset, data: Mapping[str, Any]) -> ScenarioOutcome:
         tables = apply_changes(tables, result.changes)
         out.failures.extend(check_turn(ruleset, expect, before, tables, result, n))
     return out
+
+
+def _window(ruleset: Ruleset, tables: Tables, asked: Any, refuse: bool) -> Cursor | None:
+    """The window a turn entry names as text («1:торг», "3:cities"). With `refuse` (a resolve) one
+    that is not open is refused as `strategos resolve --stage` refuses it; a check is told the
+    window and refuses it itself. None for a number or nothing (a one-stage turn, or no window
+    asked): the ruleset is called as before."""
+    if not isinstance(asked, str):
+        return None
+    wanted = ruleset.calendar.parse(asked)
+    open_ = meta.open_cursor(tables, ruleset.calendar)
+    if refuse and wanted != open_:
+        raise TurnMismatch(_("Открыт ход «{open}», а просили разрешить «{wanted}». Ничего не изменено.").format(
+            open=ruleset.calendar.format(open_), wanted=ruleset.calendar.format(wanted)))
+    return wanted
+
+
+def _same_window(ruleset: Ruleset, got: Cursor, want: Any) -> bool:
+    """Whether the open cursor `got` is the window `want` names: its key («1:trade»), its words in
+    either language («1:торг»), or a turn number."""
+    try:
+        return ruleset.calendar.parse(want) == got
+    except CursorError:
+        return str(got) == str(want)
 
 
 def check_turn(
@@ -156,8 +185,11 @@ def _check(
     if expect.get("no_warnings"):
         out.expect(not warnings, f"ход {n}: лишние предупреждения: {warnings}")
     if "open_turn" in expect:
-        got = str(meta.open_cursor(tables, ruleset.calendar))
-        out.expect(got == str(expect["open_turn"]), f"ход {n}: открыт ход {got}, ожидался {expect['open_turn']}")
+        got = meta.open_cursor(tables, ruleset.calendar)
+        out.expect(
+            _same_window(ruleset, got, expect["open_turn"]),
+            f"ход {n}: открыт ход {ruleset.calendar.format(got)}, ожидался {expect['open_turn']}",
+        )
     if expect.get("unchanged"):
         out.expect(result.changes.is_empty() or tables == before, f"ход {n}: таблица изменилась")
 

@@ -9,20 +9,19 @@ history snapshot and, last, the meta marker that opens the next window."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.core import history, meta, ordertab, session
+from engine.core import history, meta, ordertab, session, window
 from engine.core.audience import GM, PUBLIC, Audience, player
 from engine.core.cursor import Cursor
 from engine.core.dice import Dice, cursor_seed, new_secret
 from engine.core.errors import CampaignError, TurnMismatch
 from engine.core.ledger import Resource, movements
-from engine.core.orders import STATUS_TEXT, OrderResult, OrderRow, Status
+from engine.core.orders import OrderResult, OrderRow, Status
 from engine.core.ordertab import OrderTab
-from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, SyncResult
-from engine.core.scenario import ScenarioOutcome
+from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, SyncResult, Victory
+from engine.core.scenario import Readback
 from engine.core.tables import (
     Changeset,
     Grid,
@@ -31,11 +30,11 @@ from engine.core.tables import (
     TabSpec,
     WorkbookSpec,
     WriteBlock,
-    apply_changes,
 )
 from engine.core.turn import TurnReport
 
 from . import reporter, rules, tabs, world
+from . import scenario as hooks
 from .words import (
     ARCHIVE,
     ARCHIVE_HEADER,
@@ -107,10 +106,8 @@ def check(tables: Tables, on_phase: OnPhase | None = None, expect: Cursor | None
     """Rule the open window's rows with blind dice; write only their status columns (a row that
     waits for a later stage says so). ``expect``: the window the GM asked to check (TurnMismatch
     unless it is the open one)."""
+    window.expect(tables, CALENDAR, expect)  # the core's refusal, in the core's words
     at = open_window(tables)
-    if expect is not None and expect != at:
-        raise TurnMismatch(f"Открыт ход «{CALENDAR.format(at)}», а просили проверить «{CALENDAR.format(expect)}». "
-                           f"Ничего не изменено.")
     report, opening, stocks = _judge(tables, at, Dice.blind_dice())
     changes = Changeset()
     waiting = _waiting(report)
@@ -148,11 +145,8 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
     archived: Grid = []
     for side in SIDES:
         ot = report.facts.tabs[orders_tab(side)]
-        grid, archive = ordertab.resolved_grid(ot, report.results, stamp, LANG, ORDER_FIELDS, STAMP)
-        for r, (_row, word) in waiting.get(ot.tab, {}).items():  # a later stage's row stays as written
-            line = list(ot.grid[r - 1]) + [None] * (len(grid[r - 1]) - len(ot.grid[r - 1]))
-            line[COLS["status"]:COLS["understood"] + 1] = ordertab.result_cells(word, LANG)
-            grid[r - 1] = line
+        later = waiting.get(ot.tab, {})  # a later stage's rows stay as written (and as the last check marked them)
+        grid, archive = ordertab.resolved_grid(ot, report.results, stamp, LANG, ORDER_FIELDS, STAMP, waiting=later)
         archived += archive
         changes.replace.append(ReplaceTab(ot.tab, grid))
         changes.replace.append(ReplaceTab(stock_tab(side), world.stock_grid(stocks, side), audience=player(side)))
@@ -210,70 +204,16 @@ def order_blocks(tables: Tables, orders: Mapping[str, Grid]) -> list[WriteBlock]
     return out
 
 
-def scenario_tables(setup: Mapping[str, Any]) -> Tables:
-    """A scenario's campaign: a new one (the game has one world), «1:сбор» open."""
-    spec = tabs.new_workbook(str(setup.get("secret") or new_secret()), "scenario")
-    return {t.name: [list(r) for r in t.rows] for t in spec.tabs}
-
-
-def scenario_orders(tables: Tables, orders: Mapping[str, Grid]) -> Tables:
-    """`tables` with each side's rows of `orders` written below its order tab's last input."""
-    unknown = sorted(set(orders) - set(SIDES))
-    if unknown:
-        raise CampaignError(f"у стороны «{unknown[0]}» нет листа приказов; стороны: {', '.join(SIDES)}")
-    return apply_changes(tables, Changeset(blocks=order_blocks(tables, orders)))
-
-
-def scenario_expect(expect: Mapping[str, Any], tables: Tables) -> list[str]:
-    """Each side's stocks after a window against ``expect`` (side -> resource code -> amount)."""
-    stocks = world.read(tables)
-    return [f"у {side} {code} = {stocks.of(side, code)}, ожидалось {value}"
-            for side, wanted in expect.items() for code, value in wanted.items() if stocks.of(side, code) != value]
-
-
-def run_scenario(data: Mapping[str, Any]) -> ScenarioOutcome:
-    """A scenario: ``windows``, each with ``orders`` (side -> rows) and ``expect`` (side -> resource
-    code -> stock after the window) and optionally ``statuses`` (side -> status words of its rows, in
-    order); the dice are those of ``secret``."""
-    outcome = ScenarioOutcome()
-    secret = str(data.get("secret") or new_secret())
-    tables = scenario_tables({"secret": secret})
-    for n, window in enumerate(data.get("windows") or [], start=1):
-        orders = window.get("orders") or {}
-        blocks = order_blocks(tables, orders)
-        tables = scenario_orders(tables, orders)
-        result = resolve(tables, secret=secret)
-        results = result.report.results
-        tables = apply_changes(tables, result.changes)
-        for failure in scenario_expect(window.get("expect") or {}, tables):
-            outcome.expect(False, f"окно {n}: {failure}")
-        for side, words in (window.get("statuses") or {}).items():
-            block = next(b for b in blocks if b.tab == orders_tab(side))
-            got = [_status(results.get(f"{block.tab}!{block.row + i}@{result.report.facts.cursor.key()}"))
-                   for i in range(len(block.values))]
-            outcome.expect(got == list(words), f"окно {n}: статусы {side} {got}, ожидались {list(words)}")
-    return outcome
-
-
 GOAL = 100  # gold that wins the game
 
 
-@dataclass(frozen=True)
-class Win:
-    """Who has won and why: the shape of the core's `Victory` (issue 17, helper H4's branch), which
-    this is to become when that lands."""
-
-    winners: tuple[str, ...]
-    reason: str
-
-
-def victory(tables: Tables) -> Win | None:
+def victory(tables: Tables) -> Victory | None:
     """The sides with `GOAL` gold or more after a whole turn (a «торг» resolved) have won, together."""
     if meta.open_cursor(tables, CALENDAR).stage != CALENDAR.stages[0].key or not history.entries(tables):
         return None
     stocks = world.read(tables)
     rich = tuple(s for s in SIDES if stocks.of(s, GOLD.code) >= GOAL)
-    return Win(rich, f"{', '.join(rich)}: золота не меньше {GOAL}") if rich else None
+    return Victory(rich, f"{', '.join(rich)}: золота не меньше {GOAL}") if rich else None
 
 
 def tab_audiences(tables: Tables) -> dict[str, Audience]:
@@ -282,10 +222,6 @@ def tab_audiences(tables: Tables) -> dict[str, Audience]:
     own = {name(side): player(side) for side in SIDES for name in (orders_tab, stock_tab, report_tab)}
     gm = {LEDGER: GM, ARCHIVE: GM, history.tab_of(tables): GM}
     return {tab: own.get(tab) or gm.get(tab) or PUBLIC for tab in tables}
-
-
-def _status(res: OrderResult | None) -> str:
-    return STATUS_TEXT[LANG][res.status] if res is not None else "ждёт"
 
 
 class DuoRuleset:
@@ -343,28 +279,30 @@ class DuoRuleset:
     def chart_png(self, tables: Tables, path: Path) -> Path:
         return reporter.chart_png(tables, path)
 
-    def run_scenario(self, data: Mapping[str, Any]) -> ScenarioOutcome:
-        return run_scenario(data)
-
     # members other helpers of issue 17 add to the Protocol (check's ``expect`` above, H4; H5; H3)
 
     def default_orders(self, tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
         return []  # an absent side sends nobody out and sells nothing: its stocks only feed it
 
-    def victory(self, tables: Tables) -> Win | None:
+    def victory(self, tables: Tables) -> Victory | None:
         return victory(tables)
 
     def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
         return tab_audiences(tables)
 
+    # scenario hooks: engine/core/scenario.py plays tests/duo_game/scenarios/*.yaml with them
+
     def scenario_tables(self, setup: Mapping[str, Any]) -> Tables:
-        return scenario_tables(setup)
+        return hooks.build_tables(setup)
 
     def scenario_orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
-        return scenario_orders(tables, {side: [list(r) for r in rows] for side, rows in orders.items()})
+        return hooks.put_orders(tables, orders)
+
+    def scenario_readback(self, tables: Tables, result: SyncResult) -> Readback:
+        return hooks.readback(tables, result)
 
     def scenario_expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
-        return scenario_expect(expect, tables)
+        return hooks.expect_game(expect, tables)
 
 
 RULESET: Ruleset = DuoRuleset()
