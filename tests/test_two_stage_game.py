@@ -26,6 +26,7 @@ from test_google_support import GM, P1, P2, GoogleEnv
 
 from engine import rulesets
 from engine.core import history, meta, scenario
+from engine.core.absence import is_stand_in
 from engine.core.audience import PUBLIC, player
 from engine.core.cursor import Cursor
 from engine.core.errors import TurnMismatch
@@ -204,7 +205,9 @@ def test_the_members_other_helpers_add_audiences_check_at_a_window_victory_and_a
     with pytest.raises(TurnMismatch, match="Открыт ход «1:сбор», а просили проверить «1:торг»"):
         game.check(tables, expect=Cursor(1, "trade", 0, 1))
     assert game.check(tables, expect=Cursor(1, "gather")).summary["cursor"] == "1:сбор"
-    assert game.DuoRuleset().default_orders(tables, "A", Cursor(1, "gather")) == []
+    stood = duo.default_orders(tables, "A", Cursor(1, "gather"))
+    assert [(is_stand_in(r), r.cells["action"], r.cells["amount"]) for r in stood] == [(True, "добыть", 10)]
+    assert duo.default_orders(tables, "A", Cursor(1, "trade", 1)) == []
     assert game.victory(tables) is None
     rows = {"A": [["сбор", "добыть", "золото", 10]], "B": [["сбор", "добыть", "золото", 10]]}
     for _ in range(20):  # ten workers bring at least ten gold a turn: both reach 100 within ten turns

@@ -282,7 +282,7 @@ class DuoRuleset:
     # members other helpers of issue 17 add to the Protocol (check's ``expect`` above, H4; H5; H3)
 
     def default_orders(self, tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
-        return []  # an absent side sends nobody out and sells nothing: its stocks only feed it
+        return rules.default_orders(side, cursor)
 
     def victory(self, tables: Tables) -> Victory | None:
         return victory(tables)

@@ -13,7 +13,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from engine.core import stagerows
+from engine.core import absence, stagerows
 from engine.core.cursor import Cursor
 from engine.core.dice import Dice
 from engine.core.ledger import Resource
@@ -107,6 +107,15 @@ def parse(row: OrderRow, at: Cursor) -> Order | str:
     return Order(row, action, resource, int(amount))
 
 
+def default_orders(side: str, at: Cursor) -> list[OrderRow]:
+    """What a side that sent no rows at window `at` does: at «сбор» it sends every worker for
+    grain (a side that sends nobody out would starve); at «торг» nothing (it sells nothing unbidden)."""
+    if at.stage != GATHER:
+        return []
+    cells = {"stage": CALENDAR.stage(GATHER).ru, "action": GET, "resource": GRAIN.name_ru, "amount": WORKERS}
+    return [dataclasses.replace(absence.stand_in(orders_tab(side), side, 1, cells), cursor=at.key())]
+
+
 def judge(tables: Tables, at: Cursor, dice: Dice, stocks: Stocks, report: Report) -> None:
     """Rule every row of both sides' order tabs at window `at`, posting what the executed ones do."""
     report.bind(stocks)
@@ -130,8 +139,12 @@ def judge(tables: Tables, at: Cursor, dice: Dice, stocks: Stocks, report: Report
             report.result(row.ref, Status.REJECTED, f"нет этапа «{row.cells.get('stage')}»; этапы хода: "
                                                     f"{CALENDAR.listed('ru')}")
         report.facts.waiting += rows.waiting
+        judged = [*rows.now, *(r for r, _was in rows.past), *rows.unknown]  # the side's own rows of this window
+        came = absence.attendance({side: judged}, (side,), lambda s: default_orders(s, at))
+        if side in came.stood_in:
+            report.warn(f"{side} не прислал приказов на «{CALENDAR.format(at)}»: работники собирают зерно")
         workers = WORKERS
-        for row in rows.now:
+        for row in rows.now if side in came.present else came.rows[side]:
             order = parse(row, at)
             if isinstance(order, str):
                 report.results[row.ref] = OrderResult(Status.REJECTED, order)
