@@ -26,7 +26,8 @@ Why it looks the way it does
   ranges the batch adds.  Batches without such evidence consist of absolute writes only and
   are safe to repeat.
 * **Private orders.**  A campaign may keep each player's order tab in a spreadsheet of its
-  own; the hidden tab ``_strategos`` of the campaign lists ``[tab name, spreadsheet id]``.
+  own; the hidden tab ``_strategos`` lists ``[tab name, spreadsheet id]`` -- in the GM's
+  spreadsheet, which the campaign's own ``_strategos`` names (``["#keeper", id]``) and nothing else.
   The engine still sees one ``Tables`` dict; the backend routes every change to the
   spreadsheet that holds the tab and writes the campaign (with the marker) last.  Tabs the
   ruleset declares the GM's (snapshots, every state's orders) live in a spreadsheet only the GM

@@ -158,11 +158,12 @@ class Ruleset(Protocol):
     # ------------------------------------------------------------ views per audience (issue 17 p3, H5)
 
     def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
-        """Who may see each tab of the campaign as read (`tables`, or just its titles): the GM, the
-        public or one side's player (engine/core/audience.py).  The bridge hands it to the backend
-        with every write (`Changeset.audiences`), so a game can say a tab's audience after the
-        campaign was made (a spy's report, a tab that becomes public); a tab it does not name keeps
-        the audience it was given, and one nobody named is the GM's."""
+        """Who may see each tab of the campaign as a write leaves it (`tables`: the tabs as read, and
+        each tab the write adds with an empty grid): the GM, the public or one side's player
+        (engine/core/audience.py).  The bridge hands it to the backend with every check and resolve
+        (`Changeset.audiences`), so a game can say a tab's audience after the campaign was made (a
+        spy's report, a map that fog of war hides); a tab it does not name keeps the audience it
+        was given, and one nobody named is the GM's."""
         ...
 
     # ------------------------------------------------------------ the reporter
