@@ -320,7 +320,7 @@ def private_reports(backend: Backend, tables: Tables, changes: Changeset,
     it (a tab of their order book, written with the same write); nothing otherwise -- and then
     the changes are not even applied.  ``rules`` defaults to the ruleset the result names."""
     books = getattr(backend, "private_order_tabs", None)
-    if not books and getattr(backend, "books", False):  # books just opted into: the players' tabs by the game's view
+    if not books and getattr(backend, "player_books", False) is True:  # .xlsx books just opted into
         rules = rules or ruleset_of(tables)
         books = frozenset(t for t, who in rules.tab_audiences(tables).items() if who.kind == "player")
     if not books:

@@ -271,7 +271,7 @@ class XlsxBackend:
         self.path = Path(path)
         # also write the players' and the public books (xlsx_books) though the campaign records no
         # audiences yet (a game without hidden information, the GM's opt-in): from this write on it does
-        self.books = books
+        self.player_books = books
         self.location = str(self.path)
         self._wb: Workbook | None = None
         self._digest: str | None = None  # sha256 of the file as read: the save refuses if it changed since
@@ -306,7 +306,7 @@ class XlsxBackend:
                 raise BackendError(self._not_a_workbook(_("содержимое книги не разбирается"))) from exc
             self._digest = _sha256(data)
             self._audiences = xlsx_books.record_of(self._wb)
-            if self._audiences is None and self.books:
+            if self._audiences is None and self.player_books:
                 self._audiences = {}
         return self._wb
 
