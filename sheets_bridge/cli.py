@@ -71,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     _lang(new, _("язык листов кампании и сообщений (по умолчанию ru)"), default="ru")
     new.add_argument("--title", help=_("название кампании"))
     new.add_argument("--force", action="store_true", help=_("заменить существующий файл"))
+    _player_books(new)
     _output(new, _("вывод в JSON"))
     google = new.add_argument_group(_("Google Таблицы"))
     google.add_argument("--google", action="store_true", help=_("создать кампанию в Google Таблицах и открыть доступ"))
@@ -86,6 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         c = sub.add_parser(name, help=text)
         _campaign(c)
         _output(c, _("вывод в JSON (без индикаторов)"))
+        _player_books(c)
         if name == "resolve":
             c.add_argument("--turn", type=argparse_texts.integer, metavar="N",
                            help=_("разрешить, только если открыт именно этот ход"))
@@ -283,6 +285,14 @@ def _money(value: float) -> str:
     return text.replace(",", "\u202f").replace(".", ",").replace("-", "\u2212")
 
 
+def _player_books(parser: argparse.ArgumentParser) -> None:
+    """--player-books: the opt-in to the .xlsx books to send (docs/audiences.md) for a game without
+    hidden information (a game with it always has them)."""
+    parser.add_argument("--player-books", action="store_true",
+                        help=_("(.xlsx) писать рядом с кампанией книги для отправки: общую и по одной на игрока — "
+                               "с этой записи и при каждой следующей"))
+
+
 def _progress(args: argparse.Namespace) -> RichProgress | None:
     """Bars on stderr for a person at a terminal; none for scripts (--quiet, --json)."""
     if args.json or args.quiet or not progress.visible():
@@ -292,7 +302,7 @@ def _progress(args: argparse.Namespace) -> RichProgress | None:
 
 def _sync(args: argparse.Namespace) -> SyncResult:
     """check / resolve with progress bars when someone is watching."""
-    backend = sync.open_backend(args.target, _options(args))
+    backend = sync.open_backend(args.target, _options(args), books=args.player_books)
     bars = _progress(args)
     if bars is None:
         if args.command == "check":
@@ -318,7 +328,7 @@ def _run(args: argparse.Namespace) -> int:
         if not args.target:
             raise UsageError(_("укажите путь к новому файлу CAMPAIGN.xlsx или --google"))
         path = sync.create(args.target, ruleset=args.ruleset, scenario=args.scenario, lang=args.lang,
-                           title=args.title, overwrite=args.force)
+                           title=args.title, overwrite=args.force, books=args.player_books)
         if args.json:
             print(json.dumps({"created": path, "turn": 1}, ensure_ascii=False))
         elif not args.quiet:

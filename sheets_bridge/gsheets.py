@@ -26,7 +26,8 @@ Why it looks the way it does
   ranges the batch adds.  Batches without such evidence consist of absolute writes only and
   are safe to repeat.
 * **Private orders.**  A campaign may keep each player's order tab in a spreadsheet of its
-  own; the hidden tab ``_strategos`` of the campaign lists ``[tab name, spreadsheet id]``.
+  own; the hidden tab ``_strategos`` lists ``[tab name, spreadsheet id]`` -- in the GM's
+  spreadsheet, which the campaign's own ``_strategos`` names (``["#keeper", id]``) and nothing else.
   The engine still sees one ``Tables`` dict; the backend routes every change to the
   spreadsheet that holds the tab and writes the campaign (with the marker) last.  Tabs the
   ruleset declares the GM's (snapshots, every state's orders) live in a spreadsheet only the GM
@@ -166,7 +167,17 @@ from .gsheets_plan import (
     plan_write,
 )
 from .gsheets_protect import _protect_block, _protect_sheet
-from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, BOOK_ROW, STAGE_PREFIX, BookState, SheetInfo, _absorb, _rid
+from .gsheets_read import (
+    AUDIENCE_ROW,
+    BACKEND_TAB,
+    BOOK_ROW,
+    KEEPER_ROW,
+    STAGE_PREFIX,
+    BookState,
+    SheetInfo,
+    _absorb,
+    _rid,
+)
 from .gsheets_stage import COPY_PASTE_BYTES, FINAL_SLACK, _bands, _filled, _retarget, stage_write
 
 #: Re-exported: the rest of the code and the tests use these names from here (the facade).
@@ -178,6 +189,7 @@ __all__ = [
     "FINAL_SLACK",
     "GM_BOOK_SUFFIX",
     "JSON_HEADERS",
+    "KEEPER_ROW",
     "MARKER_FIELDS",
     "MAX_LIST_OPTIONS",
     "MAX_PASTED_INT",
@@ -309,7 +321,8 @@ class GoogleBackend:
         self.whole_books: set[str] = set()  # audiences' spreadsheets whose tabs are not listed by name
         self.tables: Tables | None = None
         self.batches_sent = 0
-        self.backend_rows = 0  # rows of ``_strategos`` the read saw
+        self.backend_rows = 0  # rows of ``_strategos`` the read saw (the keeper's)
+        self.keeper = spreadsheet_id  # the spreadsheet whose ``_strategos`` keeps the bookkeeping (KEEPER_ROW)
 
     @classmethod
     def open(
@@ -336,9 +349,15 @@ class GoogleBackend:
         with google_errors(_("чтение таблицы Google")):
             answer = get_spreadsheet(self.client, self.spreadsheet_id, READ_FIELDS)
             tables, book, home = _absorb(self.spreadsheet_id, answer)
-            self.backend_rows = book.backend_rows
             books = {self.spreadsheet_id: book}
             private: dict[str, Tables] = {}
+            keeper = self.spreadsheet_id
+            if book.keeper and book.keeper != self.spreadsheet_id:  # the bookkeeping is in the GM's spreadsheet
+                keeper = book.keeper
+                answer = get_spreadsheet(self.client, keeper, READ_FIELDS)
+                private[keeper], books[keeper], kept = _absorb(keeper, answer)
+                home = {**home, **kept}
+            self.backend_rows = books[keeper].backend_rows
             tab_home: dict[str, str] = {}
             audience_home: dict[str, str] = {}
             whole_books: set[str] = set()
@@ -368,7 +387,7 @@ class GoogleBackend:
                 tables[tab] = private[sid][tab]
                 tab_home[tab] = sid
         self.books, self.tab_home, self.tables = books, tab_home, tables
-        self.audience_home, self.whole_books = audience_home, whole_books
+        self.audience_home, self.whole_books, self.keeper = audience_home, whole_books, keeper
         return {name: [list(r) for r in grid] for name, grid in tables.items()}
 
     # ----------------------------------------------------------------- write
@@ -384,13 +403,16 @@ class GoogleBackend:
 
         def part(tab: str) -> Changeset:
             """The changes bound for the spreadsheet that holds ``tab``."""
-            return parts.setdefault(self.tab_home.get(tab, self.spreadsheet_id), Changeset())
+            home = self.keeper if tab == BACKEND_TAB else self.tab_home.get(tab, self.spreadsheet_id)
+            return parts.setdefault(home, Changeset())
 
         for rep in changes.replace:
             if rep.beside and rep.beside not in self.tab_home:
                 continue  # a private tab whose order tab is not in a book of its own: never into the public sheet
-            readers = rep.readers
-            if self.whole_books and rep.audience is None and rep.spec is None and rep.tab not in before:
+            declared = changes.audiences.get(rep.tab)  # the game's view at this write (Ruleset.tab_audiences)
+            readers = rep.audience or declared or rep.readers
+            if self.whole_books and rep.audience is None and declared is None and rep.spec is None \
+                    and rep.tab not in before:
                 readers = GM  # a new tab nobody declared, in a campaign with hidden information: the GM's
             home = self.audience_home.get(readers.key)
             if home and rep.tab not in self.tab_home and not rep.beside:
@@ -403,7 +425,7 @@ class GoogleBackend:
             if self.whole_books and block.tab not in before and block.tab not in self.tab_home:
                 # a tab this block creates, in a campaign with hidden information: into its audience's
                 # book (an undeclared one is the GM's), never by default into the one players read
-                home = self.audience_home.get((block.audience or GM).key)
+                home = self.audience_home.get((block.audience or changes.audiences.get(block.tab) or GM).key)
                 if home and home in self.whole_books:
                     self.tab_home[block.tab] = home
             part(block.tab).blocks.append(block)
@@ -452,7 +474,7 @@ class GoogleBackend:
     def audit(self) -> list[str]:
         """Warnings about sharing and names that drifted from what ``new`` set (one Drive
         ``files.list``; nothing for a campaign made before ``new`` recorded them)."""
-        book = self.books.get(self.spreadsheet_id)
+        book = self.books.get(self.keeper)
         if book is None or not book.record:
             return []
         return gsheets_sharing.audit(self.client, book.record, account_email(self.client))

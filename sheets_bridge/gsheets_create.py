@@ -30,7 +30,7 @@ from .gsheets_format import (
     _source_values,
 )
 from .gsheets_protect import _protect_block, _protect_sheet
-from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, BOOK_ROW, _rid
+from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, BOOK_ROW, KEEPER_ROW, _rid
 
 #: Title suffix of the GM-only spreadsheet of a private-orders campaign (translated when used).
 GM_BOOK_SUFFIX = N_(" — ведущий")
@@ -161,7 +161,9 @@ def create_campaign(
     ``hidden_information``) the tabs are split by audience (engine/core/audience.py): each side's
     own tabs (its order tab…) get a spreadsheet of that side's, shared with its player and the GM;
     the GM-only tabs one shared with the GM alone; the campaign keeps the public tabs and is shared
-    with the players as readers.  The hidden tab ``_strategos`` records where each tab lives.
+    with the players as readers.  The hidden tab ``_strategos`` records where each tab lives, what
+    was shared with whom and the spreadsheets' titles: split, in the GM's spreadsheet (the
+    campaign's own points there and says nothing else), so no player reads another's e-mail or book.
     ``locale`` is left to Google's default unless given (formulas keep their comma syntax).
     """
     players = dict(players or {})
@@ -186,7 +188,8 @@ def create_campaign(
         apart = {t.name for t in gm_tabs} | {t.name for tabs in side_tabs.values() for t in tabs}
         book_tabs = [t for t in spec.tabs if t.name not in apart]
         # the backend's own bookkeeping: where tabs live, what was shared with whom (gsheets_sharing)
-        book_tabs.append(TabSpec(BACKEND_TAB, [header], {1: 30, 2: 50}, hidden=True, kind="meta"))
+        keeper_tab = TabSpec(BACKEND_TAB, [header], {1: 30, 2: 50}, hidden=True, kind="meta")
+        book_tabs.append(keeper_tab)
         ids = [(t, _rid(maker.rng, used)) for t in book_tabs]
         campaign_id = maker.create_book(spec.title, ids, locale)
         created = CreatedCampaign(campaign_id)
@@ -206,13 +209,11 @@ def create_campaign(
             maker.fill(book_id, content, protection)
             created.order_books.update((t.name, book_id) for t in tabs)
             created.player_books[side] = book_id
-        if gm_tabs:
-            gm_ids = [(t, _rid(maker.rng, used)) for t in gm_tabs]
+        gm_ids: list[tuple[TabSpec, int]] = []
+        if private:  # the GM's spreadsheet: the GM-only tabs and the bookkeeping no player may read
+            gm_ids = [(t, _rid(maker.rng, used)) for t in [*gm_tabs, keeper_tab]]
             created.gm_book = maker.create_book(gm_title, gm_ids, locale)
             record.names[created.gm_book] = gm_title
-            gm_content = [r for t, sid in gm_ids for r in _format_requests(t, sid)]
-            gm_protection = [r for t, sid in gm_ids for r in _protections(t, sid, editors, {}, maker.rng, used)]
-            maker.fill(created.gm_book, gm_content, gm_protection)
         shares: list[tuple[str, str, str]] = []  # (spreadsheet, e-mail, role), all planned before any is made
         if gm:
             shares += [(sid, gm, "writer") for sid in record.names]
@@ -222,19 +223,30 @@ def create_campaign(
                 shares.append((created.player_books[state], email, "writer"))
         for sid, email, role in shares:
             record.shares.setdefault(sid, {})[email.casefold()] = role
+        # the bookkeeping: where each tab lives, the spreadsheets' titles, who was given access.  A
+        # split campaign keeps it in the GM's spreadsheet, the campaign (which every player reads)
+        # only the row that points there; a campaign in one spreadsheet keeps it there, as before
+        if spec.hidden_information:  # by audience only: no private tab's name even in the GM's record
+            homes = [(BOOK_ROW + GM.key, created.gm_book)]
+            homes += [(BOOK_ROW + player(side).key, sid) for side, sid in created.player_books.items()]
+        else:  # by name, as before audiences
+            homes = [*created.order_books.items(), *((t.name, created.gm_book) for t in gm_tabs)]
+            if created.gm_book:
+                homes.append((AUDIENCE_ROW + GM.key, created.gm_book))
+        kept = TabSpec(BACKEND_TAB, [header, *[[n, s] for n, s in homes], *record.rows()],
+                       keeper_tab.widths, hidden=True, kind="meta")
+        if private:
+            gm_specs = [(kept if t is keeper_tab else t, sid) for t, sid in gm_ids]
+            gm_content = [r for t, sid in gm_specs for r in _format_requests(t, sid)]
+            gm_protection = [r for t, sid in gm_specs for r in _protections(t, sid, editors, {}, maker.rng, used)]
+            maker.fill(created.gm_book, gm_content, gm_protection)
+            kept = TabSpec(BACKEND_TAB, [header, [KEEPER_ROW, created.gm_book]], keeper_tab.widths,
+                           hidden=True, kind="meta")
         content: list[dict[str, Any]] = []
         protection: list[dict[str, Any]] = []
         for tab, sheet_id in ids:
-            if tab.name == BACKEND_TAB:
-                if spec.hidden_information:  # by audience only: no private tab's name where players read
-                    homes = [(BOOK_ROW + GM.key, created.gm_book)] if created.gm_book else []
-                    homes += [(BOOK_ROW + player(side).key, sid) for side, sid in created.player_books.items()]
-                else:  # by name, as before audiences
-                    homes = [*created.order_books.items(), *((t.name, created.gm_book) for t in gm_tabs)]
-                    if created.gm_book:
-                        homes.append((AUDIENCE_ROW + GM.key, created.gm_book))
-                tab = TabSpec(BACKEND_TAB, [header, *[[n, s] for n, s in homes], *record.rows()],
-                              tab.widths, hidden=True, kind="meta")
+            if tab is keeper_tab:
+                tab = kept
             content += _format_requests(tab, sheet_id)
             protection += _protections(tab, sheet_id, editors, players, maker.rng, used)
         maker.fill(campaign_id, content, protection)

@@ -28,6 +28,12 @@ AUDIENCE_ROW = "@"
 #: hidden information): every tab there is that audience's, and none is listed by name in the
 #: campaign, which every player reads; new tabs of that audience go there too.
 BOOK_ROW = "@@"
+#: The one row of a split campaign's ``_strategos`` (the spreadsheet every player reads):
+#: ``["#keeper", <the GM's spreadsheet id>]``.  Everything else the backend keeps -- where each tab
+#: lives, the spreadsheets' titles, who was given access (their e-mails) -- is in the GM's
+#: spreadsheet's own ``_strategos``, which no player can open (issue 17 p3).  An older program takes
+#: the row for a record row of a later version and leaves it alone.
+KEEPER_ROW = "#keeper"
 
 
 #: Prefix of hidden staging tabs used by oversized writes (deleted by the same write).
@@ -58,6 +64,7 @@ class BookState:
     locale: str = ""
     lock: Lock | None = None  # the write counter tab the read saw (gsheets_lock)
     backend_rows: int = 0  # rows of the ``_strategos`` tab
+    keeper: str = ""  # the spreadsheet whose ``_strategos`` keeps the rest (KEEPER_ROW), if another one
     record: gsheets_sharing.Record = field(default_factory=gsheets_sharing.Record)  # what `new` shared
 
     @property
@@ -103,6 +110,9 @@ def _absorb(spreadsheet_id: str, answer: Mapping[str, Any]) -> tuple[Tables, Boo
         if title == BACKEND_TAB:
             book.backend_rows = len(grid)
             for line in grid[1:]:
+                if len(line) > 1 and str(line[0] or "").strip() == KEEPER_ROW and not is_blank(line[1]):
+                    book.keeper = str(line[1]).strip()
+                    continue
                 if book.record.add(line):
                     continue
                 if len(line) > 1 and not is_blank(line[0]) and not is_blank(line[1]):

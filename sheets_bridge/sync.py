@@ -17,7 +17,7 @@ from engine import rulesets
 from engine.core import history, i18n, meta, window
 from engine.core.cursor import Calendar, Cursor, CursorError
 from engine.core.dice import commitment, cursor_seed
-from engine.core.errors import CampaignError, TurnMismatch
+from engine.core.errors import CampaignError, TurnMismatch, UsageError
 from engine.core.layout import norm
 from engine.core.messages import _
 from engine.core.ruleset import Ruleset, SyncResult, Victory
@@ -59,9 +59,14 @@ class Options:
     token_cache: str | None = None
 
 
-def open_backend(target: str, options: Options | None = None) -> Backend:
-    """A backend for a workbook path or a Google spreadsheet id/URL."""
+def open_backend(target: str, options: Options | None = None, books: bool = False) -> Backend:
+    """A backend for a workbook path or a Google spreadsheet id/URL.  ``books``: an .xlsx campaign
+    also writes the players' and the public books beside it from now on (docs/audiences.md); a
+    Google campaign has its books from `new` (--private-orders), so asking there is a UsageError."""
     sid = google_id(target)
+    if sid is not None and books:
+        raise UsageError(_("--player-books — только для кампании в .xlsx; в Google Таблицах книги игроков "
+                           "создаёт new --google --private-orders"))
     if sid is not None:
         from . import gsheets
 
@@ -72,7 +77,7 @@ def open_backend(target: str, options: Options | None = None) -> Backend:
             oauth_client_secrets=opts.oauth_client_secrets,
             token_cache=opts.token_cache,
         )
-    return XlsxBackend(target)
+    return XlsxBackend(target, books=books)
 
 
 def calendar_of(rules: Ruleset) -> Calendar:
@@ -238,6 +243,7 @@ def _check(backend: Backend, progress: Progress | None, turn: int | None = None,
     announce_victory(result, rules.victory(tables))  # a game already won says so at every check
     if not _secret(backend, tables, need=False, settle=False).value:
         result.summary.setdefault("notices", []).append(str(secrets.missing(meta.text(tables, meta.CAMPAIGN_ID))))
+    declare_audiences(rules, tables, result.changes)
     _write(backend, result.changes, p)
     _warn(result, _audit(backend))
     return result
@@ -288,9 +294,20 @@ def _resolve(backend: Backend, turn: int | None, progress: Progress | None, stag
     if sec.notice:
         result.summary.setdefault("notices", []).append(sec.notice)
     p.finish("turn")
+    declare_audiences(rules, tables, result.changes)
     _write(backend, result.changes, p)
     _warn(result, _audit(backend))
     return result
+
+
+def declare_audiences(rules: Ruleset, tables: Tables, changes: Changeset) -> None:
+    """Give the backend the game's view at this write: who may see each tab the campaign holds once
+    ``changes`` are written (`Ruleset.tab_audiences`), so a tab's audience is the game's to say
+    after creation too (engine/core/audience.py).  Only titles matter here: new tabs get empty grids."""
+    after = dict(tables)
+    for tab in [*(r.tab for r in changes.replace), *(b.tab for b in changes.all_blocks())]:
+        after.setdefault(tab, [])
+    changes.audiences = {**rules.tab_audiences(after), **changes.audiences}
 
 
 def _audit(backend: Backend) -> list[str]:
@@ -348,6 +365,9 @@ def private_reports(backend: Backend, tables: Tables, changes: Changeset,
     it (a tab of their order book, written with the same write); nothing otherwise -- and then
     the changes are not even applied.  ``rules`` defaults to the ruleset the result names."""
     books = getattr(backend, "private_order_tabs", None)
+    if not books and getattr(backend, "player_books", False) is True:  # .xlsx books just opted into
+        rules = rules or ruleset_of(tables)
+        books = frozenset(t for t, who in rules.tab_audiences(tables).items() if who.kind == "player")
     if not books:
         return []
     after = apply_changes(tables, changes)
@@ -394,13 +414,16 @@ def _write(backend: Backend, changes: Changeset, p: Progress) -> None:
 
 
 def create(target: str, ruleset: str = rulesets.DEFAULT, scenario: str = "demo", lang: str = "ru",
-           title: str | None = None, overwrite: bool = False, secret: str | None = None) -> str:
+           title: str | None = None, overwrite: bool = False, secret: str | None = None,
+           books: bool = False) -> str:
     """Create a new campaign workbook from a ruleset template and scenario; its secret goes to the
-    GM's store (before the file exists: a campaign is never made without it), in no cell."""
+    GM's store (before the file exists: a campaign is never made without it), in no cell.  With
+    ``books`` the players' and the public books are written beside it (always for a game with
+    hidden information), now and with every later write."""
     spec = _spec(ruleset, scenario, lang, title, secret)
     _no_secret_in_cells(spec)
     secrets.keep(spec)
-    return create_xlsx(spec, target, overwrite=overwrite)
+    return create_xlsx(spec, target, overwrite=overwrite, books=books)
 
 
 def create_google(ruleset: str = rulesets.DEFAULT, scenario: str = "demo", lang: str = "ru", title: str | None = None,

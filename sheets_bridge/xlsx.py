@@ -267,8 +267,11 @@ def _merged_conflicts(sheets: dict[str, Worksheet], changes: Changeset) -> list[
 class XlsxBackend:
     """A campaign in a local .xlsx file."""
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], books: bool = False) -> None:
         self.path = Path(path)
+        # also write the players' and the public books (xlsx_books) though the campaign records no
+        # audiences yet (a game without hidden information, the GM's opt-in): from this write on it does
+        self.player_books = books
         self.location = str(self.path)
         self._wb: Workbook | None = None
         self._digest: str | None = None  # sha256 of the file as read: the save refuses if it changed since
@@ -303,6 +306,8 @@ class XlsxBackend:
                 raise BackendError(self._not_a_workbook(_("содержимое книги не разбирается"))) from exc
             self._digest = _sha256(data)
             self._audiences = xlsx_books.record_of(self._wb)
+            if self._audiences is None and self.player_books:
+                self._audiences = {}
         return self._wb
 
     def _not_a_workbook(self, why: str) -> str:
@@ -362,11 +367,14 @@ class XlsxBackend:
                 cell = sheets[tab].cell(row=row, column=col)
                 cell.comment = Comment(text[:30_000], "Strategos", width=420, height=220) if text else None
         if self._audiences is not None:
+            known = dict(self._audiences)
             new = {rep.tab for rep in changes.replace if rep.tab not in self._audiences}
             made = {b.tab: b.audience for b in changes.blocks if b.tab not in self._audiences and b.tab not in new}
             if new or made:
                 self._audiences = audience.extend(self._audiences, changes.replace)
                 self._audiences.update((tab, who or audience.GM) for tab, who in made.items())
+            self._audiences.update((t, who) for t, who in changes.audiences.items() if t in sheets)  # the game's view
+            if self._audiences != known:
                 xlsx_books.set_record(wb, self._audiences)
         self._digest = atomic_save(wb, self.path, expect=self._digest)
         if self._audiences is not None:  # the books sent to the players follow the GM's workbook
@@ -514,8 +522,10 @@ def _print_setup(ws: Worksheet, spec: TabSpec) -> None:
         ws.print_title_rows = f"1:{spec.print_title_rows}"
 
 
-def create_xlsx(spec: WorkbookSpec, path: str | os.PathLike[str], overwrite: bool = False) -> str:
-    """Create a campaign workbook from a spec; refuses to overwrite unless asked (and while it is in use)."""
+def create_xlsx(spec: WorkbookSpec, path: str | os.PathLike[str], overwrite: bool = False, books: bool = False) -> str:
+    """Create a campaign workbook from a spec; refuses to overwrite unless asked (and while it is in use).
+    With ``books`` (or for a spec with hidden information) the players' and the public books are
+    written beside it, now and with every later write (xlsx_books)."""
     target = Path(path)
     if target.suffix.lower() != ".xlsx":
         raise BackendError(_("файл кампании должен оканчиваться на .xlsx: {path}").format(path=target))
@@ -538,7 +548,7 @@ def create_xlsx(spec: WorkbookSpec, path: str | os.PathLike[str], overwrite: boo
                         _put(ws, r, c, v)
             _format(ws, tab)
         wb.properties.title = spec.title
-        record = {t.name: t.readers for t in spec.tabs} if spec.hidden_information else None
+        record = {t.name: t.readers for t in spec.tabs} if spec.hidden_information or books else None
         if record is not None:
             xlsx_books.set_record(wb, record)
         atomic_save(wb, target, keep_backup=False)

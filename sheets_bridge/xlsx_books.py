@@ -21,12 +21,13 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 
 import openpyxl
 from openpyxl.packaging.custom import CustomPropertyList, StringProperty
 from openpyxl.workbook.workbook import Workbook
+from openpyxl.worksheet.formula import ArrayFormula
 
 from engine.core import audience
 from engine.core.audience import GM, PUBLIC, Audience
@@ -83,12 +84,15 @@ def write_books(campaign: Path, record: Mapping[str, Audience], save: Save) -> d
     except OSError as exc:
         raise backend_error(exc, campaign, prefix=_("книги игроков не записаны — ")) from exc
     names = openpyxl.load_workbook(io.BytesIO(data), read_only=True).sheetnames
+    cached: Workbook | None = None  # the values a spreadsheet program last computed, read only if needed
     written: dict[Audience, Path] = {}
     for reader, tabs in audience.books(names, record).items():
         if reader == GM or not tabs:
             continue
         wb = openpyxl.load_workbook(io.BytesIO(data))
-        _keep_only(wb, tabs)
+        if cached is None and _reads_away(wb, tabs):
+            cached = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
+        _keep_only(wb, tabs, cached, audience.readable(names, record, reader))
         target = book_path(campaign, reader)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -99,16 +103,55 @@ def write_books(campaign: Path, record: Mapping[str, Audience], save: Save) -> d
     return written
 
 
-def _keep_only(wb: Workbook, tabs: list[str]) -> None:
+def _read_sheets(formula: object, sheets: list[str]) -> set[str]:
+    """Which of ``sheets`` a formula's text reads (``'Карта'!A1``, ``Карта!A1``).  A near miss (a
+    sheet whose name ends like another's) only costs a formula its life."""
+    text = _formula_text(formula)
+    if "!" not in text:
+        return set()
+    return {t for t in sheets if f"'{t.replace(chr(39), chr(39) * 2)}'!" in text or f"{t}!" in text}
+
+
+def _is_formula(value: object) -> bool:
+    return isinstance(value, ArrayFormula) or (isinstance(value, str) and value.startswith("="))
+
+
+def _formula_text(value: object) -> str:
+    return str(value.text if isinstance(value, ArrayFormula) else value or "")
+
+
+def _reads_away(wb: Workbook, tabs: list[str]) -> bool:
+    """Whether a cell of ``tabs`` holds a formula reading a sheet that is not among them."""
+    away = [ws.title for ws in wb.worksheets if ws.title not in tabs]
+    return any(_is_formula(c.value) and _read_sheets(c.value, away) for t in tabs for c in wb[t]._cells.values())
+
+
+def _keep_only(wb: Workbook, tabs: list[str], cached: Workbook | None = None,
+               readable: Collection[str] = ()) -> None:
     """Remove every sheet but ``tabs`` (and whatever points into a removed one: dropdowns drawing
-    on it, defined names), drop the audience record, and leave a visible sheet active."""
+    on it, defined names), drop the audience record, and leave a visible sheet active.
+
+    A formula that reads a removed sheet would show an error in the book (#REF!): it becomes the
+    value a spreadsheet program last computed for it in the GM's workbook (``cached``) when every
+    removed sheet it reads is one the book's reader may see elsewhere (``readable``: a player's
+    formula over a public tab, the public book's over nothing), else a blank — as it is when no
+    value was ever computed (the program itself writes formulas unevaluated)."""
     removed = [ws.title for ws in wb.worksheets if ws.title not in tabs]
-    for title in removed:
-        wb.remove(wb[title])
+    for ws in wb.worksheets:
+        if ws.title not in tabs:
+            continue
+        values = cached[ws.title] if cached is not None and ws.title in cached.sheetnames else None
+        for (r, c), cell in list(ws._cells.items()):
+            read = _read_sheets(cell.value, removed) if _is_formula(cell.value) else set()
+            if read:
+                shown = values is not None and read <= set(readable)
+                cell.value = values.cell(row=r, column=c).value if shown and values is not None else None
 
     def points_away(formula: object) -> bool:
-        text = str(formula or "")
-        return any(f"'{t}'!" in text or f"{t}!" in text for t in removed)
+        return bool(_read_sheets(formula, removed))
+
+    for title in removed:
+        wb.remove(wb[title])
 
     for ws in wb.worksheets:
         validations = ws.data_validations.dataValidation

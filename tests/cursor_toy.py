@@ -187,6 +187,9 @@ class ToyRuleset:
     def private_tabs(self, tables: Tables, order_tabs: Any = None) -> list[ReplaceTab]:
         return []
 
+    def tab_audiences(self, tables: Tables) -> dict[str, Any]:
+        return {}  # nothing hidden, no view of its own: every tab keeps the audience it was given
+
     def _absent(self, *_args: Any, **_kwargs: Any) -> Any:
         raise NotImplementedError("the cursor toy has no such part")
 

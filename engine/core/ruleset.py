@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from .audience import Audience
 from .cursor import Calendar, Cursor
 from .ledger import Resource
 from .orders import OrderRow
@@ -153,6 +154,17 @@ class Ruleset(Protocol):
 
     def demo_changes(self, tables: Tables) -> Changeset:
         """Sample orders written into a fresh demo campaign (`strategos demo`)."""
+        ...
+
+    # ------------------------------------------------------------ views per audience (issue 17 p3, H5)
+
+    def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
+        """Who may see each tab of the campaign as a write leaves it (`tables`: the tabs as read, and
+        each tab the write adds with an empty grid): the GM, the public or one side's player
+        (engine/core/audience.py).  The bridge hands it to the backend with every check and resolve
+        (`Changeset.audiences`), so a game can say a tab's audience after the campaign was made (a
+        spy's report, a map that fog of war hides); a tab it does not name keeps the audience it
+        was given, and one nobody named is the GM's."""
         ...
 
     # ------------------------------------------------------------ the reporter

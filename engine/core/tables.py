@@ -273,6 +273,9 @@ class Changeset:
     marker: list[WriteBlock] = field(default_factory=list)
     notes: list[tuple[str, int, int, str]] = field(default_factory=list)  # (tab, row, col, text): cell notes
     clear_notes: list[str] = field(default_factory=list)  # tabs whose notes are all removed before `notes`
+    # the game's view at this write (Ruleset.tab_audiences, filled by the bridge): tab -> who may read
+    # it, over what the tab was given at creation; empty: the backend keeps what it recorded
+    audiences: dict[str, Audience] = field(default_factory=dict)
 
     def is_empty(self) -> bool:
         return not (self.replace or self.blocks or self.marker or self.notes or self.clear_notes)

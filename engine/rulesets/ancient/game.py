@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import window
+from engine.core.audience import Audience
 from engine.core.cursor import Calendar, Cursor
 from engine.core.ledger import Resource
 from engine.core.orders import OrderRow
@@ -19,7 +20,7 @@ from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, SyncResult
 from engine.core.scenario import Readback
 from engine.core.tables import Changeset, ReplaceTab, Tables, WorkbookSpec
 
-from . import codec, ruleset
+from . import codec, ruleset, views
 from .calendar import CALENDAR, chronicle_seed
 from .resources import RESOURCES
 
@@ -80,6 +81,10 @@ class AncientRuleset:
 
     def demo_changes(self, tables: Tables) -> Changeset:
         return ruleset.demo_changes(tables)
+
+    # views per audience (issue 17 p3, H5)
+    def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
+        return views.tab_audiences(tables)
 
     def last_resolved(self, tables: Tables) -> int:
         return codec.decode(tables).campaign.last_resolved

@@ -21,7 +21,7 @@ from engine.core.tables import Cell, Chart, Formula, Grid, Highlight, column_let
 
 from .messages import _
 from .model import Campaign
-from .resources import MONEY
+from .resources import BALANCED, MONEY
 from .rules import Rules
 
 INCOME = ("налоги", "торговля", "монетный двор", "рудники", "правление", "грабёж", "события", "дань и платежи")
@@ -104,7 +104,25 @@ def columns(lang: str) -> list[str]:
             _("Население"),
             _("Наука"),
         ]
+        for res in BALANCED[1:]:
+            head += _resource_columns(res)
         return head
+
+
+def _resource_columns(res: Resource) -> list[Cell]:
+    """The header of one further resource's block (in the current language)."""
+    name, unit = i18n_title(res), unit_of(res)
+    return [
+        _("{resource} на начало, {unit}").format(resource=name, unit=unit),
+        _("{resource}: получено").format(resource=name),
+        _("{resource}: потрачено").format(resource=name),
+        _("{resource} на конец, {unit}").format(resource=name, unit=unit),
+    ]
+
+
+def i18n_title(res: Resource) -> str:
+    """A resource's name as a column begins with it, in the current language («Наука»)."""
+    return res.title(i18n.current())
 
 
 # 1-based positions in the fixed layout
@@ -117,6 +135,13 @@ C_CLOSE = C_EXP_TOTAL + 1
 C_ST_WAS = C_CLOSE + 1
 C_ST = C_ST_WAS + 1
 WIDTH = C_ST + 3  # provinces, population, science follow the stability
+BLOCK = 4  # columns of each further resource (BALANCED[1:]): opening, gained, spent, closing
+FULL_WIDTH = WIDTH + BLOCK * (len(BALANCED) - 1)
+
+
+def block_start(index: int) -> int:
+    """The first column of the block of ``BALANCED[index]`` (index >= 1)."""
+    return WIDTH + 1 + BLOCK * (index - 1)
 
 
 def balance(
@@ -124,6 +149,10 @@ def balance(
 ) -> tuple[Grid, list[tuple[int, int, str]]]:
     """The balance grid and its notes ((row, col, text) in sheet coordinates)."""
     money = [e for e in entries if e.resource == MONEY.code]
+    others = {res.code: defaultdict(list) for res in BALANCED[1:]}  # resource -> state -> its lines
+    for e in entries:
+        if e.resource in others:
+            others[e.resource][e.state].append(e)
     lines: dict[str, list[LedgerEntry]] = defaultdict(list)
     for e in money:
         lines[e.state].append(e)
@@ -173,11 +202,20 @@ def balance(
             sum(p.people() for p in provs),
             to_cell(st.science),
         ]
+        for i, res in enumerate(BALANCED[1:], start=1):  # each further resource from its ledger lines
+            posted = others[res.code][name]
+            gained = sum((e.amount for e in posted if e.amount > 0), Fraction(0))
+            spent = -sum((e.amount for e in posted if e.amount < 0), Fraction(0))
+            closing = after.balance(name, res.code)
+            opening = before.balance(name, res.code) if name in before.states else closing - gained + spent
+            row += [to_cell(opening), _amount_or_blank(gained), _amount_or_blank(spent), to_cell(closing)]
+            start = block_start(i)
+            notes += _row_notes(r, posted, res, (start + 1, start + 2))
         grid.append(row)
         notes += _row_notes(r, lines[name])
     last = len(grid)
     total: list[Cell] = [TOTAL.get(lang, TOTAL["ru"])]
-    for c in range(C_OPEN, WIDTH + 1):
+    for c in range(C_OPEN, FULL_WIDTH + 1):
         letter = column_letter(c)
         total.append(Formula(f"=SUM({letter}2:{letter}{last})") if c not in (C_ST_WAS, C_ST) else None)
     grid.append(total)
@@ -190,6 +228,7 @@ def number_formats() -> dict[int, str]:
     money = f'#,##0.##" {d}";−#,##0.##" {d}";""'  # zeros stay blank: the eye finds the numbers that matter
     out = {c: money for c in range(C_OPEN, C_CLOSE + 1)}
     out.update({C_ST_WAS: "+0;-0;0", C_ST: "+0;-0;0", WIDTH: "#,##0.##"})
+    out.update({c: '#,##0.##;−#,##0.##;""' for c in range(WIDTH + 1, FULL_WIDTH + 1)})
     return out
 
 
@@ -199,22 +238,23 @@ def _amount_or_blank(value: Fraction | None) -> Cell:
     return to_cell(value) if value else None
 
 
-def _row_notes(r: int, lines: list[LedgerEntry]) -> list[tuple[int, int, str]]:
-    """The notes of one balance row: the income lines on «Доход, всего» and the expense lines on
-    «Расход, всего» (the row itself shows how they make the closing treasury).  An empty text
-    means no note."""
+def _row_notes(r: int, lines: list[LedgerEntry], res: Resource = MONEY,
+               cols: tuple[int, int] = (C_INC_TOTAL, C_EXP_TOTAL)) -> list[tuple[int, int, str]]:
+    """The notes of one balance row for one resource: the income lines on its income column
+    («Доход, всего») and the expense lines on its expense column («Расход, всего»); the row itself
+    shows how they make the closing balance.  An empty text means no note."""
     income = [e for e in lines if e.amount > 0]
     expense = [e for e in lines if e.amount < 0]
 
     def listing(entries: list[LedgerEntry]) -> str:
         return "\n".join(
             _("{category}: {amount} {d} — {reason}").format(
-                category=category(e.category), amount=fmt(e.amount, sign=True), d=money_unit(), reason=e.reason
+                category=category(e.category), amount=fmt(e.amount, sign=True), d=unit_of(res), reason=e.reason
             )
             for e in entries
         )
 
-    return [(r, C_INC_TOTAL, listing(income)), (r, C_EXP_TOTAL, listing(expense))]
+    return [(r, cols[0], listing(income)), (r, cols[1], listing(expense))]
 
 
 def highlights(rows: int) -> list[Highlight]:
