@@ -229,7 +229,7 @@ def _print_summary(result: Any, out: IO[str]) -> None:
     s = result.summary
     heading = _("Проверен ход {turn}.") if s["mode"] == "check" else _("Разрешён ход {turn}.")
     console = Console(file=out, width=max(100, Console(file=out).width), highlight=False)
-    console.print(heading.format(turn=s["turn"]))
+    console.print(heading.format(turn=s.get("cursor") or s["turn"]))  # a staged game's window: «1:города»
     for notice in s.get("notices") or ():  # e.g. the secret moved to the GM's store
         console.print(escape(str(notice)))
     console.print(_("Приказы — {counts}").format(counts=_counts(s["orders"]) or _("приказов нет")))
@@ -240,12 +240,14 @@ def _print_summary(result: Any, out: IO[str]) -> None:
         return
     table = Table(title=None, header_style="bold", show_footer=s["mode"] == "resolve" and len(rows) > 1)
     resources = s.get("resources") or []  # the game's shown resources: four columns each
-    table.add_column(_("Государство"), footer=_("Итого"))
+    table.add_column(escape(str(s.get("side_title") or _("Сторона"))), footer=_("Итого"))
     for res in resources:
         for key, title in _resource_columns(str(res["name"]), len(resources) > 1).items():
             total = sum(st["balances"][res["code"]][key] for st in rows)
             table.add_column(escape(title), justify="right", footer=_money(total))
-    table.add_column(_.pgettext("столбец", "Ст"), justify="right")
+    extra = [c for c in s.get("columns") or () if all(c["key"] in st for st in rows)]  # the game's own figures
+    for column in extra:
+        table.add_column(escape(str(column["title"])), justify="right")
     for st in rows:
         cells = [escape(st["name"])]
         for res in resources:
@@ -256,12 +258,13 @@ def _print_summary(result: Any, out: IO[str]) -> None:
             elif b["closing"] > b["opening"]:
                 closing = f"[green]{closing}[/green]"
             cells += [_money(b["opening"]), _money(b["income"]), _money(b["expenses"]), closing]
-        table.add_row(*cells, f"{st['stability']:+d}")
+        table.add_row(*cells, *(f"{st[c['key']]:+d}" for c in extra))
     console.print(table)
     undrawn = sorted({d for st in rows for d in st.get("dice") or ()})
     if s["mode"] == "check" and undrawn:  # a check draws no dice: say what its figures leave out
-        console.print(escape(_("Без жребия хода ({dice}): доход, расход, казна и Ст могут измениться при "
-                               "разрешении — исход зависит от жребия хода.").format(dice=", ".join(undrawn))))
+        note = s.get("dice_note") or _("Без жребия хода ({dice}): эти цифры могут измениться при разрешении — "
+                                         "исход зависит от жребия хода.")
+        console.print(escape(str(note).format(dice=", ".join(undrawn))))
 
 
 def _resource_columns(name: str, several: bool) -> dict[str, str]:

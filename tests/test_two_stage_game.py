@@ -256,7 +256,9 @@ def test_xlsx_both_stages_history_verify_rollback_and_a_hidden_stock(
     assert "Открыт ход «1:сбор», а просили разрешить «1:торг». Ничего не изменено." in capsys.readouterr().err
     assert main(["resolve", str(path), "--turn", "2"]) == 1
     assert "Открыт ход «1:сбор», а просили разрешить ход 2" in capsys.readouterr().err
-    _run(capsys, "resolve", str(path), "--turn", "1", "--stage", "сбор")
+    printed = _run(capsys, "resolve", str(path), "--turn", "1", "--stage", "сбор")
+    # the GM's summary names the window and the game's own side word, and no column of another game
+    assert "Разрешён ход 1:сбор." in printed and "Сторона" in printed and "Ст " not in printed, printed
     tables = XlsxBackend(path).read()
     assert _open(tables) == Cursor(1, "trade")
     assert tables[orders_tab("A")][3][:4] == [None, "продать", "зерно", 30]  # the waiting row kept its input

@@ -75,11 +75,12 @@ def _summary(mode: str, at: Cursor, report: rules.Report, opening: world.Stocks,
              closing: world.Stocks) -> dict[str, Any]:
     """What the CLI prints and --json shows: the orders by status, each side's movement of both resources."""
     moved = movements(report.ledger.entries, closing, SIDES, RESOURCES, opening)
-    states = [{"name": side, "ai": False, "stability": 0,
+    states = [{"name": side, "ai": False,
                "balances": {code: {"opening": float(m.opening), "income": float(m.income),
                                    "expenses": float(m.expenses), "closing": float(m.closing)}
                             for code, m in moved[side].items()}} for side in SIDES]
     return {"mode": mode, "ruleset": NAME, "turn": at.turn, "cursor": CALENDAR.format(at), "states": states,
+            "side_title": "Сторона",
             "orders": report.counts(), "warnings": list(report.warnings),
             "resources": [{"code": r.code, "name": r.name(LANG)} for r in RESOURCES],
             "waiting": len(report.facts.waiting)}

@@ -448,6 +448,10 @@ def summary(mode: str, before: Campaign, after: Campaign, report: Report) -> dic
         "turn": report.turn,
         "resources": [{"code": r.code, "name": r.name(report.lang), "unit": codec.ledger_word(r.unit)} for r in SHOWN],
         "states": states,
+        "side_title": _("Государство"),  # the CLI table's first column
+        "columns": [{"key": "stability", "title": _.pgettext("столбец", "Ст")}],
+        "dice_note": _("Без жребия хода ({dice}): доход, расход, казна и Ст могут измениться при разрешении — "
+                       "исход зависит от жребия хода."),
         "orders": report.counts(),
         "warnings": list(report.warnings),
     }
