@@ -234,11 +234,13 @@ def founding_refusal(world: World, nation: Nation, h: hexes.Hex, rules: Rules) -
     if h not in reached:
         nearest = min(own, key=lambda c: (hexes.distance(c.hex, h), c.name))
         d = hexes.distance(nearest.hex, h)
-        if d > crossing.land:
+        longest = max(crossing.land, crossing.water)
+        if d > longest:
             return _("гекс {hex} дальше дальности основания: до «{city}» {d} гекс., дальность {range}").format(
-                hex=where, city=nearest.name, d=d, range=crossing.land)
-        return _("до гекса {hex} нет пути в пределах дальности {range} от «{city}»: "
-                 "горы или вода преграждают путь").format(hex=where, range=crossing.land, city=nearest.name)
+                hex=where, city=nearest.name, d=d, range=longest)
+        return _("до гекса {hex} нет пути от «{city}»: дальность по суше {land}, по воде {water}; "
+                 "горы или вода преграждают путь").format(
+            hex=where, city=nearest.name, land=crossing.land, water=crossing.water)
     return ""
 
 
@@ -705,7 +707,7 @@ def _transfers(world: World, orders: Orders, dice: Dice, rules: Rules, report: R
         report.post(resource, other.name, TRANSFERS, "передача", Fraction(qty),
                     _("получено от нации {nation}").format(nation=nation.name), ref)
         report.facts.tell(other.name, _("{nation} передаёт вам: {qty} {what}").format(
-            nation=nation.name, qty=qty, what=resource.name_ru))
+            nation=nation.name, qty=qty, what=resource.name(report.lang)))
         report.result(ref, Status.DONE)
     return world
 
