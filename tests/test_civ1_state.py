@@ -534,3 +534,38 @@ def test_CIV_DIPLO_04_a_confirmed_breach_costs_the_honesty_vp_once() -> None:
     assert w.balance("Рим", "по") == 2
     w, rep = run(PHASE[state.HONESTY], w)
     assert lines(rep) == []  # the honesty VP is gone; nothing more to lose
+
+
+# --- the stage as a whole ------------------------------------------------------------------------------
+
+
+def test_CIV_TURN_03_the_state_steps_run_in_order_on_one_world() -> None:
+    """«Каждый из 15 ходов разбит на две фазы ...»: the state steps in the seed's order — income
+    first, so the Power it brings pays for the city, the research and the reorganisation of the same
+    turn; every balance change is a ledger line, and the balances are the ledger's sums."""
+    w = world(nations={"Рим": {"power": 1, "coins": 4, "science": 4, "techs": techs("Монархия", "Философия")},
+                       "Греция": {}},
+              cities={"Рим": ("Рим", (0, 3)), "Афины": ("Греция", (9, 3))},
+              decks={"Рим": ["ватага", "ватага"], "Греция": ["ватага"]})
+    o = orders(given("Рим", Found((3, 3), "Анций"), row=2), given("Рим", Upgrade("ватага", "мечники"), row=3),
+               given("Рим", Reorganise(("мечники",)), row=4), given("Рим", Research("Охота"), row=5),
+               given("Рим", Research("Деньги"), row=6))
+    w, rep = run(STATE_PHASES, w, o)
+    assert all(r.status is Status.DONE for r in rep.results.values()), rep.results
+    n = w.nations["Рим"]
+    # 1 + palace 2 + Философия 1; the city −1 (one city owned); reorganisation −1; the 2nd technology −2
+    assert (n.power, n.coins, n.science) == (0, 0, 0)
+    assert [c.unit for c in w.decks["Рим"].cards] == ["мечники", "ватага"]
+    for res in ("власть", "монеты", "наука"):
+        start = {"власть": 1, "монеты": 4, "наука": 4}[res]
+        assert w.balance("Рим", res) == start + rep.ledger.total("Рим", res)
+
+
+def test_CIV_CITY_01_reasons_in_an_english_campaign() -> None:
+    """The reasons are the campaign's language (the `civ1` catalogue's English)."""
+    from engine.core import i18n
+
+    w = world(nations={"Рим": {"power": 1}}, cities={"Рим": ("Рим", (0, 3)), "Остия": ("Рим", (3, 3))}, lang="en")
+    with i18n.using("en"):
+        w, rep = run(PHASE[state.FOUNDING], w, orders(given("Рим", Found((6, 3), "Анций"))))
+    assert result(rep, "Рим").reason == "not enough Power: 2 needed, 1 held (1 Power for each of 2 cities)"
