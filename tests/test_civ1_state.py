@@ -605,3 +605,17 @@ def test_CIV_DIPLO_02_founding_near_a_guaranteed_nation_warns_the_gm() -> None:
     w.treaties = [Treaty(2, ("Рим", "Греция"), "не строить ближе 6", 3)]  # expired after turn 3
     w, rep = run(PHASE[state.FOUNDING], w, orders(given("Рим", Found((3, 3), "Анций"))))
     assert rep.warnings == []
+
+
+def test_CIV_POWER_02_prices_are_the_rules_tab() -> None:
+    """«Правила — Цены» is what the GM edits: a founding price made «раз» (once) no longer grows
+    with the cities; an empty new order of the deck is refused and costs nothing."""
+    r = rules()
+    once = dataclasses.replace(r.prices["found_city"], amount=2, per="once")
+    r2 = dataclasses.replace(r, prices={**r.prices, "found_city": once})
+    w = world(nations={"Рим": {"power": 5}}, cities={"Рим": ("Рим", (0, 3)), "Остия": ("Рим", (3, 3))},
+              decks={"Рим": ["ватага"]})
+    w, rep = run(PHASE[state.FOUNDING], w, orders(given("Рим", Found((6, 3), "Анций"))), r=r2)
+    assert lines(rep) == [("Рим", "власть", "основание", -2)]
+    w, rep = run(PHASE[state.REORGANISATION], w, orders(given("Рим", Reorganise(()))))
+    assert result(rep, "Рим").reason == "не указан новый порядок колоды" and lines(rep) == []

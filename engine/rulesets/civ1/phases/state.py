@@ -222,9 +222,16 @@ def founding_refusal(world: World, nation: Nation, h: hexes.Hex, rules: Rules) -
     return ""
 
 
+def price_of(rules: Rules, key: str, count: int = 1) -> int:
+    """The price `key` of «Правила — Цены»: its amount once, or × `count` when it is per something
+    (per city owned, per era reached)."""
+    p = rules.prices[key]
+    return p.amount if p.per == "once" else p.amount * count
+
+
 def founding_price(world: World, nation: Nation, rules: Rules) -> int:
     """«1 Власть за каждый существующий город»: the price × the cities the nation owns now."""
-    return rules.prices["found_city"].amount * len(world.cities_of(nation.name))
+    return price_of(rules, "found_city", len(world.cities_of(nation.name)))
 
 
 def _found(world: World, orders: Orders, dice: Dice, rules: Rules, report: Report) -> World:
@@ -429,7 +436,7 @@ def _reorganise(world: World, orders: Orders, dice: Dice, rules: Rules, report: 
     войск по цене в монетах) (1 Власть)»: one reorganisation a turn costs the price once, whatever
     rows it has (a new order and disbandings); disbanding costs its coins per card."""
     paid: set[str] = set()
-    price = rules.prices["reorganise"].amount
+    price = price_of(rules, "reorganise")
     for nation, g in rows_of(orders, world, report, Reorganise, Disband):
         o = g.order
         ref = g.row.ref
@@ -439,6 +446,9 @@ def _reorganise(world: World, orders: Orders, dice: Dice, rules: Rules, report: 
                           + _(" (реорганизация армии)"))
             continue
         if isinstance(o, Reorganise):
+            if not o.order:
+                report.result(ref, Status.REJECTED, _("не указан новый порядок колоды"))
+                continue
             names = []
             for u in o.order:
                 unit = unit_of(rules, u)
@@ -569,7 +579,7 @@ def _research(world: World, orders: Orders, dice: Dice, rules: Rules, report: Re
 
 def government_price(nation: Nation, rules: Rules) -> int:
     """«1 Власть за каждую достигнутую нацией эпоху»."""
-    return rules.prices["government"].amount * eras_reached(nation, rules)
+    return price_of(rules, "government", eras_reached(nation, rules))
 
 
 def _government(world: World, orders: Orders, dice: Dice, rules: Rules, report: Report) -> World:
