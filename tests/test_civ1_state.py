@@ -619,3 +619,34 @@ def test_CIV_POWER_02_prices_are_the_rules_tab() -> None:
     assert lines(rep) == [("Рим", "власть", "основание", -2)]
     w, rep = run(PHASE[state.REORGANISATION], w, orders(given("Рим", Reorganise(()))))
     assert result(rep, "Рим").reason == "не указан новый порядок колоды" and lines(rep) == []
+
+
+def test_CIV_SPY_02_a_stolen_technology_costs_half_next_turn() -> None:
+    """«похитить сведения о технологии (только в столице, в случае успеха в следующий ход снижает
+    цену похищенной технологии* вдвое)»: the spies phase marks the turn (`Nation.stolen`); 5 → 3
+    (spec G18: rounded up), only on that turn."""
+    w = world(nations={"Рим": {"science": 5, "techs": techs(*L1[:2])}}, turn=4)
+    w.nations["Рим"].stolen = {"Монархия": 4, "Рыцарство": 3}
+    o = orders(given("Рим", Research("Монархия"), row=2))
+    w, rep = run(PHASE[state.RESEARCH], w, o)
+    assert lines(rep) == [("Рим", "наука", "исследование", -3)]
+    assert rep.ledger.entries[0].reason == "изучена «Монархия» (уровень 2): 3 науки (вдвое дешевле: похищена шпионом)"
+    w.nations["Рим"].techs["Охота"] = 1
+    w.nations["Рим"].power = 2
+    w, rep = run(PHASE[state.RESEARCH], w, orders(given("Рим", Research("Рыцарство"))))
+    assert result(rep, "Рим").reason == "не хватает науки: нужно 5, есть 2"  # last turn's theft is over
+
+
+def test_CIV_DIPLO_05_resources_move_between_stocks_with_currency() -> None:
+    """«после открытия валюты, лидеры наций могут обмениваться ресурсами и монетами без ограничений
+    (в т.ч. передавать безвозмездно)»: a token of the giver's stock goes to the receiver's."""
+    w = world(nations={"Рим": {"techs": techs("Валюта")}, "Греция": {}})
+    w.nations["Рим"].resources = ["Уголь", "Шёлк"]
+    w.nations["Греция"].resources = []
+    o = orders(given("Рим", Transfer("resource", "Греция", "шёлк"), row=2),
+               given("Рим", Transfer("resource", "Греция", "Нефть"), row=3))
+    w, rep = run(PHASE[state.TRANSFERS], w, o)
+    assert result(rep, "Рим", 2).status is Status.DONE
+    assert (w.nations["Рим"].resources, w.nations["Греция"].resources) == (["Уголь"], ["Шёлк"])
+    assert result(rep, "Рим", 3).reason == "у нации нет ресурса «Нефть»; есть: Уголь"
+    assert rep.facts.private["Греция"] == ["Рим передаёт вам ресурс «Шёлк»"]

@@ -513,6 +513,19 @@ def pyramid_refusal(counts: Mapping[int, int], tech: Technology, rules: Rules) -
              "есть {below}").format(after=after, level=level, need=need, lower=level - 1, below=below)
 
 
+def research_price(world: World, nation: Nation, key: str, tech: Technology, rules: Rules) -> tuple[int, bool]:
+    """Science for `tech` and whether it is the stolen half price: «2 / 5 / 10 / 20 / 30 очков науки
+    (в зависимости от эпохи)»; a technology a spy stole costs «вдвое» less on the turn the spies
+    phase marks (`Nation.stolen`: tech -> turn, CIV-SPY-02), rounded up (spec G18: 5 → 3).  The
+    world of a branch without `stolen` has no stolen technology."""
+    cost = rules.eras[tech.level].tech_cost
+    stolen: Mapping[str, int] = getattr(nation, "stolen", {})
+    if any(stolen.get(name) == world.turn for name in (key, tech.name_ru) if name):
+        divisor = rules.param("stolen_tech_divisor")
+        return -(-cost // divisor), True
+    return cost, False
+
+
 def _research(world: World, orders: Orders, dice: Dice, rules: Rules, report: Report) -> World:
     """Step 10: «стоимость технологии в зависимости от эпохи: 2 / 5 / 10 / 20 / 30. Вторая и
     последующие технологии в ход требуют траты Власти в дополнение к науке - 2 Власти за 2ю
@@ -535,7 +548,7 @@ def _research(world: World, orders: Orders, dice: Dice, rules: Rules, report: Re
         if why:
             report.result(ref, Status.REJECTED, why)
             continue
-        cost = rules.eras[tech.level].tech_cost
+        cost, stolen = research_price(world, nation, key, tech, rules)
         k = done[nation.name] + 1
         extra = rules.research_power(k)
         if nation.science < cost:
@@ -547,7 +560,8 @@ def _research(world: World, orders: Orders, dice: Dice, rules: Rules, report: Re
             continue
         report.post(SCIENCE, nation.name, RESEARCH, "исследование", Fraction(-cost),
                     _("изучена «{tech}» (уровень {level}): {cost} науки").format(
-                        tech=key, level=tech.level, cost=cost), ref)
+                        tech=key, level=tech.level, cost=cost)
+                    + (_(" (вдвое дешевле: похищена шпионом)") if stolen else ""), ref)
         if extra:
             report.post(POWER, nation.name, RESEARCH, "исследование", Fraction(-extra),
                         _("{k}-я технология за ход «{tech}»: {extra} Власти").format(k=k, tech=key, extra=extra), ref)
@@ -663,6 +677,22 @@ def transfer_allowed(rules: Rules, a: Nation, b: Nation, code: str) -> bool:
     return any(knows(a, t) or knows(b, t) for t in transfer_techs(rules, code))
 
 
+def transfer_resource(nation: Nation, other: Nation, item: str, rules: Rules) -> tuple[Status, str]:
+    """Move one resource token `item` from `nation`'s stock to `other`'s (`Nation.resources`, the
+    stock the villages fill): DONE with the resource's key, or REJECTED with the reason."""
+    stock: list[str] | None = getattr(nation, "resources", None)
+    if stock is None or getattr(other, "resources", None) is None:
+        return Status.REJECTED, _(
+            "ресурсы наций в листе пока не учитываются: передачу ресурса «{item}» записывает ведущий").format(item=item)
+    key = _find({r: None for r in stock}, item)
+    if key is None:
+        return Status.REJECTED, _("у нации нет ресурса «{item}»; есть: {stock}").format(
+            item=item, stock=", ".join(stock) or "—")
+    stock.remove(key)
+    other.resources.append(key)
+    return Status.DONE, key
+
+
 def _transfers(world: World, orders: Orders, dice: Dice, rules: Rules, report: Report) -> World:
     """Step 13: cities (not the capital; Философия), coins and resources (Валюта), Power (СМИ), when
     either side knows the technology; technologies never change hands."""
@@ -698,9 +728,12 @@ def _transfers(world: World, orders: Orders, dice: Dice, rules: Rules, report: R
             report.result(ref, Status.DONE)
             continue
         if o.what == "resource":
-            report.result(ref, Status.REJECTED, _(
-                "ресурсы наций в листе пока не учитываются: передачу ресурса «{item}» записывает ведущий"
-            ).format(item=o.item))
+            status, reason = transfer_resource(nation, other, o.item, rules)
+            if status is Status.DONE:
+                report.facts.tell(other.name, _("{nation} передаёт вам ресурс «{item}»").format(
+                    nation=nation.name, item=reason))
+                reason = ""
+            report.result(ref, status, reason)
             continue
         resource, word = (COINS, coins_word()) if o.what == "coins" else (POWER, power_word())
         have = nation.coins if o.what == "coins" else nation.power
