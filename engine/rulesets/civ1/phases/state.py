@@ -45,7 +45,7 @@ from ..rules import Government, Rules, Technology, UnitType, _find
 Orders = Mapping[str, list[Given]]
 
 FIRST_PLAYER = "первый игрок"
-POWER_INCOME = "Власть"
+POWER_INCOME = "доход Власти"
 FOUNDING = "основание"
 UPGRADES = "апгрейд"
 RESTORES = "восстановление"
