@@ -256,18 +256,27 @@ def _attack(world: World, nation: str, g: Given, order: Attack, dice: Dice, rule
     after_battle(world)
     if won and order.wmd:
         battle.result = _("разрушен")
-        del world.cities[target.name]
-        if world.nations[defender].capital == target.name:
-            world.nations[defender].capital = ""
+        destroy(world, target)
     elif won:
         battle.result = _("взят")
         capture(world, target, nation, report)
     else:
         battle.result = _("отбит")
-    report.tell(_("{nation} из «{origin}» атаковал «{target}» ({defender}){wmd}: дуэлей {duels}, город {result}.")
+    report.tell(_("{nation} из «{origin}» атаковал «{target}» ({defender}){wmd}: дуэлей {duels}, итог: {result}.")
                 .format(nation=nation, origin=origin.name, target=target.name, defender=defender,
                         wmd=_(" с ОМП") if order.wmd else "", duels=len(battle.duels), result=battle.result))
     report.result(ref, Status.DONE, _("город {result}").format(result=battle.result))
+
+
+def destroy(world: World, city: City) -> None:
+    """The city is gone (ОМП, barbarians): its owner's counter-spies come home; a destroyed capital
+    leaves its owner without one until it names another."""
+    del world.cities[city.name]
+    for spy in world.spies:
+        if spy.where == city.name:
+            spy.where = ""
+    if world.nations[city.nation].capital == city.name:
+        world.nations[city.nation].capital = ""
 
 
 def capture(world: World, city: City, nation: str, report: Report) -> None:
@@ -282,7 +291,7 @@ def capture(world: World, city: City, nation: str, report: Report) -> None:
             spy.where = ""
     if old.capital == city.name:
         old.capital = ""
-        report.warn(_("{nation} потеряла столицу «{city}»: пусть назовёт новую")
+        report.warn(_("у нации {nation} взята столица «{city}»: пусть нация назовёт новую")
                     .format(nation=old.name, city=city.name))
 
 
@@ -292,9 +301,15 @@ HEADER = (N_("Бой"), N_("Атакующий"), N_("Откуда"), N_("Цел
           N_("Итого защиты"), N_("Исход дуэли"), N_("Итог боя"))
 
 
-def battle_rows(facts: Facts, lang: str) -> Grid:
+def battle_rows(facts: Facts, lang: str, rules: Rules | None = None) -> Grid:
     """The public «Бои» tab: a header and one row per duel with every die (a battle without a duel,
-    an undefended city, has one row)."""
+    an undefended city, has one row).  With `rules`, units are named in `lang` («Правила — Войска»)."""
+
+    def unit(key: str) -> str:
+        if not key or rules is None or lang == "ru" or key not in rules.units:
+            return key
+        return rules.units[key].name_en
+
     with using(lang):
         out: Grid = [[_(h) for h in HEADER]]
         for i, b in enumerate(facts.battles, start=1):
@@ -302,9 +317,9 @@ def battle_rows(facts: Facts, lang: str) -> Grid:
             if not b.duels:
                 out.append([*head, "", "", "", "", "", "", "", "", "", "", "", "", b.result])
             for d in b.duels:
-                out.append([*head, d.number, d.attacker_unit, d.attacker_support,
+                out.append([*head, d.number, unit(d.attacker_unit), unit(d.attacker_support),
                             ", ".join(map(str, d.attacker_dice)), d.attacker_bonus, d.attacker_total,
-                            d.defender_unit, d.defender_support, ", ".join(map(str, d.defender_dice)),
+                            unit(d.defender_unit), unit(d.defender_support), ", ".join(map(str, d.defender_dice)),
                             d.defender_bonus, d.defender_total, d.outcome, b.result])
     return out
 

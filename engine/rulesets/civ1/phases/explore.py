@@ -22,7 +22,7 @@ from ..model import Card, City, Deck, World
 from ..ordertypes import Explore, Given
 from ..resources import COINS, HAMMERS, SCIENCE
 from ..rules import Rules, VillageOutcome
-from .combat import RECOVER, Slot, after_battle, fight, form_army, fortification, protection
+from .combat import RECOVER, Slot, after_battle, destroy, fight, form_army, fortification, protection
 from .common import crossing, era_reached, in_order, pay_power, reaches
 
 PHASE = "разведка"
@@ -166,11 +166,8 @@ def _barbarians(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice
         battle.result = _("столица устояла, население {n}").format(n=city.population)
     else:
         battle.result = _("разрушен")
-        del world.cities[city.name]
-        for spy in world.spies:
-            if spy.where == city.name:
-                spy.where = ""
-    report.tell(_("Варвары из деревни {hex} ({units}) атаковали «{city}» ({nation}): дуэлей {duels}, город {result}.")
+        destroy(world, city)
+    report.tell(_("Варвары из деревни {hex} ({units}) атаковали «{city}» ({nation}): дуэлей {duels}, итог: {result}.")
                 .format(hex=text(h), units=", ".join(units), city=city.name, nation=nation,
                         duels=len(battle.duels), result=battle.result))
     return _("варвары ({units}) атаковали «{city}»: {result}").format(
