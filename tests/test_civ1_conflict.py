@@ -160,7 +160,9 @@ def test_CIV_COMBAT_03_support_adds_its_bonus_a_second_support_retreats_and_a_ro
     duel = rep.facts.battles[0].duels[0]
     assert (duel.defender_support, duel.defender_bonus, duel.defender_total) == ("лучники", 1, 3)
     assert duel.outcome == "защитник разгромлен"  # 4 against 2 + 1
-    assert states(w, "Карфаген") == [DESTROYED, READY, ROUTED]  # арбалетчики retreated, ready again
+    # арбалетчики retreated: ready again, at the bottom of the deck (spec G15)
+    assert [(c.unit, c.state) for c in w.decks["Карфаген"].cards] == [
+        ("лучники", DESTROYED), ("ватага", ROUTED), ("арбалетчики", READY)]
 
 
 def test_CIV_COMBAT_03_the_deck_running_out_destroys_the_waiting_support():
@@ -223,6 +225,16 @@ def test_CIV_UNIT_01_an_army_has_at_most_the_army_size():
     assert len(rep.facts.battles[0].duels) == 2  # two attackers, each retreating
     _w, rep = attack(war(["ватага"] * 4, ["ватага"] * 4, techs={"Гончарное дело": 1}), pinned([3, 3] * 4))
     assert len(rep.facts.battles[0].duels) == 3
+
+
+def test_CIV_COMBAT_01_retreated_cards_go_to_the_bottom_of_the_deck_and_fight_again():
+    """«Отступающее войско не участвует в дальнейшей атаке (но может участвовать в других боях того же
+    хода)»; spec G15: to the bottom of the deck."""
+    # an army of 2: ватага ties (3 : 3), всадники tie too (2 + 2 : 4); both go under копейщики
+    w, rep = attack(war(["ватага", "всадники", "копейщики"], ["ватага"]), pinned([3, 3, 2, 2, 4]))
+    assert [d.outcome for d in rep.facts.battles[0].duels] == ["атакующий отступил"] * 2
+    assert [c.unit for c in w.decks["Рим"].cards] == ["копейщики", "ватага", "всадники"]
+    assert w.decks["Рим"].next == 0 and states(w, "Рим") == [READY] * 3
 
 
 def test_CIV_UNIT_02_one_army_per_city_and_several_cities_in_sequence():

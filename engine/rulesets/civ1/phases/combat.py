@@ -178,11 +178,16 @@ def recover(world: World, orders: Mapping[str, list[Given]], dice: Dice, rules: 
 
 
 def after_battle(world: World) -> None:
-    """Retreated cards may fight in other battles of the turn (CIV-COMBAT-06)."""
+    """Retreated cards may fight in other battles of the turn (CIV-COMBAT-06): ready again, at the
+    bottom of the deck (spec G15), the draw going on where it was."""
     for deck in world.decks.values():
-        for card in deck.cards:
-            if card.state == RETREATED:
-                card.state = READY
+        back = [c for c in deck.cards if c.state == RETREATED]
+        if not back:
+            continue
+        deck.next -= sum(1 for c in deck.cards[: deck.next] if c.state == RETREATED)
+        deck.cards = [c for c in deck.cards if c.state != RETREATED] + back
+        for card in back:
+            card.state = READY
 
 
 def _wmd_techs(rules: Rules) -> list[str]:
