@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 import pytest
 
 from engine.core.dice import Dice, Roll
+from engine.core.i18n import using
 from engine.core.orders import Status
 from engine.rulesets.civ1.model import DESTROYED, READY, RETREATED, ROUTED, Card, Spy, World
 from engine.rulesets.civ1.ordertypes import Attack, Explore, SendSpy
@@ -520,3 +521,28 @@ def test_CIV_SPY_03_a_counter_spy_cannot_spy():
     w0.spies.append(Spy("Рим", 1, where="Рим"))
     _w, rep = spy(w0, "city")
     assert rep.results[ref("Рим")].reason == "нет свободного шпиона: всего 1, свободных 0"
+
+
+# --- a check's blind dice draw nothing ------------------------------------------------------------
+
+
+def test_CIV_COMBAT_05_and_CIV_VILLAGE_02_a_check_draws_no_die():
+    """A check knows no seed (engine/core/dice.py): the phases say the lot decides and draw nothing."""
+    d = Dice.blind_dice()
+    _w, rep = attack(war(["ватага"], ["ватага"]), d)
+    assert rep.results[ref("Рим")].reason == "исход боя решит жребий" and rep.facts.battles[0].duels == []
+    d = Dice.blind_dice()
+    _w, rep = explore(village_world(), d)
+    assert rep.results[ref("Рим")].reason == "что даст деревня, решит жребий"
+    assert [r.purpose for r in d.withheld] == ["village"] and rep.facts.private == {}
+
+
+def test_CIV_COMBAT_05_the_battles_tab_in_english_names_the_units_in_english():
+    """An English campaign resolves in English (the caller's `using`), and the tab names the units
+    by «Правила — Войска»."""
+    with using("en"):
+        _w, rep = attack(war(["лучники", "всадники"], ["ватага"]), pinned([6, 6, 1]))
+    grid = battle_rows(rep.facts, "en", rules())
+    assert grid[0][:3] == ["Battle", "Attacker", "From"]
+    assert grid[1][7:10] == ["Horsemen", "Archers", "6, 6"]
+    assert grid[1][17:] == ["the defender destroyed", "taken"]
