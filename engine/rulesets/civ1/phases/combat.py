@@ -87,7 +87,10 @@ def form_army(deck: Deck, rules: Rules, size: int, taken: set[int]) -> list[Slot
 
 
 def has_ready_unit(deck: Deck | None, rules: Rules) -> bool:
-    return bool(deck) and any(c.state == READY and not _is_support(rules, c.unit) for c in deck.cards)  # type: ignore[union-attr]
+    """Whether the deck holds a ready combat card (support alone cannot fight)."""
+    if deck is None:
+        return False
+    return any(c.state == READY and not _is_support(rules, c.unit) for c in deck.cards)
 
 
 def _lose(slot: Slot, result: str) -> None:
@@ -249,7 +252,7 @@ def _attack(world: World, nation: str, g: Given, order: Attack, dice: Dice, rule
         dice.withhold("duel", f"{origin.name}→{target.name}")
         report.result(ref, Status.DONE, _("исход боя решит жребий"))
         return
-    land_only = Crossing(cross.land)
+    land_only = Crossing(cross.land, mountains=cross.mountains)
     sea = not reaches(world, nation, target.hex, land_only, [origin.hex])
     size = rules.army_size(me.techs)
     army = form_army(world.decks[nation], rules, size, set())
