@@ -143,13 +143,15 @@ def run(
     given_orders: Mapping[str, list[Given]] | None = None,
     d: Dice | None = None,
     rep: Report | None = None,
+    r: Rules | None = None,
 ) -> tuple[World, Report]:
-    """Run one phase (or several, in order) on `w` with a bound report; the new world and the report."""
+    """Run one phase (or several, in order) on `w` with a bound report (and the shipped rules unless
+    `r` is given); the new world and the report."""
     rep = rep if rep is not None else report(w)
     d = d if d is not None else dice()
     phases = [phase] if isinstance(phase, Phase) else list(phase)
     for p in phases:
-        w = p.run(w, dict(given_orders or {}), d, rules(w.lang), rep)
+        w = p.run(w, dict(given_orders or {}), d, r if r is not None else rules(w.lang), rep)
         rep.bind(w)
     return w, rep
 

@@ -1,2 +1,2 @@
-"""The phases of «Civilization 1.0»'s two stages (the phase contract of BRIEF18): pure functions of
-the world, the parsed orders, the dice, the rules and the window's report."""
+"""The phases of «Civilization 1.0»'s two stages (the phase contract of issue 18): pure functions of
+the world, the parsed orders, the dice, the rules and the report."""

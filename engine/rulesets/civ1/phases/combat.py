@@ -230,8 +230,7 @@ def _attack(world: World, nation: str, g: Given, order: Attack, dice: Dice, rule
         if missing:
             report.result(ref, Status.REJECTED, _("для ОМП нужны технологии: {techs}").format(techs=", ".join(missing)))
             return
-    cross = crossing(me, rules, rules.param("army_range"))
-    cross = Crossing(cross.land, cross.water, cross.sea, cross.mountains, straight=False)
+    cross = crossing(me, rules, rules.param("army_range"), straight=False)
     if not reaches(world, nation, target.hex, cross, [origin.hex]):
         report.result(ref, Status.REJECTED, _(
             "«{target}» вне досягаемости армии из «{origin}» (дальность по суше {land}, по воде {water})"

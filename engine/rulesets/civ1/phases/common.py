@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from engine.core.orders import Status
 
+from .. import hexes
 from ..facts import Report
 from ..hexes import Crossing, Hex, reach
 from ..messages import _
@@ -42,17 +43,11 @@ def pay_power(report: Report, world: World, nation: str, price: int, phase: str,
     return True
 
 
-def crossing(nation: Nation, rules: Rules, base: int) -> Crossing:
-    """What the nation may cross with its technologies (CIV-MAP-06): the best land and water ranges
-    (at least `base` on land), seas, mountains, «по прямой»."""
-    techs = [rules.tech(t) for t in nation.techs]
-    return Crossing(
-        land=max([base, *(t.land_range or 0 for t in techs)]),
-        water=max([0, *(t.water_range or 0 for t in techs)]),
-        sea=any(t.cross_sea for t in techs),
-        mountains=any(t.cross_mountains for t in techs),
-        straight=any(t.straight_line for t in techs),
-    )
+def crossing(nation: Nation, rules: Rules, base: int, straight: bool = True) -> Crossing:
+    """What the nation may cross with its technologies (CIV-MAP-06): `hexes.crossing` over the
+    technologies it knows, at least `base` over land; «по прямой» only when `straight` (Полет is
+    for exploring and founding, not for armies)."""
+    return hexes.crossing([rules.tech(t) for t in nation.techs], base, straight=straight)
 
 
 def reaches(world: World, nation: str, target: Hex, cross: Crossing, origins: list[Hex]) -> bool:
