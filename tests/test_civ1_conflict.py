@@ -546,3 +546,11 @@ def test_CIV_COMBAT_05_the_battles_tab_in_english_names_the_units_in_english():
     assert grid[0][:3] == ["Battle", "Attacker", "From"]
     assert grid[1][7:10] == ["Horsemen", "Archers", "6, 6"]
     assert grid[1][17:] == ["the defender destroyed", "taken"]
+
+
+def test_CIV_SPY_03_a_spy_used_last_turn_is_free_again_in_this_state_stage():
+    """«нельзя назначить шпиона, который в этот ход занимался шпионажем» — for that turn only."""
+    w0 = spy_world()
+    w0.spies.append(Spy("Рим", 1, busy=True))
+    w, rep = spy(w0, "techs")
+    assert rep.results[ref("Рим")].status is Status.DONE and w.spies[0].busy

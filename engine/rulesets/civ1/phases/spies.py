@@ -46,7 +46,12 @@ def guarded(world: World, city: str) -> bool:
 
 
 def spies(world: World, orders: Mapping[str, list[Given]], dice: Dice, rules: Rules, report: Report) -> World:
-    """Every «Шпионаж» row in the turn's order."""
+    """Every «Шпионаж» row in the turn's order.  First the spies at home that worked last turn are
+    free again (a used spy was `busy` only for its turn's cities stage: CIV-SPY-03); counter-spies
+    stay where the cities stage put them."""
+    for spy in world.spies:
+        if not spy.where:
+            spy.busy = False
     for nation, g in in_order(world, orders, report):
         if isinstance(g.order, SendSpy):
             _send(world, nation, g, g.order, dice, rules, report)
