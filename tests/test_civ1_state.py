@@ -569,3 +569,53 @@ def test_CIV_CITY_01_reasons_in_an_english_campaign() -> None:
     with i18n.using("en"):
         w, rep = run(PHASE[state.FOUNDING], w, orders(given("Рим", Found((6, 3), "Анций"))))
     assert result(rep, "Рим").reason == "not enough Power: 2 needed, 1 held (1 Power for each of 2 cities)"
+
+
+def test_CIV_MAP_06_ranges_by_purpose() -> None:
+    """«дистанция разведки ограничена имеющимися технологиями, по умолчанию - 3»; «Полет: ...
+    Дистанция для разведки и освоения новых считается по-прямой»; armies: «При направлении армий
+    учитывается характеристика “максимальная дистанция движения”»; water for armies only once they
+    may cross seas (spec G7)."""
+    from engine.rulesets.civ1 import reach
+
+    nav = world(nations={"Рим": {"techs": techs("Навигация", "Полет", "Верховая езда")}}).nations["Рим"]
+    assert reach.crossing_for(nav, rules(), reach.EXPLORE) == hexes.Crossing(land=4, water=6, straight=True)
+    assert reach.crossing_for(nav, rules(), reach.ARMY) == hexes.Crossing(land=4)
+    sea = world(nations={"Рим": {"techs": techs("Навигация", "Астрономия")}}).nations["Рим"]
+    assert reach.crossing_for(sea, rules(), reach.ARMY) == hexes.Crossing(land=3, water=8, sea=True)
+    w = world(nations={"Рим": {"techs": techs("Навигация")}}, cities={"Рим": ("Рим", (0, 3))},
+              terrain=_walled("море", 2))
+    assert (3, 3) in reach.reached(w, w.nations["Рим"], rules(), reach.FOUND)
+    assert (3, 3) not in reach.reached(w, w.nations["Рим"], rules(), reach.ARMY)
+
+
+def test_CIV_DIPLO_02_founding_near_a_guaranteed_nation_warns_the_gm() -> None:
+    """«гарантии не создавать новые города рядом с другой нацией (одностороннее): неприемлемо
+    основывать города ближе 6 хексов от другого освоенного города второй стороны»; «Все гарантии
+    действуют исключительно на текущий и следующий ход»: breaking one is allowed, so the GM is warned."""
+    w = world(nations={"Рим": {"power": 9}, "Греция": {}}, turn=3,
+              cities={"Рим": ("Рим", (0, 3)), "Афины": ("Греция", (7, 3))})
+    w.treaties = [Treaty(2, ("Рим", "Греция"), "не строить ближе 6", 3)]
+    w, rep = run(PHASE[state.FOUNDING], w, orders(given("Рим", Found((3, 3), "Анций"))))
+    assert result(rep, "Рим").status is Status.DONE
+    assert rep.warnings == ["Рим основал город в 4 гекс. от «Афины» (Греция) при гарантии «не строить ближе 6» "
+                            "хода 2: проверьте, нарушено ли слово"]
+    w = world(nations={"Рим": {"power": 9}, "Греция": {}}, turn=4,
+              cities={"Рим": ("Рим", (0, 3)), "Афины": ("Греция", (7, 3))})
+    w.treaties = [Treaty(2, ("Рим", "Греция"), "не строить ближе 6", 3)]  # expired after turn 3
+    w, rep = run(PHASE[state.FOUNDING], w, orders(given("Рим", Found((3, 3), "Анций"))))
+    assert rep.warnings == []
+
+
+def test_CIV_POWER_02_prices_are_the_rules_tab() -> None:
+    """«Правила — Цены» is what the GM edits: a founding price made «раз» (once) no longer grows
+    with the cities; an empty new order of the deck is refused and costs nothing."""
+    r = rules()
+    once = dataclasses.replace(r.prices["found_city"], amount=2, per="once")
+    r2 = dataclasses.replace(r, prices={**r.prices, "found_city": once})
+    w = world(nations={"Рим": {"power": 5}}, cities={"Рим": ("Рим", (0, 3)), "Остия": ("Рим", (3, 3))},
+              decks={"Рим": ["ватага"]})
+    w, rep = run(PHASE[state.FOUNDING], w, orders(given("Рим", Found((6, 3), "Анций"))), r=r2)
+    assert lines(rep) == [("Рим", "власть", "основание", -2)]
+    w, rep = run(PHASE[state.REORGANISATION], w, orders(given("Рим", Reorganise(()))))
+    assert result(rep, "Рим").reason == "не указан новый порядок колоды" and lines(rep) == []

@@ -22,6 +22,7 @@ from engine.core.orders import Status
 from engine.core.tables import Grid
 from engine.core.turn import Phase
 
+from .. import reach
 from ..facts import Battle, Duel, Facts, Report
 from ..hexes import Crossing
 from ..messages import _
@@ -230,8 +231,8 @@ def _attack(world: World, nation: str, g: Given, order: Attack, dice: Dice, rule
         if missing:
             report.result(ref, Status.REJECTED, _("для ОМП нужны технологии: {techs}").format(techs=", ".join(missing)))
             return
-    cross = crossing(me, rules, rules.param("army_range"), straight=False)
-    if not reaches(world, nation, target.hex, cross, [origin.hex]):
+    cross = crossing(me, rules, reach.ARMY)
+    if not reaches(world, rules, nation, target.hex, reach.ARMY, [origin.hex]):
         report.result(ref, Status.REJECTED, _(
             "«{target}» вне досягаемости армии из «{origin}» (дальность по суше {land}, по воде {water})"
         ).format(target=target.name, origin=origin.name, land=cross.land, water=cross.water))
@@ -252,7 +253,7 @@ def _attack(world: World, nation: str, g: Given, order: Attack, dice: Dice, rule
         report.result(ref, Status.DONE, _("исход боя решит жребий"))
         return
     land_only = Crossing(cross.land, mountains=cross.mountains)
-    sea = not reaches(world, nation, target.hex, land_only, [origin.hex])
+    sea = not reaches(world, rules, nation, target.hex, reach.ARMY, [origin.hex], land_only)
     size = rules.army_size(me.techs)
     army = form_army(world.decks[nation], rules, size, set())
     garrison_deck = world.decks.get(defender)

@@ -10,9 +10,9 @@ from collections.abc import Mapping
 
 from engine.core.orders import Status
 
-from .. import hexes
+from .. import hexes, reach
 from ..facts import Report
-from ..hexes import Crossing, Hex, reach
+from ..hexes import Crossing, Hex
 from ..messages import _
 from ..model import Nation, World
 from ..ordertypes import Given
@@ -43,20 +43,19 @@ def pay_power(report: Report, world: World, nation: str, price: int, phase: str,
     return True
 
 
-def crossing(nation: Nation, rules: Rules, base: int, straight: bool = True) -> Crossing:
-    """What the nation may cross with its technologies (CIV-MAP-06): `hexes.crossing` over the
-    technologies it knows, at least `base` over land; «по прямой» only when `straight` (Полет is
-    for exploring and founding, not for armies)."""
-    return hexes.crossing([rules.tech(t) for t in nation.techs], base, straight=straight)
+def crossing(nation: Nation, rules: Rules, purpose: str) -> Crossing:
+    """What the nation may cross for `purpose` (reach.EXPLORE / reach.ARMY): C3's `reach.crossing_for`
+    (CIV-MAP-06, spec G7), used as it is."""
+    return reach.crossing_for(nation, rules, purpose)
 
 
-def reaches(world: World, nation: str, target: Hex, cross: Crossing, origins: list[Hex]) -> bool:
-    """Whether `target` is within the nation's reach from one of `origins` (hexes.reach as it is)."""
-    def terrain_of(h: Hex) -> str | None:
-        tile = world.tiles.get(h)
-        return tile.terrain if tile else None
-
-    return any(target in reach(o, cross, terrain_of) for o in origins)
+def reaches(world: World, rules: Rules, nation: str, target: Hex, purpose: str, origins: list[Hex],
+            cross: Crossing | None = None) -> bool:
+    """Whether `target` is within the nation's reach for `purpose` from one of `origins` (C3's
+    `reach.reached`); with `cross`, over that crossing instead (hexes.reach_from)."""
+    if cross is not None:
+        return target in hexes.reach_from(origins, cross, reach.terrain_of(world))
+    return target in reach.reached(world, world.nations[nation], rules, purpose, origins)
 
 
 def era_reached(nation: Nation, rules: Rules) -> int:

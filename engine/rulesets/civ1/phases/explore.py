@@ -1,7 +1,7 @@
 """Step 3 of the state stage: exploring villages (CIV-VILLAGE-01/02).
 
 «Разведка» costs Власть («Цены»: explore) and reaches a village within the nation's exploring range
-(`explore_range` 3, or its technologies', from any of its cities: hexes.reach as it is).  The
+(`explore_range` 3, or its technologies', from any of its cities: C3's reach.reached as it is).  The
 village disappears whatever it gives.  The 1к10 (`village_die`) reads «Правила — Деревни» row by
 row; what the nation gains is told to it alone (`report.facts.tell`); barbarians attack the nearest
 city of the nation at once, in public: their battle is in `report.facts.battles` and the chronicle.
@@ -15,6 +15,7 @@ from engine.core.dice import Dice
 from engine.core.orders import Status
 from engine.core.turn import Phase
 
+from .. import reach
 from ..facts import Battle, Report
 from ..hexes import Hex, distance, text
 from ..messages import _
@@ -44,8 +45,8 @@ def _explore(world: World, nation: str, g: Given, h: Hex, dice: Dice, rules: Rul
         return
     me = world.nations[nation]
     cities = world.cities_of(nation)
-    cross = crossing(me, rules, rules.param("explore_range"))
-    if not cities or not reaches(world, nation, h, cross, [c.hex for c in cities]):
+    cross = crossing(me, rules, reach.EXPLORE)
+    if not cities or not reaches(world, rules, nation, h, reach.EXPLORE, [c.hex for c in cities]):
         report.result(ref, Status.REJECTED, _("деревня {hex} вне дальности разведки ({land} по суше, {water} по воде)")
                       .format(hex=text(h), land=cross.land, water=cross.water))
         return

@@ -15,7 +15,7 @@ not done as written, a reason with the numbers.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
 
 from engine.core.dice import Dice
@@ -23,7 +23,7 @@ from engine.core.layout import norm
 from engine.core.orders import Status
 from engine.core.turn import Phase
 
-from .. import hexes
+from .. import hexes, reach
 from ..facts import Report
 from ..messages import _
 from ..model import DESTROYED, FOUNDED, READY, TRANSFERRED, City, Deck, Intention, Nation, World
@@ -92,14 +92,7 @@ def science_word() -> str:
     return _("науки")
 
 
-def known(nation: Nation, rules: Rules) -> list[Technology]:
-    """The technologies the nation knows, as rules records (unknown names are skipped)."""
-    out = []
-    for key in nation.techs:
-        k = _find(rules.techs, key)
-        if k is not None:
-            out.append(rules.techs[k])
-    return out
+known = reach.known_techs
 
 
 def knows(nation: Nation, tech: str | None) -> bool:
@@ -192,20 +185,6 @@ def _power(world: World, orders: Orders, dice: Dice, rules: Rules, report: Repor
 # --- 5: founding cities (CIV-CITY-01, CIV-MAP-06) ------------------------------------------------------
 
 
-def terrain_of(world: World) -> Callable[[hexes.Hex], str | None]:
-    def of(h: hexes.Hex) -> str | None:
-        tile = world.tiles.get(h)
-        return tile.terrain if tile is not None else None
-
-    return of
-
-
-def found_crossing(nation: Nation, rules: Rules) -> hexes.Crossing:
-    """How far a nation founds: «по умолчанию - 3», raised by its range technologies; Полет by a
-    straight line (CIV-MAP-06)."""
-    return hexes.crossing(known(nation, rules), rules.param("found_range"), straight=True)
-
-
 def founding_refusal(world: World, nation: Nation, h: hexes.Hex, rules: Rules) -> str:
     """Why `nation` may not found a city on `h` ('' when it may): the hex on the map, passable land
     with no village, at least `city_spacing` from every city (one founded this turn too), within the
@@ -229,9 +208,8 @@ def founding_refusal(world: World, nation: Nation, h: hexes.Hex, rules: Rules) -
     own = world.cities_of(nation.name)
     if not own:
         return _("у нации нет города, от которого основать новый")
-    crossing = found_crossing(nation, rules)
-    reached = hexes.reach_from([c.hex for c in own], crossing, terrain_of(world))
-    if h not in reached:
+    crossing = reach.crossing_for(nation, rules, reach.FOUND)
+    if h not in reach.reached(world, nation, rules, reach.FOUND):
         nearest = min(own, key=lambda c: (hexes.distance(c.hex, h), c.name))
         d = hexes.distance(nearest.hex, h)
         longest = max(crossing.land, crossing.water)
@@ -244,9 +222,16 @@ def founding_refusal(world: World, nation: Nation, h: hexes.Hex, rules: Rules) -
     return ""
 
 
+def price_of(rules: Rules, key: str, count: int = 1) -> int:
+    """The price `key` of «Правила — Цены»: its amount once, or × `count` when it is per something
+    (per city owned, per era reached)."""
+    p = rules.prices[key]
+    return p.amount if p.per == "once" else p.amount * count
+
+
 def founding_price(world: World, nation: Nation, rules: Rules) -> int:
     """«1 Власть за каждый существующий город»: the price × the cities the nation owns now."""
-    return rules.prices["found_city"].amount * len(world.cities_of(nation.name))
+    return price_of(rules, "found_city", len(world.cities_of(nation.name)))
 
 
 def _found(world: World, orders: Orders, dice: Dice, rules: Rules, report: Report) -> World:
@@ -278,8 +263,29 @@ def _found(world: World, orders: Orders, dice: Dice, rules: Rules, report: Repor
                                   population=rules.limit("city_size_new"), status=FOUNDED)
         report.tell(_("{nation} основывает город «{city}» на гексе {hex}").format(
             nation=nation.name, city=name, hex=hexes.text(o.hex)))
+        for line in guarantee_warnings(world, nation.name, o.hex, rules):
+            report.warn(line)
         report.result(ref, Status.DONE)
     return world
+
+
+def guarantee_warnings(world: World, nation: str, h: hexes.Hex, rules: Rules) -> list[str]:
+    """For the GM: a city founded closer than `no_city_guarantee_radius` to a city of a nation that
+    holds a valid «не строить ближе 6» guarantee from the founder (CIV-DIPLO-02/03).  Breaking a
+    guarantee is allowed («ценой неполучения 1 ПО»), and the GM decides whether it was one, so
+    this is a warning, not a refusal."""
+    radius = rules.param("no_city_guarantee_radius")
+    out = []
+    for t in world.treaties:
+        if not (t.turn <= world.turn <= t.until) or nation not in t.parties or "строить" not in norm(t.kind):
+            continue
+        for city in world.cities.values():
+            d = hexes.distance(city.hex, h)
+            if city.nation != nation and city.nation in t.parties and d < radius:
+                out.append(_("{nation} основал город в {d} гекс. от «{city}» ({other}) при гарантии «{kind}» "
+                             "хода {turn}: проверьте, нарушено ли слово").format(
+                    nation=nation, d=d, city=city.name, other=city.nation, kind=t.kind, turn=t.turn))
+    return out
 
 
 def _next_name(world: World, nation: str) -> str:
@@ -430,7 +436,7 @@ def _reorganise(world: World, orders: Orders, dice: Dice, rules: Rules, report: 
     войск по цене в монетах) (1 Власть)»: one reorganisation a turn costs the price once, whatever
     rows it has (a new order and disbandings); disbanding costs its coins per card."""
     paid: set[str] = set()
-    price = rules.prices["reorganise"].amount
+    price = price_of(rules, "reorganise")
     for nation, g in rows_of(orders, world, report, Reorganise, Disband):
         o = g.order
         ref = g.row.ref
@@ -440,6 +446,9 @@ def _reorganise(world: World, orders: Orders, dice: Dice, rules: Rules, report: 
                           + _(" (реорганизация армии)"))
             continue
         if isinstance(o, Reorganise):
+            if not o.order:
+                report.result(ref, Status.REJECTED, _("не указан новый порядок колоды"))
+                continue
             names = []
             for u in o.order:
                 unit = unit_of(rules, u)
@@ -570,7 +579,7 @@ def _research(world: World, orders: Orders, dice: Dice, rules: Rules, report: Re
 
 def government_price(nation: Nation, rules: Rules) -> int:
     """«1 Власть за каждую достигнутую нацией эпоху»."""
-    return rules.prices["government"].amount * eras_reached(nation, rules)
+    return price_of(rules, "government", eras_reached(nation, rules))
 
 
 def _government(world: World, orders: Orders, dice: Dice, rules: Rules, report: Report) -> World:
