@@ -554,3 +554,12 @@ def test_CIV_SPY_03_a_spy_used_last_turn_is_free_again_in_this_state_stage():
     w0.spies.append(Spy("Рим", 1, busy=True))
     w, rep = spy(w0, "techs")
     assert rep.results[ref("Рим")].status is Status.DONE and w.spies[0].busy
+
+
+def test_CIV_UNIT_02_an_army_crosses_water_only_with_a_technology_that_crosses_seas():
+    """«Горы и моря блокируют перемещение через них армий (в отсутствие особых технологий)»."""
+    sea = {(1, r): "море" for r in range(-1, 8)}
+    _w, rep = attack(war(["ватага"], ["ватага"], techs={"Навигация": 1}, terrain=sea), pinned([]))
+    assert "вне досягаемости" in rep.results[ref("Рим")].reason
+    _w, rep = attack(war(["ватага"], ["ватага"], techs={"Астрономия": 2}, terrain=sea), pinned([6, 1, 1]))
+    assert rep.results[ref("Рим")].status is Status.DONE
