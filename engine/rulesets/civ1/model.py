@@ -40,6 +40,8 @@ class Nation:
     excused: bool = False
     ai: bool = False
     row: int = 0  # sheet row, for messages
+    resources: list[str] = field(default_factory=list)  # special resources held (keys of «Правила — Ресурсы»)
+    stolen: dict[str, int] = field(default_factory=dict)  # tech -> the turn it costs half (a spy stole it)
 
 
 @dataclass
