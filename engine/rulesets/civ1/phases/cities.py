@@ -53,12 +53,18 @@ from ..yields import (
 )
 
 PHASE = "города"
-SKIPS = {
-    FOUNDED: "основан в этом ходу",
-    TRANSFERRED: "передан в этом ходу",
-    CONQUERED: "завоёван в этом ходу",
-}
-CHOICE_WORD = {"hammers": "молоток", "coins": "монета", "science": "наука", GROWTH: "рост"}
+SKIPS = (FOUNDED, TRANSFERRED, CONQUERED)  # a city's status that skips the stage
+
+
+def skip_reason(status: str) -> str:
+    """Why a city skips the stage, in the campaign's language."""
+    return {FOUNDED: _("основан в этом ходу"), TRANSFERRED: _("передан в этом ходу"),
+            CONQUERED: _("завоёван в этом ходу")}[status]
+
+
+def choice_word(choice: str) -> str:
+    """A worked hex's choice as the order tab writes it."""
+    return {"hammers": _("молоток"), "coins": _("монета"), "science": _("наука"), GROWTH: _("рост")}[choice]
 
 
 def side(city: City) -> str:
@@ -164,7 +170,7 @@ def activate(world: World, nation: str, given: Given, rules: Rules, report: Repo
     city = world.cities[key]
     if city.status in SKIPS:
         report.result(ref, Status.REJECTED, _("город {city} {why} и пропускает фазу городов").format(
-            city=key, why=_(SKIPS[city.status])))
+            city=key, why=skip_reason(city.status)))
         return
     if key in turns:
         report.result(ref, Status.REJECTED, _("город {city} уже активирован в этом ходу").format(city=key))
@@ -277,7 +283,7 @@ def collect(world: World, ct: CityTurn, rules: Rules, report: Report) -> int:
         worked.add(o.hex)
         y = hex_yield(rules, tile.terrain, known, o.choice)
         post_yield(world, city, y, "обработка", _("{city}: гекс {hex} ({terrain}, {choice})").format(
-            city=city.name, hex=where, terrain=tile.terrain, choice=_(CHOICE_WORD[o.choice])), report,
+            city=city.name, hex=where, terrain=tile.terrain, choice=choice_word(o.choice)), report,
             given.row.ref)
         if o.choice == GROWTH and not y.growth:
             report.result(given.row.ref, Status.PARTIAL, _("{terrain} не даёт роста города").format(
@@ -519,7 +525,8 @@ def convert(world: World, ct: CityTurn, given: Given, rules: Rules, report: Repo
         report.result(given.row.ref, Status.REJECTED, _(
             "не хватает молотков: нужно {need}, есть {have}").format(need=rate, have=city.hammers))
         return
-    what = _("{city}: {qty} молотков → {gain} {into}").format(city=city.name, qty=qty, gain=gain, into=into.name_ru)
+    what = _("{city}: {qty} молотков → {gain} {into}").format(
+        city=city.name, qty=qty, gain=gain, into=into.name(report.lang))
     report.post(HAMMERS, side(city), PHASE, "конвертация", Fraction(-qty), what, given.row.ref)
     report.post(into, city.nation, PHASE, "конвертация", Fraction(gain), what, given.row.ref)
     if qty < o.qty:
