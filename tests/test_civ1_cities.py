@@ -5,13 +5,17 @@ quoting the seed (/work/shared/seeds/004_*.txt)."""
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 from typing import Any
 
 from civ1_world import dice, given, lines, orders, ref, report, rules, world
 
 from engine.core.orders import Status
+from engine.rulesets.civ1.absent import default_orders
 from engine.rulesets.civ1.model import CONQUERED, DESTROYED, FOUNDED, TRANSFERRED, Card, Deck, Intention, Spy, World
 from engine.rulesets.civ1.ordertypes import (
+    CITIES,
+    STATE,
     Activate,
     Build,
     BuildUnit,
@@ -19,11 +23,15 @@ from engine.rulesets.civ1.ordertypes import (
     Convert,
     CounterSpy,
     Given,
+    Research,
+    Restore,
+    Upgrade,
     UseResource,
     Work,
 )
 from engine.rulesets.civ1.phases.cities import CITY_PHASES
 from engine.rulesets.civ1.rules import Resource, Rules, Wonder
+from engine.rulesets.civ1.score import Score, game_over, score, victory
 from engine.rulesets.civ1.yields import hex_yield
 
 ROME = "Рим"
@@ -367,3 +375,120 @@ def test_CIV_TURN_04_deck_cards_are_kept() -> None:
     w.decks[ROME] = Deck([Card("ватага", DESTROYED)])
     w, _ = play(w, given(ROME, Activate(ROME)), given(ROME, BuildUnit("ватага", ROME), 3))
     assert [(c.unit, c.state) for c in w.decks[ROME].cards] == [("ватага", DESTROYED), ("ватага", "ready")]
+
+
+# --- default orders of an absent nation (CIV-AFK-01) --------------------------------------------
+
+
+class PinnedDice:
+    """A dice stub: every roll gives `value`, logged as (purpose, sides, subject)."""
+
+    blind = False
+
+    def __init__(self, value: int) -> None:
+        self.value, self.log = value, []
+
+    def roll(self, purpose: str, sides: int, subject: str = "") -> int:
+        self.log.append((purpose, sides, subject))
+        return min(self.value, sides)
+
+
+def test_CIV_AFK_01_state_stage_restores_most_modern_first_upgrades_and_researches() -> None:
+    """«в фазу государства: за монеты - восстановление уничтоженных войск (начиная с самых современных),
+    апгрейд войск, изучение случайной технологии максимально доступного уровня (при наличии ресурса)»."""
+    w = world(nations={ROME: {"coins": 6, "science": 2, "techs": {"Монархия": 1, "Гончарное дело": 1,
+                                                                    "Охота": 1}}})
+    w.decks[ROME] = Deck([Card("ватага", DESTROYED), Card("мечники", DESTROYED), Card("ватага")])
+    d = PinnedDice(2)
+    rows = default_orders(w, rules(), ROME, STATE, d)  # type: ignore[arg-type]
+    got = [g.order for g in rows]
+    # мечники (4) first, then one ватага (2) leaves 0 coins for upgrades
+    assert got[:2] == [Restore("мечники", 1), Restore("ватага", 1)]
+    assert not any(isinstance(o, Upgrade) for o in got)
+    research = [o for o in got if isinstance(o, Research)]
+    # 2 known of level 1 and 1 of level 2: a 2nd of level 2 (2 ≮ 2) or a 1st of level 3 (1 ≮ 1) breaks
+    # the pyramid, so a level-1 one (2 науки): the 2nd of the unknown level-1 list by the pinned die
+    level1 = [t.name_ru for t in rules().techs.values() if t.level == 1 and t.name_ru not in w.nations[ROME].techs]
+    assert research == [Research(level1[1])] and d.log == [("afk:research", len(level1), ROME)]
+    assert [g.row.row for g in rows] == [-1, -2, -3] and rows[0].row.cells["action"] == "Восстановить"
+
+
+def test_CIV_AFK_01_state_stage_upgrades_with_coins_left() -> None:
+    """«апгрейд войск» (upgrade price: «удвоенной разнице стоимости юнитов в молотках»: ватага → мечники 4)."""
+    w = world(nations={ROME: {"coins": 9, "techs": {"Монархия": 1}}})
+    w.decks[ROME] = Deck([Card("ватага"), Card("ватага"), Card("ватага")])
+    got = [g.order for g in default_orders(w, rules(), ROME, STATE, PinnedDice(1))]  # type: ignore[arg-type]
+    assert got == [Upgrade("ватага", "мечники", 2)]
+
+
+def test_CIV_AFK_01_cities_stage_activates_while_power_lasts_and_builds_the_best_unit() -> None:
+    """«в фазу городов: активация городов, сбор науки, молотков и строительство лучших войск (упор на
+    производство молотков, науки; монеты копятся)»."""
+    w = world(nations={ROME: {"power": 1, "coins": 50, "techs": {"Монархия": 1}}}, stage="cities",
+              cities={ROME: {"nation": ROME, "hex": (2, 2), "population": 3, "hammers": 1},
+                      "Анций": {"nation": ROME, "hex": (6, 5), "population": 2}},
+              terrain={(3, 2): "холмы"})
+    rows = default_orders(w, rules(), ROME, CITIES, PinnedDice(1))  # type: ignore[arg-type]
+    got = [g.order for g in rows]
+    assert got[0] == Activate(ROME) and Activate("Анций") not in got  # 1 Власть: the capital only
+    assert Work(ROME, (3, 2), "hammers") in got  # 1 stored + холмы 2 + a plain 1 pay мечники (4)
+    assert [o.choice for o in got if isinstance(o, Work)] == ["hammers", "hammers", "science"]
+    assert got[-1] == BuildUnit("мечники", ROME)
+    w2, rep = play(w, *rows)
+    assert all(r.status is Status.DONE for r in rep.results.values())
+    assert [c.unit for c in w2.decks[ROME].cards] == ["мечники"] and w2.nations[ROME].coins == 50
+    assert w2.nations[ROME].science == 1
+
+
+def test_CIV_AFK_01_cities_stage_builds_nothing_hammers_do_not_pay() -> None:
+    """«монеты копятся»: a unit the hammers do not pay is not bought with coins."""
+    w = world(nations={ROME: {"power": 1, "coins": 50, "techs": {"Монархия": 1}}}, stage="cities",
+              cities={ROME: {"nation": ROME, "hex": (2, 2), "population": 1}})
+    got = [g.order for g in default_orders(w, rules(), ROME, CITIES, PinnedDice(1))]  # type: ignore[arg-type]
+    assert got == [Activate(ROME), Work(ROME, got[1].hex, "hammers")]  # type: ignore[union-attr]
+
+
+# --- the end of the game and the score (CIV-TURN-01, CIV-WIN-01) --------------------------------
+
+
+def test_CIV_TURN_01_the_game_ends_after_turn_15_once_a_level_5_tech_is_known() -> None:
+    """«Игра закончится в ход № 15 (может раньше, а теоретически возможно, позже, если никто не изучил
+    технологию 5 уровня)»."""
+    w = world(nations={ROME: {"techs": {"Технология будущего": 14}}, "Греция": {}})
+    w.last_resolved = "14:cities"
+    assert not game_over(w, rules())
+    w.last_resolved = "15:state"
+    assert not game_over(w, rules())
+    w.last_resolved = "15:cities"
+    assert game_over(w, rules())
+    w.nations[ROME].techs = {"Компьютеры": 12}
+    assert not game_over(w, rules()) and victory(w, rules()) is None
+    w.last_resolved = "17:cities"
+    w.nations["Греция"].techs = {"Технология будущего": 17}
+    assert game_over(w, rules())
+
+
+def test_CIV_WIN_01_the_score_and_the_winner() -> None:
+    """«Ну и, как минимум, он не получает 1 Победное очко в конце игры»; «Технология будущего (+1 ПО)»;
+    spec G14: 1 ПО per city, per wonder, per era reached."""
+    w = world(nations={ROME: {"vp_honesty": 1, "vp_tech": 1, "techs": {"Технология будущего": 15, "Охота": 1}},
+                       "Греция": {"vp_honesty": 0, "techs": {"Компьютеры": 13}}},
+              cities={ROME: (ROME, (1, 1)), "Афины": ("Греция", (6, 1)), "Спарта": ("Греция", (6, 5))})
+    w.cities["Афины"].wonders = ["Пирамиды"]
+    w.last_resolved = "15:cities"
+    assert score(w, rules(), ROME) == Score(ROME, cities=1, wonders=0, eras=5, honesty=1, tech=1)
+    assert score(w, rules(), "Греция").total == 2 + 1 + 4 + 0
+    v = victory(w, rules())
+    assert v is not None and v.winners == (ROME,) and "8 ПО" in v.reason and "хода 15" in v.reason
+    w.nations["Греция"].vp_honesty = 1
+    v = victory(w, rules())
+    assert v is not None and v.winners == (ROME, "Греция")
+
+
+def test_CIV_WIN_01_the_gm_edits_the_score_weights() -> None:
+    """spec G14: «placeholder the GM edits» — the weights are rows of «Правила — Параметры»."""
+    r = rules()
+    params = dict(r.params)
+    params["score_per_city"] = replace(params["score_per_city"], value=Fraction(3))
+    w = world(nations={ROME: {}}, cities={ROME: (ROME, (1, 1))})
+    assert score(w, replace(r, params=params), ROME).cities == 3
