@@ -11,7 +11,7 @@ from typing import Any
 from civ1_world import dice, given, lines, orders, ref, report, rules, world
 
 from engine.core.orders import Status
-from engine.rulesets.civ1.absent import default_orders
+from engine.rulesets.civ1.absent import stand_ins
 from engine.rulesets.civ1.model import CONQUERED, DESTROYED, FOUNDED, TRANSFERRED, Card, Deck, Intention, Spy, World
 from engine.rulesets.civ1.ordertypes import (
     CITIES,
@@ -400,7 +400,7 @@ def test_CIV_AFK_01_state_stage_restores_most_modern_first_upgrades_and_research
                                                                     "Охота": 1}}})
     w.decks[ROME] = Deck([Card("ватага", DESTROYED), Card("мечники", DESTROYED), Card("ватага")])
     d = PinnedDice(2)
-    rows = default_orders(w, rules(), ROME, STATE, d)  # type: ignore[arg-type]
+    rows = stand_ins(w, rules(), ROME, STATE, d)  # type: ignore[arg-type]
     got = [g.order for g in rows]
     # мечники (4) first, then one ватага (2) leaves 0 coins for upgrades
     assert got[:2] == [Restore("мечники", 1), Restore("ватага", 1)]
@@ -417,7 +417,7 @@ def test_CIV_AFK_01_state_stage_upgrades_with_coins_left() -> None:
     """«апгрейд войск» (upgrade price: «удвоенной разнице стоимости юнитов в молотках»: ватага → мечники 4)."""
     w = world(nations={ROME: {"coins": 9, "techs": {"Монархия": 1}}})
     w.decks[ROME] = Deck([Card("ватага"), Card("ватага"), Card("ватага")])
-    got = [g.order for g in default_orders(w, rules(), ROME, STATE, PinnedDice(1))]  # type: ignore[arg-type]
+    got = [g.order for g in stand_ins(w, rules(), ROME, STATE, PinnedDice(1))]  # type: ignore[arg-type]
     assert got == [Upgrade("ватага", "мечники", 2)]
 
 
@@ -428,7 +428,7 @@ def test_CIV_AFK_01_cities_stage_activates_while_power_lasts_and_builds_the_best
               cities={ROME: {"nation": ROME, "hex": (2, 2), "population": 3, "hammers": 1},
                       "Анций": {"nation": ROME, "hex": (6, 5), "population": 2}},
               terrain={(3, 2): "холмы"})
-    rows = default_orders(w, rules(), ROME, CITIES, PinnedDice(1))  # type: ignore[arg-type]
+    rows = stand_ins(w, rules(), ROME, CITIES, PinnedDice(1))  # type: ignore[arg-type]
     got = [g.order for g in rows]
     assert got[0] == Activate(ROME) and Activate("Анций") not in got  # 1 Власть: the capital only
     assert Work(ROME, (3, 2), "hammers") in got  # 1 stored + холмы 2 + a plain 1 pay мечники (4)
@@ -444,7 +444,7 @@ def test_CIV_AFK_01_cities_stage_builds_nothing_hammers_do_not_pay() -> None:
     """«монеты копятся»: a unit the hammers do not pay is not bought with coins."""
     w = world(nations={ROME: {"power": 1, "coins": 50, "techs": {"Монархия": 1}}}, stage="cities",
               cities={ROME: {"nation": ROME, "hex": (2, 2), "population": 1}})
-    got = [g.order for g in default_orders(w, rules(), ROME, CITIES, PinnedDice(1))]  # type: ignore[arg-type]
+    got = [g.order for g in stand_ins(w, rules(), ROME, CITIES, PinnedDice(1))]  # type: ignore[arg-type]
     assert got == [Activate(ROME), Work(ROME, got[1].hex, "hammers")]  # type: ignore[union-attr]
 
 
@@ -492,3 +492,20 @@ def test_CIV_WIN_01_the_gm_edits_the_score_weights() -> None:
     params["score_per_city"] = replace(params["score_per_city"], value=Fraction(3))
     w = world(nations={ROME: {}}, cities={ROME: (ROME, (1, 1))})
     assert score(w, replace(r, params=params), ROME).cities == 3
+
+
+def test_CIV_MAP_03_a_hex_is_worked_by_one_city_a_turn() -> None:
+    """«количество обрабатываемых хексов определяется населением города»: a hex counts once — a second
+    city (or a second row) cannot work it again, nor a hex a city stands on."""
+    w = world(nations={ROME: {"power": 2}, "Греция": {}}, stage="cities",
+              cities={ROME: {"nation": ROME, "hex": (2, 2), "population": 2},
+                      "Анций": {"nation": ROME, "hex": (4, 2), "population": 2},
+                      "Остия": {"nation": "Греция", "hex": (2, 3)}})
+    w, rep = play(w, given(ROME, Activate(ROME)), given(ROME, Activate("Анций"), 3),
+                  given(ROME, Work(ROME, (3, 2), "hammers"), 4), given(ROME, Work("Анций", (3, 2), "hammers"), 5),
+                  given(ROME, Work(ROME, (3, 2), "coins"), 6), given(ROME, Work("Анций", (4, 2), "coins"), 7),
+                  given(ROME, Work(ROME, (2, 3), "coins"), 8))
+    assert status(rep, 4) is Status.DONE
+    assert "уже обрабатывает город Рим" in reason(rep, 5) and "уже обрабатывает" in reason(rep, 6)
+    assert "не прилегает" in reason(rep, 7) and "стоит город" in reason(rep, 8)
+    assert (w.cities[ROME].hammers, w.cities["Анций"].hammers) == (1, 0)

@@ -16,12 +16,15 @@ phases charge and may still refuse.  The one random pick (the technology) is a n
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections import Counter
 from collections.abc import Mapping
 
 from engine.core import absence
-from engine.core.dice import Dice
-from engine.core.tables import Cell
+from engine.core.cursor import Cursor
+from engine.core.dice import Dice, cursor_seed
+from engine.core.orders import OrderRow
+from engine.core.tables import Cell, Tables
 
 from . import hexes
 from .model import DESTROYED, City, World
@@ -30,35 +33,59 @@ from .phases.cities import SKIPS
 from .rules import Rules
 from .yields import HAMMERS, SCIENCE, buildable_units, building_yield, hex_yield, workable_hexes
 
-STAGE_WORD = {STATE: "государство", CITIES: "города"}
-CHOICE_WORD = {HAMMERS: "молоток", SCIENCE: "наука"}
 RESEARCH_DIE = "afk:research"
+# what a player would write, by the campaign's language (the order words of orders.py)
+WORDS = {
+    "ru": {STATE: "государство", CITIES: "города", HAMMERS: "молоток", SCIENCE: "наука", "restore": "Восстановить",
+           "upgrade": "Улучшить", "research": "Изучить", "activate": "Активировать", "work": "Обработка",
+           "unit": "Войско", "comment": "за лидера (AFK)", "tab": "Приказы — {nation}"},
+    "en": {STATE: "state", CITIES: "cities", HAMMERS: "hammers", SCIENCE: "science", "restore": "Restore",
+           "upgrade": "Upgrade", "research": "Research", "activate": "Activate", "work": "Work",
+           "unit": "Unit", "comment": "for the leader (AFK)", "tab": "Orders — {nation}"},
+}
 
 
-def order_tab(nation: str) -> str:
+def order_tab(nation: str, lang: str = "ru") -> str:
     """A nation's order tab, where its stand-ins are said to stand."""
-    return f"Приказы — {nation}"
+    return WORDS.get(lang, WORDS["ru"])["tab"].format(nation=nation)
 
 
 class _Rows:
     """The stand-ins being made for one nation at one window, numbered −1, −2, …"""
 
-    def __init__(self, nation: str, stage: str, cursor: str) -> None:
-        self.nation, self.stage, self.cursor = nation, stage, cursor
+    def __init__(self, nation: str, stage: str, cursor: str, lang: str, rules: Rules) -> None:
+        self.nation, self.stage, self.cursor, self.lang, self.rules = nation, stage, cursor, lang, rules
+        self.words = WORDS.get(lang, WORDS["ru"])
         self.out: list[Given] = []
 
+    def name(self, key: str) -> str:
+        """A unit's or technology's name in the campaign's language."""
+        item = self.rules.units.get(key) or self.rules.techs.get(key)
+        return item.name_en if item is not None and self.lang == "en" else key
+
     def add(self, order: Order, action: str, **cells: Cell) -> None:
-        full: dict[str, Cell] = {"stage": STAGE_WORD[self.stage], "action": action, **cells,
-                                 "comment": "за лидера (AFK)"}
-        row = absence.stand_in(order_tab(self.nation), self.nation, len(self.out) + 1, full)
+        w = self.words
+        full: dict[str, Cell] = {"stage": w[self.stage], "action": w[action], **cells, "comment": w["comment"]}
+        row = absence.stand_in(order_tab(self.nation, self.lang), self.nation, len(self.out) + 1, full)
         if self.cursor:
             row = dataclasses.replace(row, cursor=self.cursor)
         self.out.append(Given(row, order))
 
 
-def default_orders(world: World, rules: Rules, nation: str, stage: str, dice: Dice, cursor: str = "") -> list[Given]:
-    """The orders the GM gives for an absent `nation` at the `stage` window («state» | «cities»)."""
-    rows = _Rows(nation, stage, cursor)
+def default_orders(tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
+    """`Ruleset.default_orders`: the stand-in rows of an absent nation at window `cursor`, read from
+    the campaign (the codec's world and rules); the technology die is seeded by the window."""
+    codec = importlib.import_module(f"{__package__}.codec")
+    world: World = codec.decode(tables, cursor)
+    rules: Rules = codec.read_rules(tables)
+    dice = Dice(seed=cursor_seed(world.secret or world.campaign_id or world.title, cursor))
+    return [g.row for g in stand_ins(world, rules, side, cursor.stage, dice, cursor.key())]
+
+
+def stand_ins(world: World, rules: Rules, nation: str, stage: str, dice: Dice, cursor: str = "") -> list[Given]:
+    """The orders the GM gives for an absent `nation` at the `stage` window («state» | «cities»),
+    as rows with their typed orders."""
+    rows = _Rows(nation, stage, cursor, world.lang, rules)
     if stage == STATE:
         _state(world, rules, nation, dice, rows)
     elif stage == CITIES:
@@ -86,7 +113,7 @@ def _state(world: World, rules: Rules, nation: str, dice: Dice, rows: _Rows) -> 
             coins -= price
             restored[card.unit] += 1
     for unit, qty in sorted(restored.items(), key=lambda kv: -era[kv[0]]):
-        rows.add(Restore(unit, qty), "Восстановить", object=unit, qty=qty)
+        rows.add(Restore(unit, qty), "restore", object=rows.name(unit), qty=qty)
     alive = [c.unit for c in cards if c.state != DESTROYED and c.unit in rules.units] + list(restored.elements())
     best = {}
     for u in buildable_units(rules, n.techs):
@@ -101,10 +128,10 @@ def _state(world: World, rules: Rules, nation: str, dice: Dice, rows: _Rows) -> 
             coins -= price
             upgrades[unit, to.name_ru] += 1
     for (unit, to_), qty in upgrades.items():
-        rows.add(Upgrade(unit, to_, qty), "Улучшить", object=f"{unit} → {to_}", qty=qty)
+        rows.add(Upgrade(unit, to_, qty), "upgrade", object=f"{rows.name(unit)} → {rows.name(to_)}", qty=qty)
     tech = _research(world, rules, nation, dice)
     if tech:
-        rows.add(Research(tech), "Изучить", object=tech)
+        rows.add(Research(tech), "research", object=rows.name(tech))
 
 
 def _research(world: World, rules: Rules, nation: str, dice: Dice) -> str:
@@ -143,15 +170,15 @@ def _cities(world: World, rules: Rules, nation: str, rows: _Rows) -> None:
         if power < price:
             break
         power -= price
-        rows.add(Activate(city.name), "Активировать", where=city.name)
+        rows.add(Activate(city.name), "activate", where=city.name)
         hammers = city.hammers + building_yield(rules, city).hammers
         cost = rules.eras[best.era].unit_cost if best else None
         for h, choice in _work_plan(world, rules, city, cost, hammers):
-            rows.add(Work(city.name, h, choice), "Обработка", where=city.name, object=hexes.text(h),
-                     to=CHOICE_WORD[choice])
+            rows.add(Work(city.name, h, choice), "work", where=city.name, object=hexes.text(h),
+                     to=rows.words[choice])
             hammers += hex_yield(rules, world.tiles[h].terrain, n.techs, choice).hammers
         if best is not None and cost is not None and hammers >= cost:
-            rows.add(BuildUnit(best.name_ru, city.name), "Войско", object=best.name_ru, where=city.name)
+            rows.add(BuildUnit(best.name_ru, city.name), "unit", object=rows.name(best.name_ru), where=city.name)
 
 
 def _work_plan(world: World, rules: Rules, city: City, cost: int | None,

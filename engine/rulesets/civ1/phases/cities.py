@@ -98,6 +98,7 @@ class Stage:
     """What the stage remembers across nations: wonders completed this turn and by whom (spec G2)."""
 
     wonders: dict[str, str] = field(default_factory=dict)  # wonder -> the nation that completed it
+    worked: dict[hexes.Hex, str] = field(default_factory=dict)  # hex -> the city that worked it this turn
 
 
 def city_of(order: object) -> str:
@@ -191,7 +192,7 @@ def activate(world: World, nation: str, given: Given, rules: Rules, report: Repo
 def city_turn(world: World, ct: CityTurn, rules: Rules, report: Report, stage: Stage) -> None:
     """One activated city's steps, in the seed's order."""
     use_resources(world, ct, rules, report)
-    growth = collect(world, ct, rules, report)
+    growth = collect(world, ct, rules, report, stage)
     grow(world, ct, growth, rules, report)
     for given in ct.units:
         build_unit(world, ct, given, rules, report)
@@ -249,9 +250,10 @@ def post_yield(world: World, city: City, y: Yield, category: str, reason: str, r
         report.post(SCIENCE, city.nation, PHASE, category, Fraction(y.science), reason, ref)
 
 
-def collect(world: World, ct: CityTurn, rules: Rules, report: Report) -> int:
-    """«Сбор»: each worked hex (no more than the population, each once, adjacent to the city and
-    workable) and the buildings; returns how many worked hexes let the city grow."""
+def collect(world: World, ct: CityTurn, rules: Rules, report: Report, stage: Stage) -> int:
+    """«Сбор»: each worked hex (no more than the population, once a turn by one city, adjacent to
+    the city, workable and without a city on it) and the buildings; returns how many worked hexes
+    let the city grow."""
     city, known = ct.city, world.nations[ct.city.nation].techs
     worked: set[hexes.Hex] = set()
     growth = 0
@@ -268,8 +270,10 @@ def collect(world: World, ct: CityTurn, rules: Rules, report: Report) -> int:
             problem = _("гекса {hex} нет на карте").format(hex=where)
         elif hexes.distance(o.hex, city.hex) != 1:
             problem = _("гекс {hex} не прилегает к городу {city}").format(hex=where, city=city.name)
-        elif o.hex in worked:
-            problem = _("гекс {hex} уже обрабатывается").format(hex=where)
+        elif o.hex in stage.worked:
+            problem = _("гекс {hex} уже обрабатывает город {city}").format(hex=where, city=stage.worked[o.hex])
+        elif world.city_at(o.hex) is not None:
+            problem = _("на гексе {hex} стоит город").format(hex=where)
         elif not workable(rules, tile.terrain, known):
             terrain = rules.terrain.get(tile.terrain)
             problem = _("гекс {hex} ({terrain}) нельзя обрабатывать без технологии «{tech}»").format(
@@ -281,6 +285,7 @@ def collect(world: World, ct: CityTurn, rules: Rules, report: Report) -> int:
             continue
         assert tile is not None
         worked.add(o.hex)
+        stage.worked[o.hex] = city.name
         y = hex_yield(rules, tile.terrain, known, o.choice)
         post_yield(world, city, y, "обработка", _("{city}: гекс {hex} ({terrain}, {choice})").format(
             city=city.name, hex=where, terrain=tile.terrain, choice=choice_word(o.choice)), report,
