@@ -509,3 +509,16 @@ def test_CIV_MAP_03_a_hex_is_worked_by_one_city_a_turn() -> None:
     assert "уже обрабатывает город Рим" in reason(rep, 5) and "уже обрабатывает" in reason(rep, 6)
     assert "не прилегает" in reason(rep, 7) and "стоит город" in reason(rep, 8)
     assert (w.cities[ROME].hammers, w.cities["Анций"].hammers) == (1, 0)
+
+
+def test_CIV_CITY_05_a_resource_token_of_the_nation_is_used_up() -> None:
+    """«заявка на использование ресурса» (spec G3: «a resource is a token consumed when used»)."""
+    w = rome(hammers=8)
+    w.intentions = [Intention(ROME, ROME, "Маяк")]
+    w.nations[ROME].resources = ["Мрамор"]  # type: ignore[attr-defined]
+    w, rep = play(w, given(ROME, Activate(ROME)), given(ROME, UseResource("Мрамор", ROME), 3),
+                  given(ROME, BuildWonder("Маяк", ROME), 4), rules_=wonder_rules())
+    assert status(rep, 3) is Status.DONE and status(rep, 4) is Status.DONE and w.cities[ROME].hammers == 0
+    assert w.nations[ROME].resources == []  # type: ignore[attr-defined]
+    _, rep = play(w, given(ROME, Activate(ROME)), given(ROME, UseResource("Мрамор", ROME), 3), rules_=wonder_rules())
+    assert status(rep, 3) is Status.REJECTED and "нет ресурса" in reason(rep, 3)

@@ -210,17 +210,21 @@ def city_turn(world: World, ct: CityTurn, rules: Rules, report: Report, stage: S
 # --- resource use (CIV-CITY-05) ------------------------------------------------------------------
 
 
-def held_resources(world: World, city: City) -> list[str]:
-    """The special resources a city may use: those on its hex and the hexes around it, and those
-    its nation holds (a `resources` list, when the world keeps one for villages and transfers)."""
-    near = [t.resource for h, t in world.tiles.items() if t.resource and hexes.distance(h, city.hex) <= 1]
-    held = list(getattr(world.nations[city.nation], "resources", []) or [])
-    return near + held
+def _near(world: World, city: City) -> list[str]:
+    """The special resources on the city's hex and the hexes around it (a map's, never used up)."""
+    return [t.resource for h, t in world.tiles.items() if t.resource and hexes.distance(h, city.hex) <= 1]
+
+
+def _stock(world: World, city: City) -> list[str]:
+    """The nation's stock of resource tokens (villages, transfers: `Nation.resources`), when the
+    world keeps one; the list itself, so that using a token removes it (spec G3)."""
+    stock = getattr(world.nations[city.nation], "resources", None)
+    return stock if isinstance(stock, list) else []
 
 
 def use_resources(world: World, ct: CityTurn, rules: Rules, report: Report) -> None:
-    """«Ресурс»: the city uses a special resource it holds this turn (its wonder discount)."""
-    held = held_resources(world, ct.city)
+    """«Ресурс»: the city uses a special resource this turn (its wonder discount): one on the map
+    next to it, else a token of its nation's stock, which is used up (spec G3)."""
     for given in ct.resources:
         assert isinstance(given.order, UseResource)
         name = given.order.resource
@@ -229,10 +233,15 @@ def use_resources(world: World, ct: CityTurn, rules: Rules, report: Report) -> N
             report.result(given.row.ref, Status.REJECTED,
                           _("ресурса «{name}» нет в «Правила — Ресурсы»").format(name=name))
             continue
-        if not any(_find({key: rules.resources[key]}, h) for h in held) or key in ct.used:
+        same = {key: rules.resources[key]}
+        stock = _stock(world, ct.city)
+        token = next((r for r in stock if _find(same, r)), None)
+        if key in ct.used or (not any(_find(same, r) for r in _near(world, ct.city)) and token is None):
             report.result(given.row.ref, Status.REJECTED, _("у города {city} нет ресурса «{name}»").format(
                 city=ct.city.name, name=key))
             continue
+        if not any(_find(same, r) for r in _near(world, ct.city)) and token is not None:
+            stock.remove(token)
         ct.used.append(key)
         report.result(given.row.ref, Status.DONE)
 
