@@ -522,3 +522,17 @@ def test_CIV_CITY_05_a_resource_token_of_the_nation_is_used_up() -> None:
     assert w.nations[ROME].resources == []  # type: ignore[attr-defined]
     _, rep = play(w, given(ROME, Activate(ROME)), given(ROME, UseResource("Мрамор", ROME), 3), rules_=wonder_rules())
     assert status(rep, 3) is Status.REJECTED and "нет ресурса" in reason(rep, 3)
+
+
+def test_CIV_TURN_04_each_city_runs_its_steps_before_the_next_is_activated() -> None:
+    """«Активация городов идет в произвольном (заданном игроком) порядке» and «все постройки кроме первой,
+    требуют дополнительно потратить 1 Власть»: the first city's second building spends the Власть the
+    second activation needed."""
+    w = world(nations={ROME: {"power": 2, "techs": {"Письменность": 1, "Деньги": 1}}}, stage="cities",
+              cities={ROME: {"nation": ROME, "hex": (2, 2), "hammers": 4}, "Анций": (ROME, (6, 5))})
+    w, rep = play(w, given(ROME, Activate(ROME)), given(ROME, Activate("Анций"), 3),
+                  given(ROME, Build("библиотека", ROME), 4), given(ROME, Build("рынок", ROME), 5),
+                  given(ROME, Work("Анций", (6, 4), "hammers"), 6))
+    assert [status(rep, n) for n in (2, 4, 5)] == [Status.DONE] * 3
+    assert status(rep, 3) is Status.REJECTED and "нужно 1, есть 0" in reason(rep, 3)
+    assert status(rep, 6) is Status.REJECTED and "не активирован" in reason(rep, 6)

@@ -117,11 +117,10 @@ def run(world: World, orders: Mapping[str, list[Given]], dice: Dice, rules: Rule
 
 
 def nation_turn(world: World, nation: str, rows: list[Given], rules: Rules, report: Report, stage: Stage) -> None:
-    """One nation's cities: activations in row order, each city's steps, the other rows refused."""
-    turns: dict[str, CityTurn] = {}
-    for given in rows:
-        if isinstance(given.order, Activate):
-            activate(world, nation, given, rules, report, turns)
+    """One nation's cities: each `Activate` row in row order activates its city, which then runs
+    all its steps before the next is activated (so a city's extra buildings may spend the Власть a
+    later activation needed); the rows of a city never activated are refused."""
+    pending: dict[str, list[Given]] = {}
     for given in rows:
         o = given.order
         if isinstance(o, Activate):
@@ -129,29 +128,36 @@ def nation_turn(world: World, nation: str, rows: list[Given], rules: Rules, repo
         if isinstance(o, Pass):
             report.result(given.row.ref, Status.DONE)
             continue
+        if not isinstance(o, (UseResource, Work, BuildUnit, Build, BuildWonder, Convert, CounterSpy)):
+            continue  # another stage's order: the turn refuses what no phase answered
         name = city_of(o)
         if isinstance(o, Convert) and not name:
-            name = next(iter(turns), "") if len(turns) == 1 else ""
+            mine = [c.name for c in world.cities_of(nation)]
+            name = mine[0] if len(mine) == 1 else ""
             if not name:
-                report.result(given.row.ref, Status.REJECTED,
-                              _("укажите город: молотки хранятся в городе"))
+                report.result(given.row.ref, Status.REJECTED, _("укажите город: молотки хранятся в городе"))
                 continue
         key = _city_key(world, name)
         if key is None or world.cities[key].nation != nation:
             report.result(given.row.ref, Status.REJECTED,
                           _("у нации {nation} нет города «{city}»").format(nation=nation, city=name))
             continue
-        ct = turns.get(key)
-        if ct is None:
-            report.result(given.row.ref, Status.REJECTED,
-                          _("город {city} не активирован в этом ходу").format(city=key))
+        pending.setdefault(key, []).append(given)
+    turns: dict[str, CityTurn] = {}
+    for given in rows:
+        if not isinstance(given.order, Activate):
             continue
-        bucket = {UseResource: ct.resources, Work: ct.works, BuildUnit: ct.units, Build: ct.buildings,
-                  BuildWonder: ct.buildings, Convert: ct.converts, CounterSpy: ct.counter_spies}.get(type(o))
-        if bucket is not None:
-            bucket.append(given)
-    for ct in turns.values():
+        ct = activate(world, nation, given, rules, report, turns)
+        if ct is None:
+            continue
+        for g in pending.pop(ct.city.name, []):
+            bucket = {UseResource: ct.resources, Work: ct.works, BuildUnit: ct.units, Build: ct.buildings,
+                      BuildWonder: ct.buildings, Convert: ct.converts, CounterSpy: ct.counter_spies}[type(g.order)]
+            bucket.append(g)
         city_turn(world, ct, rules, report, stage)
+    for key, left in pending.items():
+        for g in left:
+            report.result(g.row.ref, Status.REJECTED, _("город {city} не активирован в этом ходу").format(city=key))
 
 
 def _city_key(world: World, name: str) -> str | None:
@@ -159,7 +165,7 @@ def _city_key(world: World, name: str) -> str | None:
 
 
 def activate(world: World, nation: str, given: Given, rules: Rules, report: Report,
-             turns: dict[str, CityTurn]) -> None:
+             turns: dict[str, CityTurn]) -> CityTurn | None:
     """«Активировать»: −1 Власть; a city founded, transferred or conquered this turn skips the stage."""
     assert isinstance(given.order, Activate)
     ref = given.row.ref
@@ -167,26 +173,27 @@ def activate(world: World, nation: str, given: Given, rules: Rules, report: Repo
     if key is None or world.cities[key].nation != nation:
         report.result(ref, Status.REJECTED,
                       _("у нации {nation} нет города «{city}»").format(nation=nation, city=given.order.city))
-        return
+        return None
     city = world.cities[key]
     if city.status in SKIPS:
         report.result(ref, Status.REJECTED, _("город {city} {why} и пропускает фазу городов").format(
             city=key, why=skip_reason(city.status)))
-        return
+        return None
     if key in turns:
         report.result(ref, Status.REJECTED, _("город {city} уже активирован в этом ходу").format(city=key))
-        return
+        return None
     price = rules.prices["activate"].amount
     have = world.nations[nation].power
     if have < price:
         report.result(ref, Status.REJECTED,
                       _("не хватает Власти: нужно {need}, есть {have}").format(need=price, have=have))
-        return
+        return None
     if price:
         report.post(POWER, nation, PHASE, "активация", Fraction(-price),
                     _("активация города {city}").format(city=key), ref)
     turns[key] = CityTurn(city, given)
     report.result(ref, Status.DONE)
+    return turns[key]
 
 
 def city_turn(world: World, ct: CityTurn, rules: Rules, report: Report, stage: Stage) -> None:
