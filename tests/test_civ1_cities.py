@@ -536,3 +536,15 @@ def test_CIV_TURN_04_each_city_runs_its_steps_before_the_next_is_activated() -> 
     assert [status(rep, n) for n in (2, 4, 5)] == [Status.DONE] * 3
     assert status(rep, 3) is Status.REJECTED and "нужно 1, есть 0" in reason(rep, 3)
     assert status(rep, 6) is Status.REJECTED and "не активирован" in reason(rep, 6)
+
+
+def test_CIV_TURN_01_the_cities_stage_of_the_last_turn_ends_the_game() -> None:
+    """«Игра закончится в ход № 15»: the cities stage's last step marks the end in the facts."""
+    w = rome()
+    w.nations[ROME].techs = {"Технология будущего": 15}
+    w.turn = 14
+    _, rep = play(w.copy())
+    assert not rep.facts.ended
+    w.turn = 15
+    _, rep = play(w)
+    assert rep.facts.ended and rep.chronicle[-1] == "Игра окончена после хода 15."

@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.core.ruleset import Victory
+from engine.core.turn import Phase
 
+from .facts import Report
 from .messages import _
 from .model import World
 from .ordertypes import CITIES
@@ -105,3 +107,19 @@ def victory(world: World, rules: Rules) -> Victory | None:
         for s in scores)
     return Victory(winners, _("Игра окончена после хода {turn}: побеждает {who}. {details}").format(
         turn=completed_turn(world), who=", ".join(winners), details=details))
+
+
+def close_turn(world: World, orders: object, dice: object, rules: Rules, report: Report) -> World:
+    """The last step of the cities stage: when this turn ends the game (CIV-TURN-01), say so in the
+    facts (`Facts.ended`) and the chronicle, with the score table."""
+    if not game_over(world, rules, report.turn):
+        return world
+    report.facts.ended = True
+    for s in table(world, rules):
+        report.tell(_("{nation} {total} ПО (города {c}, чудеса {w}, эпохи {e}, честность {h}, технологии {t})").format(
+            nation=s.nation, total=s.total, c=s.cities, w=s.wonders, e=s.eras, h=s.honesty, t=s.tech))
+    report.tell(_("Игра окончена после хода {turn}.").format(turn=report.turn))
+    return world
+
+
+END = Phase("end", close_turn)

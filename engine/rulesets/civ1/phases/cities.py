@@ -38,6 +38,7 @@ from ..ordertypes import (
 )
 from ..resources import COINS, HAMMERS, POWER, SCIENCE
 from ..rules import Rules, _find
+from ..score import END
 from ..yields import (
     GROWTH,
     YIELDS,
@@ -588,4 +589,4 @@ def counter_spy(world: World, ct: CityTurn, given: Given, rules: Rules, report: 
 
 
 CITIES = Phase("cities", run)
-CITY_PHASES: tuple[Phase[World], ...] = (CITIES,)
+CITY_PHASES: tuple[Phase[World], ...] = (CITIES, END)  # END: whether this turn ends the game (score.py)
