@@ -8,6 +8,7 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from civ1_world import dice, given, lines, orders, ref, report, rules, world
 
 from engine.core.orders import Status
@@ -29,7 +30,7 @@ from engine.rulesets.civ1.ordertypes import (
     UseResource,
     Work,
 )
-from engine.rulesets.civ1.phases.cities import CITY_PHASES
+from engine.rulesets.civ1.phases.cities import CITY_PHASES, wonder_price
 from engine.rulesets.civ1.rules import Resource, Rules, Wonder
 from engine.rulesets.civ1.score import Score, game_over, score, victory
 from engine.rulesets.civ1.yields import hex_yield
@@ -548,3 +549,28 @@ def test_CIV_TURN_01_the_cities_stage_of_the_last_turn_ends_the_game() -> None:
     w.turn = 15
     _, rep = play(w)
     assert rep.facts.ended and rep.chronicle[-1] == "Игра окончена после хода 15."
+
+
+@pytest.mark.parametrize(("unit", "tech", "price"), [("ватага", None, 2), ("мечники", "Монархия", 4),
+                                                      ("аркебузеры", "Химия", 6), ("стрелки", "Универсализация", 8)])
+def test_CIV_UNIT_03_a_unit_costs_its_eras_price(unit: str, tech: str | None, price: int) -> None:
+    """«цена строительства зависит от эпохи и составляет 2 / 4 / 6 / 8 молотков»."""
+    w, rep = play(rome(hammers=price + 1, techs={tech: 1} if tech else {}), given(ROME, Activate(ROME)),
+                  given(ROME, BuildUnit(unit, ROME), 3))
+    assert status(rep, 3) is Status.DONE and w.cities[ROME].hammers == 1
+    assert (f"{ROME}/{ROME}", "молотки", "войска", -price) in lines(rep)
+
+
+@pytest.mark.parametrize(("building", "tech", "price"), [("рынок", "Деньги", 2), ("базар", "Валюта", 4),
+                                                          ("банк", "Банки", 6), ("биржа", "Биржевая экономика", 8)])
+def test_CIV_CITY_02_a_building_costs_its_eras_price(building: str, tech: str, price: int) -> None:
+    """«цена строительства зданий 2 / 4 / 6 / 8 молотков в зависимости от эпохи»."""
+    w, rep = play(rome(hammers=price, techs={tech: 1}), given(ROME, Activate(ROME)),
+                  given(ROME, Build(building, ROME), 3))
+    assert status(rep, 3) is Status.DONE and w.cities[ROME].hammers == 0 and w.cities[ROME].buildings == [building]
+
+
+@pytest.mark.parametrize(("era", "full", "discounted"), [(1, 6, 4), (2, 12, 8), (3, 18, 12), (4, 24, 16)])
+def test_CIV_WONDER_01_the_seeds_wonder_prices(era: int, full: int, discounted: int) -> None:
+    """«6 / 12 / 18 / 24 молотка … со скидкой 40%, т.е. по цене 4 / 8 / 12 / 16»."""
+    assert (wonder_price(rules(), era, False), wonder_price(rules(), era, True)) == (full, discounted)
