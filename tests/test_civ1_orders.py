@@ -429,3 +429,30 @@ def test_action_lists_per_stage() -> None:
     state, towns = o.action_words(t.STATE), o.action_words(t.CITIES, "en")
     assert "Разведка" in state and "Нет действий" in state and "Активировать" not in state
     assert "Activate" in towns and "No actions" in towns and "Explore" not in towns
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("stage", [t.STATE, t.CITIES])
+def test_every_dropdown_option_parses(stage: str, lang: str) -> None:
+    """Whatever a dropdown of the order tab offers is a word some order of that stage reads."""
+    from engine.rulesets.civ1.dropdowns import lists
+
+    options = lists(stage, RULES, WORLD, lang)
+    keys = [a.key for a in o.ACTIONS if a.stage in (stage, o.ANY)]
+    with i18n.using(lang):
+        for action in options["action"]:
+            key = next(k for k in keys if o.action_word(k, lang) == action)
+            o.parse(row(action=action, **SAMPLE[key]), stage, RULES, WORLD)
+        for column in ("object", "to"):
+            for option in options[column]:
+                def reads(key: str, option: str = option, column: str = column) -> bool:
+                    try:
+                        o.parse(row(action=o.action_word(key, lang), **{**SAMPLE[key], column: option}),
+                                stage, RULES, WORLD)
+                    except InvalidOrder:
+                        return False
+                    return True
+
+                assert any(reads(k) for k in keys if k != "found"), (column, option)
+        assert set(options["where"]) == set(WORLD.cities)
+        assert {o.stage_word(t.STATE, lang), o.stage_word(t.CITIES, lang)} == set(options["stage"])

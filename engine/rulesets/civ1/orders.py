@@ -422,6 +422,8 @@ def _action(row: OrderRow, stage: str, vocab: Vocabulary) -> str:
 def parse(row: OrderRow, stage: str, rules: Rules, world: World) -> Order:
     """The order `row` means in the open `stage` (`ordertypes.STATE` or `CITIES`); InvalidOrder,
     naming the cell, when it means none."""
+    if stage not in STAGE_WORDS:
+        raise ValueError(f"unknown stage {stage!r}")
     _refuse_raw(row)
     vocab = vocabulary(rules, world)
     key = _action(row, stage, vocab)
