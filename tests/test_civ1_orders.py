@@ -456,3 +456,23 @@ def test_every_dropdown_option_parses(stage: str, lang: str) -> None:
                 assert any(reads(k) for k in keys if k != "found"), (column, option)
         assert set(options["where"]) == set(WORLD.cities)
         assert {o.stage_word(t.STATE, lang), o.stage_word(t.CITIES, lang)} == set(options["stage"])
+
+
+CELL = st.one_of(st.none(), st.text(max_size=30), st.integers(min_value=-5, max_value=10**7),
+                 st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(["1,2", "Рим", "ОМП", "В", "→"]))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(action=st.one_of(st.sampled_from([w for _k, w in WORDS]), st.text(max_size=20)),
+       obj=CELL, where=CELL, to=CELL, qty=CELL, stage=st.sampled_from([t.STATE, t.CITIES]), lang=name(LANGS))
+def test_any_row_is_an_order_or_a_refusal_naming_a_cell(action: str, obj: object, where: object, to: object,
+                                                        qty: object, stage: str, lang: str) -> None:
+    """Whatever is typed, parse gives an order whose print reads back the same, or an InvalidOrder
+    that names a cell of the row — never another exception."""
+    with i18n.using(lang):
+        try:
+            order = read(stage, action=action, object=obj, where=where, to=to, qty=qty)
+        except InvalidOrder as e:
+            assert str(e).startswith(f"Приказы — {PLAYER}!"), str(e)
+            return
+        assert read(stage, **o.cells(order, lang, RULES)) == order
