@@ -475,4 +475,4 @@ def test_any_row_is_an_order_or_a_refusal_naming_a_cell(action: str, obj: object
         except InvalidOrder as e:
             assert str(e).startswith(f"Приказы — {PLAYER}!"), str(e)
             return
-        assert read(stage, **o.cells(order, lang, RULES)) == order
+        assert o.parse(row(**o.cells(order, lang, RULES)), stage, RULES, WORLD) == order
