@@ -276,15 +276,18 @@ def test_CIV_GOV_01_research_and_change_government() -> None:
     assert "не открывает правления" in refused(action="Изучить и сменить правление", object="Охота")
 
 
-def test_units_singular_and_several_forms() -> None:
+def test_CIV_COMBAT_01_deck_order_and_unit_forms() -> None:
+    """«Порядок войск в пуле можно изменить в фазе государства за Власть»: the new order as a list;
+    units also in the singular."""
     assert read(action="Распустить", object="мечник", qty=2) == t.Disband("мечники", 2)
     assert read(action="Реорганизация", object="мечники; лучник\nкопейщики") == t.Reorganise(
         ("мечники", "лучники", "копейщики"))
     assert read(action="Улучшить", object="ватага", to="стрелки") == t.Upgrade("ватага", "стрелки", 1)
 
 
-def test_transfer_objects() -> None:
-    """«Передать | город X / монеты / ресурс X / Власть | Куда: нация | Кол-во» (CIV-DIPLO-05)."""
+def test_CIV_DIPLO_05_transfer_objects() -> None:
+    """«передача городов, ресурсов, монет, Власти между нациями»: «Передать | город X / монеты /
+    ресурс X / Власть | Куда: нация | Кол-во» (spec §2)."""
     assert read(action="Передать", object="город Остия", to="Греция") == t.Transfer("city", "Греция", "Остия")
     assert read(action="Передать", object="Остия", to="Греция") == t.Transfer("city", "Греция", "Остия")
     assert read(action="Передать", object="ресурс Железо", to="Греция") == t.Transfer("resource", "Греция", "Железо")
