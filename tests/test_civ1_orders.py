@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from engine.core import i18n
 from engine.core.errors import InvalidOrder
 from engine.core.orders import OrderRow
-from engine.core.ordertypes import OrderType, reparse, round_trips, without_row
+from engine.core.ordertypes import OrderType, PrintableOrder, reparse, round_trips, without_row
 from engine.core.tables import Formula
 from engine.rulesets.civ1 import orders as o
 from engine.rulesets.civ1 import ordertypes as t
@@ -128,6 +128,8 @@ def test_every_order_class_has_a_print_and_a_strategy() -> None:
     every = set(typing.get_args(t.Order))
     assert set(o.ORDER_TYPE.kinds) == every == set(STRATEGIES) == set(o.ACTION_OF)
     assert isinstance(o.ORDER_TYPE, OrderType)
+    read_row = o.ORDER_TYPE.parse(row(action="Пас"), o.Context(t.STATE, RULES, WORLD))
+    assert isinstance(read_row, PrintableOrder) and isinstance(read_row, t.Given)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
