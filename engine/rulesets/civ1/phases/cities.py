@@ -224,10 +224,9 @@ def _near(world: World, city: City) -> list[str]:
 
 
 def _stock(world: World, city: City) -> list[str]:
-    """The nation's stock of resource tokens (villages, transfers: `Nation.resources`), when the
-    world keeps one; the list itself, so that using a token removes it (spec G3)."""
-    stock = getattr(world.nations[city.nation], "resources", None)
-    return stock if isinstance(stock, list) else []
+    """The nation's stock of resource tokens (villages, transfers: `Nation.resources`): the list
+    itself, so that using a token removes it (spec G3)."""
+    return world.nations[city.nation].resources
 
 
 def use_resources(world: World, ct: CityTurn, rules: Rules, report: Report) -> None:

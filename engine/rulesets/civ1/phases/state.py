@@ -516,10 +516,9 @@ def pyramid_refusal(counts: Mapping[int, int], tech: Technology, rules: Rules) -
 def research_price(world: World, nation: Nation, key: str, tech: Technology, rules: Rules) -> tuple[int, bool]:
     """Science for `tech` and whether it is the stolen half price: «2 / 5 / 10 / 20 / 30 очков науки
     (в зависимости от эпохи)»; a technology a spy stole costs «вдвое» less on the turn the spies
-    phase marks (`Nation.stolen`: tech -> turn, CIV-SPY-02), rounded up (spec G18: 5 → 3).  The
-    world of a branch without `stolen` has no stolen technology."""
+    phase marks (`Nation.stolen`: tech -> turn, CIV-SPY-02), rounded up (spec G18: 5 → 3)."""
     cost = rules.eras[tech.level].tech_cost
-    stolen: Mapping[str, int] = getattr(nation, "stolen", {})
+    stolen: Mapping[str, int] = nation.stolen
     if any(stolen.get(name) == world.turn for name in (key, tech.name_ru) if name):
         divisor = rules.param("stolen_tech_divisor")
         return -(-cost // divisor), True
@@ -680,10 +679,7 @@ def transfer_allowed(rules: Rules, a: Nation, b: Nation, code: str) -> bool:
 def transfer_resource(nation: Nation, other: Nation, item: str, rules: Rules) -> tuple[Status, str]:
     """Move one resource token `item` from `nation`'s stock to `other`'s (`Nation.resources`, the
     stock the villages fill): DONE with the resource's key, or REJECTED with the reason."""
-    stock: list[str] | None = getattr(nation, "resources", None)
-    if stock is None or getattr(other, "resources", None) is None:
-        return Status.REJECTED, _(
-            "ресурсы наций в листе пока не учитываются: передачу ресурса «{item}» записывает ведущий").format(item=item)
+    stock = nation.resources
     key = _find({r: None for r in stock}, item)
     if key is None:
         return Status.REJECTED, _("у нации нет ресурса «{item}»; есть: {stock}").format(
