@@ -121,7 +121,10 @@ class Civ1Ruleset:
         return None  # every seed is in the meta's own cell since the first window
 
     def later_inputs(self, tables: Tables) -> dict[str, list[int]]:
-        cols = [ORDERS.col(f) - 1 for f in (*ORDER_FIELDS, "comment")]
+        # the inputs, and the result columns too: a check after the window rewrites a waiting row's
+        # words (the row of the cities stage typed during the state stage); the archive keeps the
+        # results of every executed row, and verify compares it cell by cell
+        cols = [ORDERS.col(f) - 1 for f in (*ORDER_FIELDS, "comment", "status", "reason", "understood")]
         return {orders_tab(n, _lang(tables)): cols for n in _nations(tables)}
 
     def private_tabs(self, tables: Tables, order_tabs: Collection[str] | None = None) -> list[ReplaceTab]:

@@ -32,7 +32,7 @@ from .calendar import CALENDAR
 from .facts import Battle, Report, new_report
 from .model import World
 from .ordertypes import STATE, Given, Pass
-from .resources import NATIONAL, RESOURCES
+from .resources import HAMMERS, NATIONAL, RESOURCES
 from .rules import Rules
 from .vocab import (
     ARCHIVE,
@@ -162,13 +162,23 @@ def _waiting_words(j: Judged, tab: str) -> dict[int, tuple[OrderRow, OrderResult
             for r, (row, when) in j.waiting.get(tab, {}).items()}
 
 
+def _hammers(j: Judged, nation: str) -> dict[str, float]:
+    """A nation's hammers, summed over its cities (each city's store is an account of its own)."""
+    mine = [e for e in j.report.ledger.entries if e.resource == HAMMERS.code and e.state.startswith(f"{nation}/")]
+    return {"opening": float(sum(c.hammers for c in j.opening.cities_of(nation))),
+            "income": float(sum(e.amount for e in mine if e.amount > 0)),
+            "expenses": float(-sum(e.amount for e in mine if e.amount < 0)),
+            "closing": float(sum(c.hammers for c in j.world.cities_of(nation)))}
+
+
 def summary(mode: str, j: Judged) -> dict[str, Any]:
     """What the CLI prints and --json shows: orders by status, each nation's movement of its resources."""
     moved = movements(j.report.ledger.entries, j.world, j.world.seats(), NATIONAL, j.opening)
     states = [{"name": n, "ai": j.world.nations[n].ai, "stability": 0,
-               "balances": {code: {"opening": float(m.opening), "income": float(m.income),
-                                   "expenses": float(m.expenses), "closing": float(m.closing)}
-                            for code, m in moved[n].items()}} for n in j.world.seats()]
+               "balances": {**{code: {"opening": float(m.opening), "income": float(m.income),
+                                      "expenses": float(m.expenses), "closing": float(m.closing)}
+                               for code, m in moved[n].items()}, HAMMERS.code: _hammers(j, n)}}
+              for n in j.world.seats()]
     return {"mode": mode, "ruleset": NAME, "turn": j.at.turn, "cursor": CALENDAR.format(j.at, j.lang),
             "states": states, "orders": j.report.counts(), "warnings": list(j.report.warnings),
             "resources": [{"code": r.code, "name": r.name(j.lang)} for r in RESOURCES],
