@@ -280,7 +280,7 @@ def encode(world: World, lang: str = "ru") -> dict[str, Grid]:
 
 
 def turn_grid(world: World, order: Sequence[str], lang: str = "ru") -> Grid:
-    """«Ход»: the window just resolved, its first player and the order of play (CIV-TURN-05)."""
+    """«Порядок хода»: the window just resolved, its first player and the order of play (CIV-TURN-05)."""
     stage = CALENDAR.stage(world.stage).name(lang) if world.stage else ""
     return _grid(TURN, lang, [[world.turn, stage, order[0] if order else None, ", ".join(order) or None]])
 

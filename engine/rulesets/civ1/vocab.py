@@ -19,7 +19,7 @@ from .ordertypes import CITIES, STATE
 
 C = Column
 NAME = "civ1"
-ALIASES = ("цивилизация", "civilization", "цивилизация 1.0", "civilization 1.0", "civ")
+ALIASES = ("цивилизация", "цивилизация-1")  # words a GM types; not "Civilization": the core's prose says it
 
 __all__ = ["CALENDAR", "CITIES", "STATE"]  # re-exported: the tabs and the stages they hold
 
@@ -38,7 +38,7 @@ META_KEYS: dict[str, tuple[str, str]] = {
     "last_turn": ("Последний ход", "Last turn"),
 }
 
-TURN = Layout("Ход", "Turn", (C("turn", "Ход", "Turn", width=6), C("stage", "Фаза", "Stage", width=14),
+TURN = Layout("Порядок хода", "Turn order", (C("turn", "Ход", "Turn", width=6), C("stage", "Фаза", "Stage", width=14),
                               C("first", "Первый игрок", "First player", width=16),
                               C("order", "Порядок", "Order of play", width=50)))
 
@@ -64,7 +64,7 @@ TREASURY = Layout("Казна", "Treasury", (
     _o("next_card", "Следующая карта", "Next card", 10),
 ))
 
-MAP = Layout("Карта", "Map", (
+MAP = Layout("Карта мира", "World map", (
     C("hex", "Гекс", "Hex", width=8),
     C("terrain", "Местность", "Terrain", width=12),
     _o("village", "Деревня", "Village", 9),

@@ -1,7 +1,7 @@
 """A new civ1 campaign: the world of a scenario (templates/civ1/scenarios/<name>.yaml) and every tab
 it opens with, each with its audience (issue 18, point 4), the meta holding the open cursor.
 
-Public: the meta, «Ход», «Нации», «Карта», «Города», «Договоры», «Намерения», «Бои», «Журнал» and
+Public: the meta, «Порядок хода», «Нации», «Карта мира», «Города», «Договоры», «Намерения», «Бои», «Журнал» and
 the rules tabs.  The GM's: «Казна», «Постройки», «Войска», «Технологии», «Шпионы», «Почта»,
 «Ресурсы», «Архив приказов», «_История».  Each nation's own: «Приказы — <нация>» and
 «Держава — <нация>»."""
