@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from engine.core import meta
+from engine.core import i18n, meta
 from engine.core.cursor import Cursor
 from engine.core.errors import CampaignError, Problem
 from engine.core.layout import Layout, find_tab, records
 from engine.core.tables import Cell, Grid, Tables, column_letter, is_blank
 
 from . import hexes
+from .messages import _
 from .model import READY, Card, City, Deck, Intention, Nation, Spy, Tile, Treaty, World
 from .rules import Rules
 from .rules_loaders import load_rules
@@ -61,11 +62,13 @@ class Tab:
         tab.title = find_tab(tables, layout) or ""
         if not tab.title:
             if required:
-                problems.append(Problem(layout.ru, 0, "", f"нет листа «{layout.ru}» ({layout.en})"))
+                lang = i18n.current()
+                problems.append(Problem(layout.ru, 0, "", _("нет листа «{tab}» ({other})").format(
+                    tab=layout.tab_name(lang), other=layout.tab_name("ru" if lang == "en" else "en"))))
             return tab
         grid = tables[tab.title]
         if not grid:
-            problems.append(Problem(tab.title, 0, "", "лист пуст: нет даже строки заголовков"))
+            problems.append(Problem(tab.title, 0, "", _("лист пуст: нет даже строки заголовков")))
             return tab
         tab.cols = layout.locate(tab.title, grid[0], problems)
         tab.rows = records(grid, tab.cols)
@@ -73,8 +76,9 @@ class Tab:
 
     def bad(self, row: int, key: str, message: str) -> None:
         col = column_letter(self.cols[key] + 1) if key in self.cols else ""
-        header = next((c.ru for c in self.layout.columns if c.key == key), key)
-        self.problems.append(Problem(self.title, row, col, f"столбец «{header}»: {message}"))
+        header = next((c.header(i18n.current()) for c in self.layout.columns if c.key == key), key)
+        self.problems.append(Problem(self.title, row, col, _("столбец «{column}»: {message}").format(
+            column=header, message=message)))
 
     def text(self, rec: dict[str, Cell], key: str) -> str:
         v = rec.get(key)
@@ -87,10 +91,10 @@ class Tab:
         try:
             n = float(str(v).replace(",", "."))
         except ValueError:
-            self.bad(row, key, f"не число: «{v}»")
+            self.bad(row, key, _("не число: «{value}»").format(value=v))
             return default
         if not n.is_integer() or n < low:
-            self.bad(row, key, f"нужно целое не меньше {low}, а там «{v}»")
+            self.bad(row, key, _("нужно целое не меньше {low}, а там «{value}»").format(low=low, value=v))
             return default
         return int(n)
 
@@ -100,13 +104,15 @@ class Tab:
     def hex(self, row: int, rec: dict[str, Cell], key: str) -> hexes.Hex | None:
         h = hexes.parse(rec.get(key))
         if h is None:
-            self.bad(row, key, f"гекс пишут «q,r» (например «3,4»), а там «{self.text(rec, key)}»")
+            self.bad(row, key, _("гекс пишут «q,r» (например «3,4»), а там «{value}»").format(
+                value=self.text(rec, key)))
         return h
 
     def nation(self, row: int, rec: dict[str, Cell], key: str, world: World) -> str | None:
         name = self.text(rec, key)
         if name not in world.nations:
-            self.bad(row, key, f"нет нации «{name}»; нации: {', '.join(world.seats())}")
+            known = ", ".join(world.seats())
+            self.bad(row, key, _("нет нации «{name}»; нации: {known}").format(name=name, known=known))
             return None
         return name
 
@@ -136,7 +142,7 @@ def decode(tables: Tables, at: Cursor | None = None) -> World:
     for r, rec in nations.rows:
         name = nations.text(rec, "name")
         if not name:
-            nations.bad(r, "name", "пустое имя нации")
+            nations.bad(r, "name", _("пустое имя нации"))
             continue
         world.nations[name] = Nation(
             name, leader=nations.text(rec, "leader"), seat=nations.num(r, rec, "seat", low=1),
@@ -160,7 +166,7 @@ def decode(tables: Tables, at: Cursor | None = None) -> World:
         if h is None:
             continue
         if h in world.tiles:
-            terrain.bad(r, "hex", f"гекс {hexes.text(h)} уже описан выше")
+            terrain.bad(r, "hex", _("гекс {hex} уже описан выше").format(hex=hexes.text(h)))
         world.tiles[h] = Tile(h, terrain.text(rec, "terrain"), terrain.yes(rec, "village"),
                               terrain.text(rec, "resource"))
     _cities(tables, world, problems)
@@ -169,7 +175,8 @@ def decode(tables: Tables, at: Cursor | None = None) -> World:
         name = units.nation(r, rec, "nation", world)
         state = code(CARD_STATES, rec.get("state"))
         if state is None:
-            units.bad(r, "state", f"непонятное «{units.text(rec, 'state')}»: готов, отступил, разгромлен, уничтожен")
+            units.bad(r, "state", _("непонятное «{text}»: готов, отступил, разгромлен, уничтожен").format(
+                text=units.text(rec, "state")))
         if name is not None:
             world.decks[name].cards.append(Card(units.text(rec, "unit"), state or READY))
     techs = Tab.read(tables, TECHS, problems)
@@ -208,18 +215,20 @@ def _cities(tables: Tables, world: World, problems: list[Problem]) -> None:
         name, nation, h = cities.text(rec, "name"), cities.nation(r, rec, "nation", world), cities.hex(r, rec, "hex")
         status = code(CITY_STATUS, rec.get("status"))
         if status is None:
-            cities.bad(r, "status", f"непонятное «{cities.text(rec, 'status')}»: основан, передан, завоёван или —")
+            cities.bad(r, "status", _("непонятное «{text}»: основан, передан, завоёван или —").format(
+                text=cities.text(rec, "status")))
         if not name or nation is None or h is None:
             continue
         if name in world.cities:
-            cities.bad(r, "name", f"город «{name}» уже есть выше")
+            cities.bad(r, "name", _("город «{name}» уже есть выше").format(name=name))
         world.cities[name] = City(name, nation, h, cities.num(r, rec, "population", 1, low=1),
                                   wonders=split(rec.get("wonders")), status=status or "", row=r)
     works = Tab.read(tables, WORKS, problems)
     for r, rec in works.rows:
         city = world.cities.get(works.text(rec, "city"))
         if city is None:
-            works.bad(r, "city", f"нет города «{works.text(rec, 'city')}» на листе «{CITIES_TAB.ru}»")
+            works.bad(r, "city", _("нет города «{name}» на листе «{tab}»").format(
+                name=works.text(rec, "city"), tab=CITIES_TAB.tab_name(i18n.current())))
             continue
         city.buildings = split(rec.get("buildings"))
         city.hammers = works.num(r, rec, "hammers")

@@ -30,6 +30,7 @@ from engine.core.tables import Changeset, Grid, ReplaceTab, Tables
 from . import codec, stages
 from .calendar import CALENDAR
 from .facts import Battle, Report, new_report
+from .messages import _
 from .model import World
 from .ordertypes import STATE, Given, Pass
 from .resources import HAMMERS, NATIONAL, RESOURCES
@@ -72,8 +73,8 @@ def open_window(tables: Tables, expect_turn: int | None = None) -> Cursor:
     """The open window; TurnMismatch (nothing changed) when a turn was asked that is not open."""
     at = meta.open_cursor(tables, CALENDAR)
     if expect_turn is not None and expect_turn != at.turn:
-        raise TurnMismatch(f"Открыт ход «{CALENDAR.format(at)}», а просили разрешить ход {expect_turn}. "
-                           f"Ничего не изменено.")
+        raise TurnMismatch(_("Открыт ход «{window}», а просили разрешить ход {turn}. Ничего не изменено.")
+                           .format(window=CALENDAR.format(at, meta.lang(tables) or "ru"), turn=expect_turn))
     return at
 
 
@@ -115,16 +116,18 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
     for nation in world.seats():
         ot = _order_tab(tables, nation, lang)
         if ot is None:
-            report.warn(f"нет листа «{orders_tab(nation, lang)}»: у нации {nation} нет приказов")
+            report.warn(_("нет листа «{tab}»: у нации {nation} нет приказов")
+                        .format(tab=orders_tab(nation, lang), nation=nation))
             continue
         read = [r for r, _stamp in ordertab.candidate_rows(ot, ORDER_FIELDS, STAMP, notes=("comment",),
                                                             cursor=at.key())]
         split = stagerows.split(read, CALENDAR, at)
         for row, was in split.past:
-            report.result(row.ref, Status.REJECTED, f"фаза «{CALENDAR.format(was, lang)}» уже разрешена")
+            report.result(row.ref, Status.REJECTED,
+                          _("фаза «{window}» уже разрешена").format(window=CALENDAR.format(was, lang)))
         for row in split.unknown:
-            report.result(row.ref, Status.REJECTED, f"нет фазы «{row.cells.get('stage')}»; фазы хода: "
-                                                    f"{CALENDAR.listed(lang)}")
+            report.result(row.ref, Status.REJECTED, _("нет фазы «{stage}»; фазы хода: {stages}")
+                          .format(stage=row.cells.get("stage"), stages=CALENDAR.listed(lang)))
         out.waiting[ot.tab] = {row.row: (row, when) for row, when in split.waiting}
         ot.rows = [*split.now, *(r for r, _w in split.past), *split.unknown]
         ot.rows.sort(key=lambda r: r.row)
@@ -132,7 +135,8 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
         came = absence.attendance({nation: split.now}, (nation,),
                                   lambda s: supply(tables, s, at) if supply is not None else [])
         if nation in came.stood_in:
-            report.warn(f"{nation} не прислал приказов на «{CALENDAR.format(at, lang)}»: играют приказы по умолчанию")
+            report.warn(_("{nation} не прислал приказов на «{window}»: играют приказы по умолчанию")
+                        .format(nation=nation, window=CALENDAR.format(at, lang)))
         given: list[Given] = []
         for row in came.rows[nation]:
             try:
@@ -149,16 +153,17 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
         if given.row.ref in report.results:
             continue
         if isinstance(given.order, Pass):
-            report.result(given.row.ref, Status.ACCEPTED if dice.blind else Status.DONE, "", "нет действий")
+            report.result(given.row.ref, Status.ACCEPTED if dice.blind else Status.DONE, "", _("нет действий"))
         else:
-            report.result(given.row.ref, Status.REJECTED,
-                          f"приказ «{given.row.cells.get('action')}» пока не исполняется: нет его шага в программе")
+            report.result(given.row.ref, Status.REJECTED, _("приказ «{action}» пока не исполняется: нет его шага "
+                                                            "в программе").format(action=given.row.cells.get("action")))
     out.world = world
     return out
 
 
 def _waiting_words(j: Judged, tab: str) -> dict[int, tuple[OrderRow, OrderResult]]:
-    return {r: (row, OrderResult(Status.HISTORY, f"ждёт фазы «{CALENDAR.format(when, j.lang)}»"))
+    word = _("ждёт фазы «{window}»")
+    return {r: (row, OrderResult(Status.HISTORY, word.format(window=CALENDAR.format(when, j.lang))))
             for r, (row, when) in j.waiting.get(tab, {}).items()}
 
 
@@ -245,7 +250,7 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
     at = open_window(tables, expect_turn)
     if seed is None:
         if not secret:
-            raise CampaignError("без секрета ведущего не бросить кости окна: фаза не разрешена")
+            raise CampaignError(_("без секрета ведущего не бросить кости окна: фаза не разрешена"))
         seed = cursor_seed(secret, at)
     j = judge(tables, at, Dice(seed), on_phase)
     lang, world, report = j.lang, j.world, j.report
@@ -268,7 +273,7 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
         changes.replace.append(ReplaceTab(realm_tab(nation, lang),
                                           codec.realm_grid(world, nation, j.rules, _own_lines(j, nation), lang),
                                           audience=player(nation)))
-    told = list(report.chronicle) or ["окно прошло без событий" if lang != "en" else "a quiet window"]
+    told = list(report.chronicle) or [_("окно прошло без событий")]
     changes.blocks += session.append_rows(tables, BATTLES.tab_name(lang), [BATTLES.header(lang)],
                                           _battles(j, str(stamp)))
     changes.blocks += session.append_rows(tables, CHRONICLE.tab_name(lang), [CHRONICLE.header(lang)],
