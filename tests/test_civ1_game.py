@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
+import test_google_support as support
+from test_google_support import GoogleEnv
 
 from engine import rulesets
 from engine.core import history, meta
@@ -26,8 +29,9 @@ from engine.rulesets.civ1.calendar import CALENDAR, LAST_TURN
 from engine.rulesets.civ1.hexes import distance
 from engine.rulesets.civ1.vocab import CITIES_TAB, MAP, TECHS, TREASURY, UNITS, orders_tab, realm_tab
 from engine.rulesets.civ1.workbook import new_workbook, tables_of
-from sheets_bridge import xlsx_books
+from sheets_bridge import gsheets, xlsx_books
 from sheets_bridge.cli import main
+from sheets_bridge.google_http import GoogleNotFoundError, GooglePermissionError, make_client
 from sheets_bridge.xlsx import XlsxBackend
 
 NATIONS = ("Вавилон", "Египет", "Греция", "Рим", "Китай")
@@ -225,3 +229,66 @@ def test_the_other_members_report_post_scenario_hooks_absence_and_victory() -> N
     assert game.victory(after) is None and game.chronicle_seed(after, Cursor(1, "state")) is None
     assert isinstance(game.default_orders(after, "Рим", Cursor(1, "cities")), list)
     assert game.later_inputs(after)[orders_tab("Рим")][:6] == [0, 1, 2, 3, 4, 5]
+
+
+# ------------------------------------------------------------------ Google (the emulator)
+
+emulator_server = support.emulator_server
+google = support.google
+
+
+def _leaves(answer: dict[str, Any]) -> set[object]:
+    """Every value, formula and note of every cell of a spreadsheets.get answer (hidden tabs too)."""
+    out: set[object] = set()
+    for sheet in answer.get("sheets", []):
+        for data in sheet.get("data", []):
+            for row in data.get("rowData", []):
+                for cell in row.get("values", []):
+                    for key in ("userEnteredValue", "effectiveValue"):
+                        out.update((cell.get(key) or {}).values())
+                    out.update(v for v in (cell.get("formattedValue"), cell.get("note")) if v is not None)
+    return out
+
+
+def test_google_rome_secrets_in_romes_spreadsheet_only_greece_opens_none_of_them(
+    google: GoogleEnv, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On the emulator, read as Greece's own identity: Greece's spreadsheet and the public one hold
+    nothing of Rome's coins, science or technology; the GM's and Rome's refuse Greece."""
+    creds = ["--credentials", str(google.sa_key)]
+    made = json.loads(_run(capsys, "new", "--google", "--ruleset", "civ1", "--gm", support.GM,
+                           "--player", f"Рим={support.P1}", "--player", f"Греция={support.P2}", *creds, "--json"))
+    sid = made["spreadsheet_id"]
+    gm_backend = google.backend(sid)
+    tables = gm_backend.read()
+    world = codec.decode(tables)
+    rome = world.nations["Рим"]
+    rome.coins, rome.science, rome.techs = ROME_COINS, ROME_SCIENCE, {ROME_TECH: 0}
+    grids = codec.encode(world)
+    gm_backend.write(Changeset(replace=[ReplaceTab(t, grids[t], audience=GM) for t in (TREASURY.ru, TECHS.ru)]))
+    homes = google.backend(sid)
+    homes.read()
+    book_rome, book_greece = homes.tab_home[orders_tab("Рим")], homes.tab_home[orders_tab("Греция")]
+    gm_book = homes.audience_home["gm"]
+    assert homes.tab_home[realm_tab("Рим")] == book_rome and homes.tab_home[TREASURY.ru] == gm_book
+    assert len({sid, gm_book, book_rome, book_greece}) == 4
+
+    _run(capsys, "check", sid, *creds)
+    _run(capsys, "resolve", sid, *creds, "--stage", "государство")
+    assert meta.open_cursor(google.backend(sid).read(), CALENDAR) == Cursor(1, "cities")
+
+    client_greece = make_client(google.key(support.P2))
+    for closed in (gm_book, book_rome):
+        with pytest.raises((GoogleNotFoundError, GooglePermissionError)):
+            gsheets.get_spreadsheet(client_greece, closed, "*")
+    for readable in (sid, book_greece):
+        answer = gsheets.get_spreadsheet(client_greece, readable, "*")
+        titles = {s["properties"]["title"] for s in answer["sheets"]}
+        assert not titles & {"Казна", "Технологии", "Войска", orders_tab("Рим"), realm_tab("Рим"),
+                             history.HISTORY_TAB}, readable
+        leaves = _leaves(answer)
+        for value in (ROME_COINS, float(ROME_COINS), str(ROME_COINS), ROME_SCIENCE, float(ROME_SCIENCE),
+                      "Держава: Рим"):
+            assert value not in leaves, (readable, value)
+    own = _leaves(gsheets.get_spreadsheet(make_client(google.key(support.P1)), book_rome, "*"))
+    assert ROME_TECH in own and (ROME_COINS in own or float(ROME_COINS) in own)  # the check can fail
