@@ -121,6 +121,7 @@ ORDERS = {  # each nation fills both stages at once: its «города» rows w
     "Вавилон": [["государство", "Разведка", None, "3,4"], ["города", "Активировать", None, "Вавилон"]],
     "Рим": [["государство", "Нет действий"], ["города", "Активировать", None, "Рим"]],
     "Греция": [["государство", "Танцевать"], ["пир", "Нет действий"]],
+    "Китай": [[None, "Активировать", None, "Пекин"]],  # no stage named: its order's stage, «города»
 }
 
 
@@ -140,7 +141,7 @@ def test_CIV_TURN_02_xlsx_both_stages_history_verify_rollback_and_rome_hidden_fr
     backend.write(Changeset(blocks=hooks.order_blocks(backend.read(), ORDERS)))
 
     checked = json.loads(_run(capsys, "check", str(path), "--json"))
-    assert checked["cursor"] == "1:государство" and checked["waiting"] == 2
+    assert checked["cursor"] == "1:государство" and checked["waiting"] == 3
     tables = XlsxBackend(path).read()
     assert tables[orders_tab("Вавилон")][2][7:10] == [None, None, "ждёт фазы «1:города»"]
     greek = tables[orders_tab("Греция")]
@@ -153,6 +154,7 @@ def test_CIV_TURN_02_xlsx_both_stages_history_verify_rollback_and_rome_hidden_fr
     tables = XlsxBackend(path).read()
     assert meta.open_cursor(tables, CALENDAR) == Cursor(1, "cities")
     assert tables[orders_tab("Вавилон")][2][:4] == ["города", "Активировать", None, "Вавилон"]  # it waited
+    assert tables[orders_tab("Китай")][1][:4] == [None, "Активировать", None, "Пекин"]
     assert tables[orders_tab("Рим")][1][7] == "1:государство" and tables[orders_tab("Рим")][1][1] is None
     archive = [r for r in tables["Архив приказов"][1:] if r[1] == "Рим"]
     assert archive and archive[0][:5] == ["1:государство", "Рим", 2, "государство", "Нет действий"]
@@ -179,6 +181,7 @@ def test_CIV_TURN_02_xlsx_both_stages_history_verify_rollback_and_rome_hidden_fr
     tables = XlsxBackend(path).read()
     assert meta.open_cursor(tables, CALENDAR) == Cursor(2, "state")
     assert tables[orders_tab("Вавилон")][2][7] == "1:города"  # the waiting row is judged now
+    assert tables[orders_tab("Китай")][1][7] == "1:города"
     after_cities = {t: tables[t] for t in after_state}
 
     listed = json.loads(_run(capsys, "history", str(path), "--json"))

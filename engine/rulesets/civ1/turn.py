@@ -25,7 +25,7 @@ from engine.core.ledger import movements
 from engine.core.orders import OrderResult, OrderRow, Status
 from engine.core.ordertab import OrderTab
 from engine.core.ruleset import SyncResult
-from engine.core.tables import Changeset, Grid, ReplaceTab, Tables
+from engine.core.tables import Changeset, Grid, ReplaceTab, Tables, is_blank
 
 from . import codec, stages
 from .calendar import CALENDAR
@@ -99,6 +99,34 @@ def _start_of_stage(world: World, at: Cursor) -> None:
             city.status = ""
 
 
+def _later_by_action(split: stagerows.StageSplit, at: Cursor,
+                     parse: Callable[[OrderRow, str], Any]) -> dict[str, Any]:
+    """Rows with a blank «Фаза» cell whose order is of a later stage of the turn («Активировать»
+    typed during the state stage) wait for it, as if the cell named it (spec §2: a player fills
+    both stages at once); `split` is changed so.  Returns each open-stage row's parse (the order, or
+    the InvalidOrder it raised), so that no row is parsed twice."""
+    out: dict[str, Any] = {}
+    later = [s.key for s in CALENDAR.stages if CALENDAR.cursor(at.turn, s.key) > at]
+    for row in list(split.now):
+        if not is_blank(row.cells.get(stagerows.STAGE_FIELD)) and later:
+            continue
+        try:
+            out[row.ref] = parse(row, at.stage)
+            continue
+        except InvalidOrder as e:
+            out[row.ref] = e
+        for stage in later:
+            try:
+                parse(row, stage)
+            except InvalidOrder:
+                continue
+            split.now.remove(row)
+            split.waiting.append((row, CALENDAR.cursor(at.turn, stage)))
+            del out[row.ref]
+            break
+    return out
+
+
 def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = None) -> Judged:
     """Rule every row of every nation's order tab at window `at`, running the stage's phases."""
     lang = meta.lang(tables) or "ru"
@@ -122,6 +150,7 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
         read = [r for r, _stamp in ordertab.candidate_rows(ot, ORDER_FIELDS, STAMP, notes=("comment",),
                                                             cursor=at.key())]
         split = stagerows.split(read, CALENDAR, at)
+        parsed = _later_by_action(split, at, lambda row, stage: parse(row, stage, rules, world))
         for row, was in split.past:
             report.result(row.ref, Status.REJECTED,
                           _("фаза «{window}» уже разрешена").format(window=CALENDAR.format(was, lang)))
@@ -140,7 +169,10 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
         given: list[Given] = []
         for row in came.rows[nation]:
             try:
-                given.append(Given(row, parse(row, at.stage, rules, world)))
+                order = parsed[row.ref] if row.ref in parsed else parse(row, at.stage, rules, world)
+                if isinstance(order, InvalidOrder):
+                    raise order
+                given.append(Given(row, order))
             except InvalidOrder as e:
                 report.result(row.ref, Status.REJECTED, str(e))
         orders[nation] = given
