@@ -25,11 +25,11 @@ from engine.core.ledger import movements
 from engine.core.orders import OrderResult, OrderRow, Status
 from engine.core.ordertab import OrderTab
 from engine.core.ruleset import SyncResult
-from engine.core.tables import Changeset, Grid, ReplaceTab, Tables, is_blank
+from engine.core.tables import Cell, Changeset, Grid, ReplaceTab, Tables, is_blank
 
 from . import codec, stages
 from .calendar import CALENDAR
-from .facts import Battle, Report, new_report
+from .facts import Battle, Facts, Report, new_report
 from .messages import _
 from .model import World
 from .ordertypes import STATE, Given, Pass
@@ -254,15 +254,16 @@ def battle_rows(battles: list[Battle], stamp: str) -> Grid:
     return out
 
 
-def _battles(j: Judged, stamp: str) -> Grid:
-    """The battle rows: phases/combat.py's `battle_rows(facts, lang)` when it is there (C4's), else ours."""
+def battle_table(facts: Facts, lang: str, rules: Rules | None, stamp: Cell) -> tuple[list[Cell], Grid]:
+    """The «Бои» log's header and the window's rows, each led by the window's stamp: phases/combat.py's
+    `battle_rows(facts, lang, rules)` (a header and one row per duel) when it is there, else ours."""
     try:
         from .phases import combat  # type: ignore[attr-defined]
     except ImportError:
-        return battle_rows(j.report.facts.battles, stamp)
-    rows: Grid = [[stamp, *r] if r and r[0] != stamp else list(r)
-                  for r in combat.battle_rows(j.report.facts, j.lang)]
-    return rows
+        return BATTLES.header(lang), battle_rows(facts.battles, str(stamp))
+    grid: Grid = combat.battle_rows(facts, lang, rules)
+    window = BATTLES.columns[0].header(lang)
+    return [window, *grid[0]], [[stamp, *r] for r in grid[1:]]
 
 
 def _own_lines(j: Judged, nation: str) -> list[str]:
@@ -306,8 +307,8 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
                                           codec.realm_grid(world, nation, j.rules, _own_lines(j, nation), lang),
                                           audience=player(nation)))
     told = list(report.chronicle) or [_("окно прошло без событий")]
-    changes.blocks += session.append_rows(tables, BATTLES.tab_name(lang), [BATTLES.header(lang)],
-                                          _battles(j, str(stamp)))
+    header, fought = battle_table(report.facts, lang, j.rules, stamp)
+    changes.blocks += session.append_rows(tables, BATTLES.tab_name(lang), [header], fought)
     changes.blocks += session.append_rows(tables, CHRONICLE.tab_name(lang), [CHRONICLE.header(lang)],
                                           [[stamp, line] for line in told])
     ledger = [[stamp, e.state, e.resource, e.phase, e.category, int(e.amount), e.reason, e.order_ref or None]

@@ -21,6 +21,7 @@ from engine.core.errors import CampaignError
 from engine.core.tables import Cell, Grid, TabSpec, Validation, WorkbookSpec
 
 from . import codec, hexes
+from .facts import Facts
 from .model import Card, City, Deck, Nation, Tile, World
 from .templates import rules_tables
 from .vocab import (
@@ -126,8 +127,11 @@ def new_workbook(scenario: str, lang: str, secret: str, campaign_id: str, title:
                     kind="meta", audience=PUBLIC),
             TabSpec(TURN.tab_name(lang), codec.turn_grid(world, world.seats(), lang), audience=PUBLIC)]
     tabs += [TabSpec(t, g, audience=GM if t in gm_titles else PUBLIC) for t, g in state.items()]
-    tabs += [TabSpec(layout.tab_name(lang), [layout.header(lang)], audience=PUBLIC, widths=layout.widths())
-             for layout in (BATTLES, CHRONICLE)]
+    from .turn import battle_table
+
+    tabs.append(TabSpec(BATTLES.tab_name(lang), [battle_table(Facts(), lang, None, None)[0]], audience=PUBLIC))
+    tabs.append(TabSpec(CHRONICLE.tab_name(lang), [CHRONICLE.header(lang)], audience=PUBLIC,
+                        widths=CHRONICLE.widths()))
     tabs += [TabSpec(layout.tab_name(lang), [layout.header(lang)], audience=GM, widths=layout.widths())
              for layout in (LEDGER, ARCHIVE)]
     tabs += [order_spec(n, lang) for n in world.seats()]
