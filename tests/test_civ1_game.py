@@ -224,7 +224,16 @@ def test_the_other_members_report_post_scenario_hooks_absence_and_victory() -> N
     assert game.scenario_expect({"stoks": {}}, after, result) == ["неизвестный ключ ожидания «stoks»"]
     assert game.last_resolved(after) == 1 and game.report_sides(after) == sorted(NATIONS)
     report = game.player_report(after, "Рим")
-    assert ROME_TECH in report and "Держава: Рим" in report
+    assert ROME_TECH in report and "Держава: Рим" in report and "монеты — 5" in report
+    rich = codec.decode(after)
+    rich.nations["Рим"].coins = 77
+    grids = codec.encode(rich)
+    later = apply_changes(after, Changeset(replace=[ReplaceTab(TREASURY.ru, grids[TREASURY.ru])]))
+    later = apply_changes(later, game.resolve(later, secret="s" * 32).changes)  # «1:города»
+    later = apply_changes(later, game.resolve(later, secret="s" * 32).changes)  # «2:государство»
+    assert "монеты — 77" in game.player_report(later, "Рим")  # as it stands
+    assert "монеты — 77" in game.player_report(later, "Рим", 1)  # after turn 1: the snapshot of 2:государство
+    assert "монеты — 5" in game.player_report(later, "Рим", 0)  # before turn 1
     post = "\n".join(game.forum_post(after, 1))
     assert "Цивилизация 1.0, ход 1" in post and ROME_TECH not in post
     mine = game.private_tabs(after, [orders_tab("Рим")])

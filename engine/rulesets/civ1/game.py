@@ -149,7 +149,7 @@ class Civ1Ruleset:
     def player_report(self, tables: Tables, side: str, turn_: int | None = None) -> str:
         if side not in _nations(tables):
             raise CampaignError(f"нет нации «{side}»")
-        return "\n".join(reporter.report_lines(tables, side))
+        return "\n".join(reporter.report_lines(tables, side, turn_))
 
     def chart_png(self, tables: Tables, path: Path) -> Path:
         return reporter.chart_png(tables, path)

@@ -51,6 +51,7 @@ def build_tables(setup: Mapping[str, Any]) -> Tables:
             else:
                 raise CampaignError(f"setup.nations.{nation}: неизвестный ключ «{key}»")
     tables.update(codec.encode(world))
+    tables.update(codec.all_realms(world, codec.read_rules(tables), {}))  # each nation's view of the patch
     return tables
 
 

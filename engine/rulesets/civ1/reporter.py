@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core import meta
+from engine.core import history, meta
 from engine.core.cursor import CursorError
 from engine.core.tables import Tables, is_blank
 
@@ -55,8 +55,19 @@ def forum_post(tables: Tables, turn: int, fmt: str = "bbcode", limit: int = 60_0
     return split_posts(lines, limit)
 
 
-def report_lines(tables: Tables, nation: str) -> list[str]:
-    """A nation's private report: its «Держава» tab, one line a row."""
+def as_of(tables: Tables, turn: int | None) -> Tables:
+    """The campaign as it stood after `turn` (None: as it stands): the snapshot of the first window
+    of a later turn (taken while that window was open), else the campaign itself."""
+    if turn is None:
+        return tables
+    later = [e for e in history.entries(tables) if e.turn > turn]
+    return later[0].tables() if later else tables
+
+
+def report_lines(tables: Tables, nation: str, turn: int | None = None) -> list[str]:
+    """A nation's private report after `turn` (None: the last resolved window): its «Держава» tab,
+    one line a row."""
+    tables = as_of(tables, turn)
     grid = tables.get(realm_tab(nation, _lang(tables)), [])
     return [" — ".join(str(v) for v in row if not is_blank(v)) for row in grid if any(not is_blank(v) for v in row)]
 

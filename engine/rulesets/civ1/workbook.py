@@ -135,7 +135,8 @@ def new_workbook(scenario: str, lang: str, secret: str, campaign_id: str, title:
     tabs += [TabSpec(layout.tab_name(lang), [layout.header(lang)], audience=GM, widths=layout.widths())
              for layout in (LEDGER, ARCHIVE)]
     tabs += [order_spec(n, lang) for n in world.seats()]
-    tabs += [TabSpec(realm_tab(n, lang), codec.realm_grid(world, n, None, (), lang), kind=REPORT, owner=n,
+    rules = codec.read_rules(rules_tables(lang))
+    tabs += [TabSpec(realm_tab(n, lang), codec.realm_grid(world, n, rules, (), lang), kind=REPORT, owner=n,
                      audience=player(n)) for n in world.seats()]
     tabs += [TabSpec(t, g, kind="rules", audience=PUBLIC) for t, g in rules_tables(lang).items()]
     tabs.append(TabSpec(history.HISTORY_TAB, [history.header()], hidden=True, audience=GM))
