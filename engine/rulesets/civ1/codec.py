@@ -252,8 +252,16 @@ def era_of(nation: Nation, rules: Rules) -> int:
     return max(levels, default=0)
 
 
-def encode(world: World, lang: str = "ru") -> dict[str, Grid]:
-    """Every state tab of the world (spec §2), by its title in `lang`."""
+def _unit_facts(rules: Rules | None, unit: str) -> list[Cell]:
+    """A card's class and era as «Правила — Войска» has them (shown, never read back)."""
+    if rules is None or unit not in rules.units:
+        return [None, None]
+    return [rules.units[unit].unit_class, rules.units[unit].era]
+
+
+def encode(world: World, lang: str = "ru", rules: Rules | None = None) -> dict[str, Grid]:
+    """Every state tab of the world (spec §2), by its title in `lang` (with `rules`, each card's
+    class and era beside it)."""
     seats = world.seats()
     owner = {c.hex: c for c in world.cities.values()}
     out: dict[str, Grid] = {
@@ -274,7 +282,7 @@ def encode(world: World, lang: str = "ru") -> dict[str, Grid]:
             [c.name, c.nation, "; ".join(c.buildings) or None, c.hammers, _yes(c.counter_spy, lang)]
             for c in world.cities.values()]),
         UNITS.tab_name(lang): _grid(UNITS, lang, [
-            [s, i, card.unit, word(CARD_STATES, card.state, lang)]
+            [s, i, card.unit, word(CARD_STATES, card.state, lang), *_unit_facts(rules, card.unit)]
             for s in seats for i, card in enumerate(world.decks.get(s, Deck()).cards, start=1)]),
         TECHS.tab_name(lang): _grid(TECHS, lang, [
             [s, tech, turn or None] for s in seats for tech, turn in world.nations[s].techs.items()]),
@@ -294,6 +302,18 @@ def turn_grid(world: World, order: Sequence[str], lang: str = "ru") -> Grid:
     return _grid(TURN, lang, [[world.turn, stage, order[0] if order else None, ", ".join(order) or None]])
 
 
+def _known(rules: Rules | None, nation: Nation, what: str) -> Cell:
+    """A number of the nation's technologies (`Rules.army_size`, `Rules.city_limit`); None without
+    rules or for a technology the rules do not know (a GM's typo is the codec's warning elsewhere)."""
+    if rules is None:
+        return None
+    try:
+        value: int = getattr(rules, what)(nation.techs)
+    except KeyError:
+        return None
+    return value
+
+
 def realm_grid(world: World, nation: str, rules: Rules | None, news: Sequence[str] = (), lang: str = "ru") -> Grid:
     """A nation's own tab: its balances, technologies, deck, cities' buildings and hammers, spies,
     and the lines of the last window only it may read (facts.private)."""
@@ -305,6 +325,8 @@ def realm_grid(world: World, nation: str, rules: Rules | None, news: Sequence[st
              ["наука" if not en else "science", n.science], ["ПО" if not en else "VP", n.vp_honesty + n.vp_tech],
              ["правление" if not en else "government", n.government or None],
              ["эпоха" if not en else "era", era_of(n, rules) if rules else None],
+             ["макс. армия" if not en else "max army", _known(rules, n, "army_size")],
+             ["предел города" if not en else "city size limit", _known(rules, n, "city_limit")],
              ["шпионы" if not en else "spies", n.spies]]
     grid.append([None, None])
     grid.append(["Технологии" if not en else "Technologies", None])

@@ -50,8 +50,9 @@ def build_tables(setup: Mapping[str, Any]) -> Tables:
                 setattr(n, BALANCE[key], int(value))
             else:
                 raise CampaignError(f"setup.nations.{nation}: неизвестный ключ «{key}»")
-    tables.update(codec.encode(world))
-    tables.update(codec.all_realms(world, codec.read_rules(tables), {}))  # each nation's view of the patch
+    rules = codec.read_rules(tables)
+    tables.update(codec.encode(world, "ru", rules))
+    tables.update(codec.all_realms(world, rules, {}))  # each nation's view of the patch
     return tables
 
 

@@ -298,7 +298,7 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
         archived += archive
         changes.replace.append(ReplaceTab(ot.tab, grid, audience=player(ot.side)))
     gm = {layout.tab_name(lang) for layout in GM_LAYOUTS}
-    for title, grid in codec.encode(world, lang).items():
+    for title, grid in codec.encode(world, lang, j.rules).items():
         changes.replace.append(ReplaceTab(title, grid, audience=GM if title in gm else PUBLIC))
     changes.replace.append(ReplaceTab(TURN.tab_name(lang), codec.turn_grid(world, report.facts.order, lang),
                                       audience=PUBLIC))

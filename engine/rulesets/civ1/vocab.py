@@ -95,6 +95,8 @@ UNITS = Layout("Войска", "Units", (
     C("number", "№ в колоде", "Deck no.", width=8),
     C("unit", "Войско", "Unit", width=16),
     _o("state", "Состояние", "State", 12),
+    _o("class", "Класс", "Class", 12),
+    _o("era", "Эпоха", "Era", 7),
 ))
 
 TECHS = Layout("Технологии", "Technologies", (

@@ -121,7 +121,8 @@ def new_workbook(scenario: str, lang: str, secret: str, campaign_id: str, title:
     world = world_of(data, lang)
     title = title or world.title or "Цивилизация 1.0"
     at = CALENDAR.first()
-    state = codec.encode(world, lang)
+    rules = codec.read_rules(rules_tables(lang))
+    state = codec.encode(world, lang, rules)
     gm_titles = {layout.tab_name(lang) for layout in GM_LAYOUTS}
     tabs = [TabSpec(META.tab_name(lang), meta_grid(at, lang, secret, campaign_id, None, title, scenario),
                     kind="meta", audience=PUBLIC),
@@ -135,7 +136,6 @@ def new_workbook(scenario: str, lang: str, secret: str, campaign_id: str, title:
     tabs += [TabSpec(layout.tab_name(lang), [layout.header(lang)], audience=GM, widths=layout.widths())
              for layout in (LEDGER, ARCHIVE)]
     tabs += [order_spec(n, lang) for n in world.seats()]
-    rules = codec.read_rules(rules_tables(lang))
     tabs += [TabSpec(realm_tab(n, lang), codec.realm_grid(world, n, rules, (), lang), kind=REPORT, owner=n,
                      audience=player(n)) for n in world.seats()]
     tabs += [TabSpec(t, g, kind="rules", audience=PUBLIC) for t, g in rules_tables(lang).items()]
