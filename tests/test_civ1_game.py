@@ -229,7 +229,11 @@ def test_the_other_members_report_post_scenario_hooks_absence_and_victory() -> N
     rich.nations["Рим"].coins = 77
     grids = codec.encode(rich)
     later = apply_changes(after, Changeset(replace=[ReplaceTab(TREASURY.ru, grids[TREASURY.ru])]))
-    later = apply_changes(later, game.resolve(later, secret="s" * 32).changes)  # «1:города»
+    closed = game.resolve(later, secret="s" * 32)  # «1:города»: the turn closes, the NMR ladder counts
+    later = apply_changes(later, closed.changes)
+    missed = {n: x.missed for n, x in codec.decode(later).nations.items()}
+    assert missed == {"Вавилон": 1, "Египет": 1, "Греция": 1, "Рим": 0, "Китай": 1}  # Rome sent a row at 1:государство
+    assert "Греция пропустил ход 1 (пропущено подряд: 1)" in closed.report.warnings
     later = apply_changes(later, game.resolve(later, secret="s" * 32).changes)  # «2:государство»
     assert "монеты — 77" in game.player_report(later, "Рим")  # as it stands
     assert "монеты — 77" in game.player_report(later, "Рим", 1)  # after turn 1: the snapshot of 2:государство

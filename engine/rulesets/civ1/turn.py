@@ -67,6 +67,7 @@ class Judged:
     report: Report
     tabs: dict[str, OrderTab] = field(default_factory=dict)
     waiting: dict[str, dict[int, tuple[OrderRow, Cursor]]] = field(default_factory=dict)
+    present: set[str] = field(default_factory=set)  # the nations that sent rows of their own here
 
 
 def open_window(tables: Tables, expect_turn: int | None = None) -> Cursor:
@@ -163,6 +164,8 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
         out.tabs[ot.tab] = ot
         came = absence.attendance({nation: split.now}, (nation,),
                                   lambda s: supply(tables, s, at) if supply is not None else [])
+        if nation in came.present:
+            out.present.add(nation)
         if nation in came.stood_in:
             report.warn(_("{nation} не прислал приказов на «{window}»: играют приказы по умолчанию")
                         .format(nation=nation, window=CALENDAR.format(at, lang)))
@@ -277,6 +280,29 @@ def _own_lines(j: Judged, nation: str) -> list[str]:
     return lines
 
 
+MISSED_LIMIT = 10**6  # the seed hands no nation over (CIV-AFK-01: the GM orders for it): misses are only counted
+
+
+def ladder(tables: Tables, j: Judged) -> None:
+    """The NMR ladder (engine/core/absence.py) at the close of a turn (its cities stage): a nation
+    that sent no rows of its own in either stage has missed the turn (a stand-in is no presence);
+    its «Пропущено ходов» grows, an excuse («Пропуск прощён») is spent; one that sent rows is at 0.
+    Presence at the state stage is read from «Архив приказов» (the rows that stage executed)."""
+    if not absence.closes_turn(CALENDAR, j.at):
+        return
+    state = CALENDAR.cursor(j.at.turn, STATE)
+    archive = tables.get(ARCHIVE.tab_name(j.lang), [])
+    earlier = {str(r[1]) for r in archive[1:] if len(r) > 2 and session.stamp_cursor(r[0], CALENDAR) == state
+               and isinstance(r[2], (int, float)) and r[2] > 0}
+    watched = {n: absence.Standing(x.missed, x.excused, n in earlier) for n, x in j.world.nations.items() if not x.ai}
+    moved = absence.step(CALENDAR, j.at, watched, j.present, MISSED_LIMIT)
+    for n, st in moved.standings.items():
+        j.world.nations[n].missed, j.world.nations[n].excused = st.missed, st.excused
+    for n in moved.with_verdict(absence.Verdict.WARNED):
+        j.report.warn(_("{nation} пропустил ход {turn} (пропущено подряд: {missed})")
+                      .format(nation=n, turn=j.at.turn, missed=moved.standings[n].missed))
+
+
 def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = None, secret: str | None = None,
             on_phase: OnPhase | None = None) -> SyncResult:
     """Resolve the open window with the dice of `secret` (or the revealed `seed`: verify's re-run)."""
@@ -287,6 +313,7 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
         seed = cursor_seed(secret, at)
     j = judge(tables, at, Dice(seed), on_phase)
     lang, world, report = j.lang, j.world, j.report
+    ladder(tables, j)
     if at.stage == STATE:
         world.letters = []  # the state stage's letters were read (the mail interception); the GM fills the next
     stamp = session.stamp(at, CALENDAR, lang)
