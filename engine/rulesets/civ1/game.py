@@ -19,7 +19,7 @@ from engine.core.ledger import Resource
 from engine.core.orders import OrderRow
 from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, SyncResult, Victory
 from engine.core.scenario import Readback
-from engine.core.tables import Changeset, ReplaceTab, Tables, TabSpec, WorkbookSpec
+from engine.core.tables import Cell, Changeset, ReplaceTab, Tables, TabSpec, WorkbookSpec
 
 from . import codec, hooks, reporter, stages, turn
 from .calendar import CALENDAR, LAST_TURN
@@ -61,11 +61,27 @@ def private_tabs(tables: Tables, order_tabs: Collection[str] | None = None) -> l
     return out
 
 
-DEMO_ORDERS = {
-    "Вавилон": [["государство", "Разведка", None, "3,4"], ["города", "Активировать", None, "Вавилон"]],
-    "Рим": [["государство", "Изучить", "Письменность"], ["города", "Активировать", None, "Рим"]],
-    "Греция": [["государство", "Нет действий"]],
+#: the sample orders of `strategos demo`, by seat (1 Вавилон, 3 Греция, 4 Рим) and language
+DEMO_ORDERS: dict[str, dict[int, list[list[Cell]]]] = {
+    "ru": {1: [["государство", "Разведка", None, "3,4"], ["города", "Активировать", None, "{capital}"]],
+           4: [["государство", "Изучить", "Письменность"], ["города", "Активировать", None, "{capital}"]],
+           3: [["государство", "Нет действий"]]},
+    "en": {1: [["state", "Explore", None, "3,4"], ["cities", "Activate", None, "{capital}"]],
+           4: [["state", "Research", "Письменность"], ["cities", "Activate", None, "{capital}"]],
+           3: [["state", "Pass"]]},
 }
+
+
+def demo_orders(tables: Tables) -> dict[str, list[list[Cell]]]:
+    """The sample orders for the campaign's nations by seat, in its language, at their capitals."""
+    lang = _lang(tables)
+    world = codec.decode(tables)
+    out: dict[str, list[list[Cell]]] = {}
+    for n in world.nations.values():
+        rows = DEMO_ORDERS["en" if lang == "en" else "ru"].get(n.seat)
+        if rows and orders_tab(n.name, lang) in tables:
+            out[n.name] = [[c.format(capital=n.capital) if isinstance(c, str) else c for c in r] for r in rows]
+    return out
 
 
 def victory(tables: Tables) -> Victory | None:
@@ -131,8 +147,7 @@ class Civ1Ruleset:
         return private_tabs(tables, order_tabs)
 
     def demo_changes(self, tables: Tables) -> Changeset:
-        rows = {n: r for n, r in DEMO_ORDERS.items() if orders_tab(n) in tables}
-        return Changeset(blocks=hooks.order_blocks(tables, rows))
+        return Changeset(blocks=hooks.order_blocks(tables, demo_orders(tables)))
 
     def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
         return tab_audiences(tables)

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from engine.core import history
+from engine.core import history, meta
 from engine.core.cursor import Cursor
 from engine.core.errors import CampaignError
 from engine.core.ledger import LedgerEntry
@@ -65,8 +65,9 @@ def _row(order: Any) -> list[Cell]:
 def order_blocks(tables: Tables, orders: Mapping[str, Grid]) -> list[WriteBlock]:
     """`orders` (nation -> rows of the input fields) written below each tab's last input."""
     out = []
+    lang = meta.lang(tables) or "ru"
     for nation, rows in orders.items():
-        tab = orders_tab(nation)
+        tab = orders_tab(nation, lang)
         if tab not in tables:
             raise CampaignError(f"у нации «{nation}» нет листа приказов «{tab}»")
         grid = tables[tab]

@@ -54,7 +54,8 @@ def scenario_data(name: str) -> dict[str, Any]:
 
 def world_of(data: dict[str, Any], lang: str = "ru") -> World:
     """The world a scenario starts in: its map (rows of terrain letters, `legend`), its villages,
-    and each nation with its capital, deck and opening balances (`start`)."""
+    and each nation with its capital, deck and opening balances (`start`); in an English campaign
+    the nations and capitals by their English names (`name_en`, `capital_en`) where it gives them."""
     legend: dict[str, str] = data.get("legend") or {}
     world = World(title=str(data.get("title_en" if lang == "en" else "title") or data.get("title") or ""),
                   turn=1, stage=CALENDAR.first().stage, lang=lang)
@@ -70,9 +71,11 @@ def world_of(data: dict[str, Any], lang: str = "ru") -> World:
         world.tiles[h].village = True
     start: dict[str, Any] = data.get("start") or {}
     for i, rec in enumerate(data.get("nations") or [], start=1):
-        name = str(rec["name"])
+        en = lang == "en"
+        name = str((rec.get("name_en") if en else None) or rec["name"])
+        capital = str((rec.get("capital_en") if en else None) or rec.get("capital") or "")
         world.nations[name] = Nation(name, leader=str(rec.get("leader") or ""), seat=int(rec.get("seat") or i),
-                                     capital=str(rec.get("capital") or ""), power=int(start.get("power", 0)),
+                                     capital=capital, power=int(start.get("power", 0)),
                                      coins=int(start.get("coins", 0)), science=int(start.get("science", 0)),
                                      vp_honesty=int(start.get("vp_honesty", 1)))
         world.decks[name] = Deck([Card(str(u)) for u in start.get("deck") or []])
