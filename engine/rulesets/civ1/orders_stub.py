@@ -65,3 +65,18 @@ def parse(row: OrderRow, stage: str, rules: Rules, world: World) -> Order:
     if own is not None and own != stage:
         raise InvalidOrder(f"«{row.cells.get('action')}» — приказ фазы «{CALENDAR.stage(own).ru}»")
     return order
+
+
+def describe(order: Order, lang: str, rules: Rules | None = None) -> str:
+    """The echo «Понято как» of an order of this stand-in (orders.py's own is richer)."""
+    en = lang == "en"
+    match order:
+        case Explore(hex=h):
+            return f"{'explore the village on' if en else 'разведать деревню на гексе'} {hexes.text(h)}"
+        case Found(hex=h, name=name):
+            return f"{'found' if en else 'основать город'} «{name}» {'on' if en else 'на гексе'} {hexes.text(h)}"
+        case Research(tech=tech):
+            return f"{'research' if en else 'изучить'} {tech}"
+        case Activate(city=city):
+            return f"{'activate' if en else 'активировать'} {city}"
+    return "no action" if en else "нет действий"

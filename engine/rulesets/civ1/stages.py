@@ -88,3 +88,10 @@ def absent_orders() -> Callable[..., Any] | None:
         return None
     found: Callable[..., Any] | None = getattr(importlib.import_module(full), "default_orders", None)
     return found
+
+
+def describer() -> Parser:
+    """orders.py's `describe(order, lang, rules)` (the echo «Понято как»), else the stand-in's."""
+    name = "orders" if importlib.util.find_spec(f"{PACKAGE}.orders") is not None else "orders_stub"
+    describe: Parser = importlib.import_module(f"{PACKAGE}.{name}").describe
+    return describe

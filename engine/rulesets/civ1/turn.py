@@ -140,6 +140,8 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
     report.facts.order = world.seats()
     out = Judged(at, lang, rules, opening, world, report)
     parse = stages.parser()
+    describe = stages.describer()
+    placeholders: dict[str, OrderResult] = {}  # each parsed row's echo, until a phase answers it
     supply = stages.absent_orders()
     orders: dict[str, list[Given]] = {}
     for nation in world.seats():
@@ -176,6 +178,8 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
                 if isinstance(order, InvalidOrder):
                     raise order
                 given.append(Given(row, order))
+                placeholders[row.ref] = OrderResult(Status.ACCEPTED, "", describe(order, lang, rules))
+                report.results[row.ref] = placeholders[row.ref]  # the echo, kept by a phase's result
             except InvalidOrder as e:
                 report.result(row.ref, Status.REJECTED, str(e))
         orders[nation] = given
@@ -185,10 +189,10 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
         if on_phase is not None:
             on_phase(phase.name)
     for given in (g for rows in orders.values() for g in rows):
-        if given.row.ref in report.results:
-            continue
+        if report.results.get(given.row.ref) is not placeholders.get(given.row.ref):
+            continue  # a phase answered it
         if isinstance(given.order, Pass):
-            report.result(given.row.ref, Status.ACCEPTED if dice.blind else Status.DONE, "", _("нет действий"))
+            report.result(given.row.ref, Status.ACCEPTED if dice.blind else Status.DONE, "")
         else:
             report.result(given.row.ref, Status.REJECTED, _("приказ «{action}» пока не исполняется: нет его шага "
                                                             "в программе").format(action=given.row.cells.get("action")))
