@@ -184,6 +184,13 @@ def test_CIV_TURN_02_xlsx_both_stages_history_verify_rollback_and_rome_hidden_fr
     assert tables[orders_tab("Китай")][1][7] == "1:города"
     after_cities = {t: tables[t] for t in after_state}
 
+    report_dir = tmp_path / "отчёты"
+    _run(capsys, "report", str(path), "--out", str(tmp_path / "пост.txt"), "--players", str(report_dir))
+    assert ROME_TECH in (report_dir / "Рим.md").read_text(encoding="utf-8")
+    assert ROME_TECH not in (report_dir / "Греция.md").read_text(encoding="utf-8")
+    post = (tmp_path / "пост.txt").read_text(encoding="utf-8")
+    assert "Цивилизация 1.0, ход 1" in post and ROME_TECH not in post and str(ROME_COINS) not in post
+
     listed = json.loads(_run(capsys, "history", str(path), "--json"))
     assert [t["cursor"] for t in listed] == ["1:государство", "1:города"]
     for window in ("1:государство", "1:города"):
