@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from engine.core import i18n, meta
+from engine.core import history, i18n, meta
 from engine.core.cursor import Cursor
 from engine.core.errors import CampaignError, Problem
 from engine.core.layout import Layout, find_tab, records
@@ -138,6 +138,8 @@ def decode(tables: Tables, at: Cursor | None = None) -> World:
     at = at or meta.open_cursor(tables, CALENDAR)
     world = World(title=meta.text(tables, META_KEYS["title"]), turn=at.turn, stage=at.stage,
                   lang=meta.lang(tables) or "ru", campaign_id=meta.text(tables, meta.CAMPAIGN_ID))
+    kept = history.entries(tables)
+    world.last_resolved = kept[-1].cursor.key() if kept else ""  # «15:cities»: the end of the game reads it
     nations = Tab.read(tables, NATIONS, problems)
     for r, rec in nations.rows:
         name = nations.text(rec, "name")
