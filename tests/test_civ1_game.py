@@ -315,3 +315,31 @@ def test_google_rome_secrets_in_romes_spreadsheet_only_greece_opens_none_of_them
             assert value not in leaves, (readable, value)
     own = _leaves(gsheets.get_spreadsheet(make_client(google.key(support.P1)), book_rome, "*"))
     assert ROME_TECH in own and (ROME_COINS in own or float(ROME_COINS) in own)  # the check can fail
+
+
+def test_CIV_TURN_02_the_state_stage_runs_the_seeds_13_steps_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """«1 first player; 2 Power income; 3 villages; 4 spies; 5 cities; 6 upgrades; 7 restores;
+    8 reorganisation; 9 attacks; 10 research; …» (spec §1): exploring and spies go before the state
+    module's founding, attacks before its research, whatever else each module holds."""
+    from engine.core.turn import Phase
+    from engine.rulesets.civ1 import stages
+
+    def phase(name: str) -> Phase[Any]:
+        return Phase(name, lambda world, *_rest: world)
+
+    exported = {
+        ("phases.state", "STATE_PHASES"): [phase(n) for n in ("первый игрок", "доход Власти", "основание", "апгрейд",
+                                                               "восстановление", "реорганизация", "исследования",
+                                                               "правление", "чудеса", "передачи")],
+        ("phases.explore", "EXPLORE"): [phase("войска в строю"), phase("разведка")],
+        ("phases.spies", "SPIES"): [phase("шпионаж")],
+        ("phases.combat", "ATTACKS"): [phase("атаки")],
+        ("phases.cities", "CITY_PHASES"): [phase("города")],
+    }
+    monkeypatch.setattr(stages, "_exported", lambda module, name: tuple(exported.get((module, name), ())))
+    assert [p.name for p in stages.phases_of("state")] == [
+        "первый игрок", "доход Власти", "войска в строю", "разведка", "шпионаж", "основание", "апгрейд",
+        "восстановление", "реорганизация", "атаки", "исследования", "правление", "чудеса", "передачи"]
+    assert [p.name for p in stages.phases_of("cities")] == ["города"]
+    del exported[("phases.state", "STATE_PHASES")]  # a module not there yet: its steps are simply absent
+    assert [p.name for p in stages.phases_of("state")] == ["войска в строю", "разведка", "шпионаж", "атаки"]
