@@ -343,3 +343,26 @@ def test_CIV_TURN_02_the_state_stage_runs_the_seeds_13_steps_in_order(monkeypatc
     assert [p.name for p in stages.phases_of("cities")] == ["города"]
     del exported[("phases.state", "STATE_PHASES")]  # a module not there yet: its steps are simply absent
     assert [p.name for p in stages.phases_of("state")] == ["войска в строю", "разведка", "шпионаж", "атаки"]
+
+
+def test_an_english_campaign_plays_both_stages_and_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The same game in English: tabs and headers in English, nations by their English names, the
+    stages «state» and «cities»; the demo's sample orders; both windows verified."""
+    path = tmp_path / "civ-en.xlsx"
+    _run(capsys, "new", str(path), "--ruleset", "civ1", "--lang", "en")
+    backend = XlsxBackend(path)
+    tables = backend.read()
+    assert {"Orders — Rome", "Realm — Rome", "Treasury", "World map", "Cities", "Rules — Terrain and techs"} <= set(
+        tables)
+    backend.write(rulesets.get("civ1").demo_changes(tables))
+    checked = json.loads(_run(capsys, "check", str(path), "--json"))
+    assert checked["cursor"] == "1:state" and checked["waiting"] == 2
+    assert json.loads(_run(capsys, "resolve", str(path), "--json"))["cursor"] == "1:state"
+    greek = XlsxBackend(path).read()["Orders — Greece"][1]
+    assert greek[7:10] == ["1:state", "done", None] and "action" in str(greek[10]).lower()  # the echo, in English
+    assert json.loads(_run(capsys, "resolve", str(path), "--json"))["cursor"] == "1:cities"
+    tables = XlsxBackend(path).read()
+    assert meta.open_cursor(tables, CALENDAR) == Cursor(2, "state")
+    assert tables["Orders — Babylon"][2][7] == "1:cities"  # the row that waited
+    for window in ("1:state", "1:cities"):
+        assert json.loads(_run(capsys, "verify", str(path), "--turn", window, "--json"))["ok"] is True
