@@ -19,6 +19,7 @@ from engine.core.ruleset import Ruleset
 
 RULESETS: dict[str, str] = {
     "ancient": "engine.rulesets.ancient.game:RULESET",
+    "civ1": "engine.rulesets.civ1.game:RULESET",
 }
 DEFAULT = "ancient"
 

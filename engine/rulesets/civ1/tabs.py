@@ -104,8 +104,8 @@ RULES_TERRAIN = Layout(
 )
 
 RULES_TERRAIN_MODS = Layout(
-    "Правила — Местность и технологии",
-    "Rules — Terrain and technologies",
+    "Правила — Местность и техн.",  # Excel: a sheet name has at most 31 characters
+    "Rules — Terrain and techs",
     (
         C("tech", "Технология", "Technology", width=18),
         C("terrain", "Местность", "Terrain", width=30),
@@ -114,6 +114,7 @@ RULES_TERRAIN_MODS = Layout(
         C("applies", "Когда", "Applies", width=10),
         RULE_IDS,
     ),
+    aliases=("Правила — Местность и технологии", "Rules — Terrain and technologies"),
 )
 
 RULES_CLASSES = Layout(

@@ -1,0 +1,192 @@
+"""«Civilization 1.0» as a `Ruleset` (engine/core/ruleset.py): every member of the Protocol.
+
+A turn is two windows, «N:государство» and «N:города» (calendar.py); check and resolve of one of
+them are turn.py's; a new campaign is workbook.py's; the tabs' layouts and audiences vocab.py's
+(hidden information: each nation's secrets in the GM's tabs and in its own «Держава» tab only)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from engine.core import history, meta
+from engine.core.audience import GM, PUBLIC, Audience, player
+from engine.core.cursor import Cursor
+from engine.core.dice import new_secret
+from engine.core.errors import CampaignError
+from engine.core.ledger import Resource
+from engine.core.orders import OrderRow
+from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, SyncResult, Victory
+from engine.core.scenario import Readback
+from engine.core.tables import Cell, Changeset, ReplaceTab, Tables, TabSpec, WorkbookSpec
+
+from . import codec, hooks, reporter, stages, turn
+from .calendar import CALENDAR, LAST_TURN
+from .resources import RESOURCES
+from .vocab import ALIASES, GM_LAYOUTS, NAME, ORDER_FIELDS, ORDERS, REPORT, orders_tab, realm_tab
+from .workbook import new_workbook
+
+
+def _lang(tables: Tables) -> str:
+    return meta.lang(tables) or "ru"
+
+
+def _nations(tables: Tables) -> list[str]:
+    """The nations of the campaign by their order tabs (read without decoding the whole world)."""
+    lang = _lang(tables)
+    prefix = orders_tab("", lang)
+    return sorted(t[len(prefix):] for t in tables if t.startswith(prefix))
+
+
+def tab_audiences(tables: Tables) -> dict[str, Audience]:
+    """Who may see each tab: a nation's orders and «Держава» are its own; the GM's tabs (every
+    nation's secrets, the ledger, the archive, the history) the GM's; every other tab public."""
+    lang = _lang(tables)
+    own = {name(n, lang): player(n) for n in _nations(tables) for name in (orders_tab, realm_tab)}
+    gm = {layout.tab_name(lang): GM for layout in GM_LAYOUTS} | {history.tab_of(tables): GM}
+    return {tab: own.get(tab) or gm.get(tab) or PUBLIC for tab in tables}
+
+
+def private_tabs(tables: Tables, order_tabs: Collection[str] | None = None) -> list[ReplaceTab]:
+    """Each nation's «Держава» tab, to live beside its order tab in its own book."""
+    lang = _lang(tables)
+    out = []
+    for n in _nations(tables):
+        if order_tabs is not None and orders_tab(n, lang) not in order_tabs:
+            continue
+        name = realm_tab(n, lang)
+        out.append(ReplaceTab(name, [list(r) for r in tables.get(name, [[name]])],
+                              TabSpec(name, [], kind=REPORT, owner=n), beside=orders_tab(n, lang), audience=player(n)))
+    return out
+
+
+#: the sample orders of `strategos demo`, by seat (1 Вавилон, 3 Греция, 4 Рим) and language
+DEMO_ORDERS: dict[str, dict[int, list[list[Cell]]]] = {
+    "ru": {1: [["государство", "Разведка", None, "3,4"], ["города", "Активировать", None, "{capital}"]],
+           4: [["государство", "Изучить", "Письменность"], ["города", "Активировать", None, "{capital}"]],
+           3: [["государство", "Нет действий"]]},
+    "en": {1: [["state", "Explore", None, "3,4"], ["cities", "Activate", None, "{capital}"]],
+           4: [["state", "Research", "Письменность"], ["cities", "Activate", None, "{capital}"]],
+           3: [["state", "Pass"]]},
+}
+
+
+def demo_orders(tables: Tables) -> dict[str, list[list[Cell]]]:
+    """The sample orders for the campaign's nations by seat, in its language, at their capitals."""
+    lang = _lang(tables)
+    world = codec.decode(tables)
+    out: dict[str, list[list[Cell]]] = {}
+    for n in world.nations.values():
+        rows = DEMO_ORDERS["en" if lang == "en" else "ru"].get(n.seat)
+        if rows and orders_tab(n.name, lang) in tables:
+            out[n.name] = [[c.format(capital=n.capital) if isinstance(c, str) else c for c in r] for r in rows]
+    return out
+
+
+def victory(tables: Tables) -> Victory | None:
+    """After the last turn's cities stage (CIV-TURN-01): score.py's verdict when it is there (C5's),
+    else the nations with the most ПО, together."""
+    at = meta.open_cursor(tables, CALENDAR)
+    world = codec.decode(tables, at)
+    rules = codec.read_rules(tables)
+    last = rules.param("last_turn") if "last_turn" in rules.params else LAST_TURN
+    if at.turn <= last:
+        return None
+    try:
+        from . import score  # type: ignore[attr-defined]
+    except ImportError:
+        score = None
+    if score is not None and hasattr(score, "victory"):
+        found: Victory | None = score.victory(world, rules)
+        return found
+    best = max((world.balance(n, "по") for n in world.nations), default=0)
+    winners = tuple(n for n in world.seats() if world.balance(n, "по") == best)
+    return Victory(winners, f"{', '.join(winners)}: больше всех ПО ({best}) после хода {last}")
+
+
+class Civ1Ruleset:
+    """The game as the registry holds it."""
+
+    name = NAME
+    aliases: tuple[str, ...] = ALIASES
+    resources: tuple[Resource, ...] = RESOURCES
+    calendar = CALENDAR
+    hidden_information = True
+
+    @property
+    def phases(self) -> tuple[str, ...]:
+        return stages.phase_names()
+
+    def new_workbook(self, scenario: str = "demo", lang: str = "ru", title: str | None = None,
+                     secret: str | None = None, data: dict[str, Any] | None = None,
+                     campaign_id: str | None = None) -> WorkbookSpec:
+        return new_workbook(scenario, lang, secret or new_secret(), campaign_id or meta.new_campaign_id(), title,
+                            data)
+
+    def check(self, tables: Tables, secret: str | None = None, on_phase: OnPhase | None = None,
+              tab_ids: dict[str, str] | None = None, expect: Cursor | None = None) -> SyncResult:
+        return turn.check(tables, on_phase, expect)
+
+    def resolve(self, tables: Tables, expect_turn: int | None = None, seed: str | None = None,
+                secret: str | None = None, on_phase: OnPhase | None = None,
+                tab_ids: dict[str, str] | None = None) -> SyncResult:
+        return turn.resolve(tables, expect_turn, seed, secret, on_phase)
+
+    def chronicle_seed(self, tables: Tables, cursor: Cursor) -> str | None:
+        return None  # every seed is in the meta's own cell since the first window
+
+    def later_inputs(self, tables: Tables) -> dict[str, list[int]]:
+        # the inputs, and the result columns too: a check after the window rewrites a waiting row's
+        # words (the row of the cities stage typed during the state stage); the archive keeps the
+        # results of every executed row, and verify compares it cell by cell
+        cols = [ORDERS.col(f) - 1 for f in (*ORDER_FIELDS, "comment", "status", "reason", "understood")]
+        return {orders_tab(n, _lang(tables)): cols for n in _nations(tables)}
+
+    def private_tabs(self, tables: Tables, order_tabs: Collection[str] | None = None) -> list[ReplaceTab]:
+        return private_tabs(tables, order_tabs)
+
+    def demo_changes(self, tables: Tables) -> Changeset:
+        return Changeset(blocks=hooks.order_blocks(tables, demo_orders(tables)))
+
+    def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
+        return tab_audiences(tables)
+
+    def last_resolved(self, tables: Tables) -> int:
+        return turn.last_resolved(tables)
+
+    def report_sides(self, tables: Tables) -> list[str]:
+        return _nations(tables)
+
+    def forum_post(self, tables: Tables, turn_: int, fmt: str = "bbcode", limit: int = DEFAULT_POST_LIMIT) -> list[str]:
+        return reporter.forum_post(tables, turn_, fmt, limit)
+
+    def player_report(self, tables: Tables, side: str, turn_: int | None = None) -> str:
+        if side not in _nations(tables):
+            raise CampaignError(f"нет нации «{side}»")
+        return "\n".join(reporter.report_lines(tables, side, turn_))
+
+    def chart_png(self, tables: Tables, path: Path) -> Path:
+        return reporter.chart_png(tables, path)
+
+    def scenario_tables(self, setup: Mapping[str, Any]) -> Tables:
+        return hooks.build_tables(setup)
+
+    def scenario_orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
+        return hooks.put_orders(tables, orders)
+
+    def scenario_readback(self, tables: Tables, result: SyncResult) -> Readback:
+        return hooks.readback(tables, result)
+
+    def scenario_expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
+        return hooks.expect_game(expect, tables)
+
+    def default_orders(self, tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
+        supply = stages.absent_orders()
+        return list(supply(tables, side, cursor)) if supply is not None else []
+
+    def victory(self, tables: Tables) -> Victory | None:
+        return victory(tables)
+
+
+RULESET: Ruleset = Civ1Ruleset()
