@@ -317,32 +317,22 @@ def test_google_rome_secrets_in_romes_spreadsheet_only_greece_opens_none_of_them
     assert ROME_TECH in own and (ROME_COINS in own or float(ROME_COINS) in own)  # the check can fail
 
 
-def test_CIV_TURN_02_the_state_stage_runs_the_seeds_13_steps_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_CIV_TURN_02_the_state_stage_runs_the_seeds_13_steps_in_order() -> None:
     """«1 first player; 2 Power income; 3 villages; 4 spies; 5 cities; 6 upgrades; 7 restores;
-    8 reorganisation; 9 attacks; 10 research; …» (spec §1): exploring and spies go before the state
-    module's founding, attacks before its research, whatever else each module holds."""
-    from engine.core.turn import Phase
+    8 reorganisation; 9 attacks; 10 research; 11 government; 12 wonder intentions; 13 transfers»
+    (spec §1, CIV-TURN-03): the real phases in that order, the routed cards back before the
+    villages, the honesty step after the transfers; the cities stage ends with the end-of-game check."""
     from engine.rulesets.civ1 import stages
 
-    def phase(name: str) -> Phase[Any]:
-        return Phase(name, lambda world, *_rest: world)
-
-    exported = {
-        ("phases.state", "STATE_PHASES"): [phase(n) for n in ("первый игрок", "доход Власти", "основание", "апгрейд",
-                                                               "восстановление", "реорганизация", "исследования",
-                                                               "правление", "чудеса", "передачи")],
-        ("phases.explore", "EXPLORE"): [phase("войска в строю"), phase("разведка")],
-        ("phases.spies", "SPIES"): [phase("шпионаж")],
-        ("phases.combat", "ATTACKS"): [phase("атаки")],
-        ("phases.cities", "CITY_PHASES"): [phase("города")],
-    }
-    monkeypatch.setattr(stages, "_exported", lambda module, name: tuple(exported.get((module, name), ())))
     assert [p.name for p in stages.phases_of("state")] == [
         "первый игрок", "доход Власти", "войска в строю", "разведка", "шпионаж", "основание", "апгрейд",
-        "восстановление", "реорганизация", "атаки", "исследования", "правление", "чудеса", "передачи"]
-    assert [p.name for p in stages.phases_of("cities")] == ["города"]
-    del exported[("phases.state", "STATE_PHASES")]  # a module not there yet: its steps are simply absent
-    assert [p.name for p in stages.phases_of("state")] == ["войска в строю", "разведка", "шпионаж", "атаки"]
+        "восстановление", "реорганизация", "атаки", "исследования", "правление", "чудеса", "передачи",
+        "честность"]
+    from engine.rulesets.civ1.phases.cities import CITIES
+    from engine.rulesets.civ1.score import END
+
+    assert stages.phases_of("cities") == (CITIES, END)
+    assert stages.phases_of("nonsense") == ()
 
 
 def test_an_english_campaign_plays_both_stages_and_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -366,3 +356,16 @@ def test_an_english_campaign_plays_both_stages_and_verifies(tmp_path: Path, caps
     assert tables["Orders — Babylon"][2][7] == "1:cities"  # the row that waited
     for window in ("1:state", "1:cities"):
         assert json.loads(_run(capsys, "verify", str(path), "--turn", window, "--json"))["ok"] is True
+
+
+def test_a_check_executes_nothing_and_says_so_the_resolve_does() -> None:
+    """A check draws no die and executes nothing: the demo's rows are «принят» (or refused), never
+    «выполнен»; the resolve of the same window executes them."""
+    game = rulesets.get("civ1")
+    tables = _fresh()
+    tables = apply_changes(tables, game.demo_changes(tables))
+    checked = game.check(tables)
+    statuses = {r.status.value for r in checked.report.results.values()}
+    assert "done" not in statuses and "accepted" in statuses, statuses
+    resolved = game.resolve(tables, secret="demo-secret")
+    assert "done" in {r.status.value for r in resolved.report.results.values()}

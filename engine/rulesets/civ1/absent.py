@@ -22,7 +22,7 @@ from collections.abc import Mapping
 
 from engine.core import absence
 from engine.core.cursor import Cursor
-from engine.core.dice import Dice, cursor_seed
+from engine.core.dice import Dice
 from engine.core.orders import OrderRow
 from engine.core.tables import Cell, Tables
 
@@ -74,11 +74,13 @@ class _Rows:
 
 def default_orders(tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
     """`Ruleset.default_orders`: the stand-in rows of an absent nation at window `cursor`, read from
-    the campaign (the codec's world and rules); the technology die is seeded by the window."""
+    the campaign (the codec's world and rules) -- a forecast drawn with blind dice: the resolve
+    draws the random technology with the window's own dice (seeded by the GM's secret), so nobody
+    can predict it from what the sheet shows."""
     codec = importlib.import_module(f"{__package__}.codec")
     world: World = codec.decode(tables, cursor)
     rules: Rules = codec.read_rules(tables)
-    dice = Dice(seed=cursor_seed(world.secret or world.campaign_id or world.title, cursor))
+    dice = Dice.blind_dice()
     return [g.row for g in stand_ins(world, rules, side, cursor.stage, dice, cursor.key())]
 
 

@@ -21,7 +21,7 @@ from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, SyncResult
 from engine.core.scenario import Readback
 from engine.core.tables import Cell, Changeset, ReplaceTab, Tables, TabSpec, WorkbookSpec
 
-from . import codec, hooks, reporter, stages, turn
+from . import absent, codec, hooks, reporter, stages, turn
 from .calendar import CALENDAR, LAST_TURN
 from .resources import RESOURCES
 from .vocab import ALIASES, GM_LAYOUTS, NAME, ORDER_FIELDS, ORDERS, REPORT, orders_tab, realm_tab
@@ -182,8 +182,7 @@ class Civ1Ruleset:
         return hooks.expect_game(expect, tables)
 
     def default_orders(self, tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
-        supply = stages.absent_orders()
-        return list(supply(tables, side, cursor)) if supply is not None else []
+        return absent.default_orders(tables, side, cursor)
 
     def victory(self, tables: Tables) -> Victory | None:
         return victory(tables)

@@ -1,7 +1,7 @@
 """Check and resolve of the open window of a civ1 campaign («1:государство», «1:города»).
 
 Both read every nation's «Приказы — <нация>» with the core's order-tab reader; the rows of the open
-stage are parsed (orders.py's `parse`, stages.parser) into `Given` orders, the rows of the cities
+stage are parsed (orders.py's `parse`) into `Given` orders, the rows of the cities
 stage written during the state stage wait (engine/core/stagerows.py), and the stage's phases run
 in the seed's order (stages.phases_of) on the decoded world with the report bound to it, so every
 change of a balance is a ledger posting.  A check uses blind dice and writes only the orders'
@@ -27,12 +27,14 @@ from engine.core.ordertab import OrderTab
 from engine.core.ruleset import SyncResult
 from engine.core.tables import Cell, Changeset, Grid, ReplaceTab, Tables, is_blank
 
-from . import codec, stages
+from . import absent, codec, stages
 from .calendar import CALENDAR
-from .facts import Battle, Facts, Report, new_report
+from .facts import Facts, Report, new_report
 from .messages import _
 from .model import World
+from .orders import describe, parse
 from .ordertypes import STATE, Given, Pass
+from .phases import combat
 from .resources import HAMMERS, NATIONAL, RESOURCES
 from .rules import Rules
 from .vocab import (
@@ -139,10 +141,7 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
     report.bind(world)
     report.facts.order = world.seats()
     out = Judged(at, lang, rules, opening, world, report)
-    parse = stages.parser()
-    describe = stages.describer()
     placeholders: dict[str, OrderResult] = {}  # each parsed row's echo, until a phase answers it
-    supply = stages.absent_orders()
     orders: dict[str, list[Given]] = {}
     for nation in world.seats():
         ot = _order_tab(tables, nation, lang)
@@ -164,8 +163,10 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
         ot.rows = [*split.now, *(r for r, _w in split.past), *split.unknown]
         ot.rows.sort(key=lambda r: r.row)
         out.tabs[ot.tab] = ot
-        came = absence.attendance({nation: split.now}, (nation,),
-                                  lambda s: supply(tables, s, at) if supply is not None else [])
+        def stand_ins(side: str) -> list[OrderRow]:  # drawn with this window's own dice
+            return [g.row for g in absent.stand_ins(world, rules, side, at.stage, dice, at.key())]
+
+        came = absence.attendance({nation: split.now}, (nation,), stand_ins)
         if nation in came.present:
             out.present.add(nation)
         if nation in came.stood_in:
@@ -235,6 +236,9 @@ def check(tables: Tables, on_phase: OnPhase | None = None, expect: Cursor | None
     window.expect(tables, CALENDAR, expect)
     at = open_window(tables)
     j = judge(tables, at, Dice.blind_dice(), on_phase)
+    for ref, res in j.report.results.items():  # a check executes nothing: what would be done is accepted
+        if res.status is Status.DONE:
+            j.report.results[ref] = OrderResult(Status.ACCEPTED, res.reason, res.understood)
     changes = Changeset()
     for tab, ot in j.tabs.items():
         later = _waiting_words(j, tab)
@@ -245,29 +249,9 @@ def check(tables: Tables, on_phase: OnPhase | None = None, expect: Cursor | None
     return SyncResult("check", at.turn, changes, j.report, j.world, summary("check", j))
 
 
-def battle_rows(battles: list[Battle], stamp: str) -> Grid:
-    """The «Бои» rows of the window: one per duel with every die (a battle without duels: one row)."""
-    out: Grid = []
-    for b in battles:
-        if not b.duels:
-            out.append([stamp, b.origin, b.target, None, None, None, None, None, None, None, b.result or None])
-        for d in b.duels:
-            out.append([stamp, b.origin, b.target, d.number,
-                        d.attacker_unit + (f" + {d.attacker_support}" if d.attacker_support else ""),
-                        d.defender_unit + (f" + {d.defender_support}" if d.defender_support else ""),
-                        " ".join(map(str, d.attacker_dice)), " ".join(map(str, d.defender_dice)),
-                        f"{d.attacker_total}:{d.defender_total}", d.attacker_total - d.defender_total,
-                        d.outcome])
-    return out
-
-
 def battle_table(facts: Facts, lang: str, rules: Rules | None, stamp: Cell) -> tuple[list[Cell], Grid]:
     """The «Бои» log's header and the window's rows, each led by the window's stamp: phases/combat.py's
-    `battle_rows(facts, lang, rules)` (a header and one row per duel) when it is there, else ours."""
-    try:
-        from .phases import combat  # type: ignore[attr-defined]
-    except ImportError:
-        return BATTLES.header(lang), battle_rows(facts.battles, str(stamp))
+    `battle_rows(facts, lang, rules)` (a header and one row per duel, every die)."""
     grid: Grid = combat.battle_rows(facts, lang, rules)
     window = BATTLES.columns[0].header(lang)
     return [window, *grid[0]], [[stamp, *r] for r in grid[1:]]
