@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.core.dice import Roll
 from engine.core.turn import TurnReport
 
 
@@ -59,6 +60,7 @@ class Facts:
     battles: list[Battle] = field(default_factory=list)
     private: dict[str, list[str]] = field(default_factory=dict)  # nation -> lines only it may read
     ended: bool = False  # the game ended with this window (CIV-TURN-01)
+    dice: list[Roll] = field(default_factory=list)  # every roll of the window, in order (turn.judge fills it)
 
     def tell(self, nation: str, line: str) -> None:
         """A line for `nation`'s private report only (a spy's finding, a village's gift)."""

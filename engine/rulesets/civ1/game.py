@@ -179,7 +179,7 @@ class Civ1Ruleset:
         return hooks.readback(tables, result)
 
     def scenario_expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
-        return hooks.expect_game(expect, tables)
+        return hooks.expect_game(expect, tables, result)
 
     def default_orders(self, tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
         return absent.default_orders(tables, side, cursor)

@@ -197,6 +197,7 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
         else:
             report.result(given.row.ref, Status.REJECTED, _("приказ «{action}» пока не исполняется: нет его шага "
                                                             "в программе").format(action=given.row.cells.get("action")))
+    report.facts.dice = list(dice.log)  # the window's rolls, for the reports and the scenarios' `expect.rolls`
     out.world = world
     return out
 
