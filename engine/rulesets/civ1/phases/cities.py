@@ -52,6 +52,7 @@ from ..yields import (
     unit_obsolete,
     workable,
 )
+from .spies import ensure_spies
 
 PHASE = "города"
 SKIPS = (FOUNDED, TRANSFERRED, CONQUERED)  # a city's status that skips the stage
@@ -567,6 +568,7 @@ def counter_spy(world: World, ct: CityTurn, given: Given, rules: Rules, report: 
     if city.counter_spy:
         report.result(given.row.ref, Status.REJECTED, _("в городе {city} уже есть контршпион").format(city=city.name))
         return
+    ensure_spies(world, rules, city.nation)  # a spy its technologies give, never sent yet, exists too
     spy = next((s for s in world.spies if s.nation == city.nation and not s.where and not s.busy), None)
     if spy is None:
         report.result(given.row.ref, Status.REJECTED, _(
