@@ -131,6 +131,20 @@ def read_rules(tables: Tables) -> Rules:
     return rules
 
 
+
+def _stolen(tab: Tab, row: int, rec: dict[str, Cell]) -> dict[str, int]:
+    """«Похищено»: «технология: ход; …» — what a spy stole and the turn it costs half (CIV-SPY-02)."""
+    out: dict[str, int] = {}
+    for part in tab.text(rec, "stolen").split(";"):
+        tech, _sep, turn = part.rpartition(":")
+        if not part.strip():
+            continue
+        if not tech.strip() or not turn.strip().isdigit():
+            tab.bad(row, "stolen", _("пишут «технология: ход», а там «{value}»").format(value=part.strip()))
+            continue
+        out[tech.strip()] = int(turn)
+    return out
+
 def decode(tables: Tables, at: Cursor | None = None) -> World:
     """The world of the campaign at its open window (or `at`); a CampaignError lists every problem
     of the state tabs, each by tab, row and column."""
@@ -162,6 +176,8 @@ def decode(tables: Tables, at: Cursor | None = None) -> World:
         n.science, n.vp_tech = treasury.num(r, rec, "science"), treasury.num(r, rec, "vp_tech")
         n.spies = treasury.num(r, rec, "spies")
         world.decks[name].next = treasury.num(r, rec, "next_card")
+        n.resources = [x.strip() for x in treasury.text(rec, "resources").split(",") if x.strip()]
+        n.stolen = _stolen(treasury, r, rec)
     terrain = Tab.read(tables, MAP, problems)
     for r, rec in terrain.rows:
         h = terrain.hex(r, rec, "hex")
@@ -271,7 +287,8 @@ def encode(world: World, lang: str = "ru", rules: Rules | None = None) -> dict[s
             [n.name, n.leader or None, n.seat, n.capital or None, n.government or None, n.vp_honesty,
              n.missed, _yes(n.excused, lang), _yes(n.ai, lang)] for n in (world.nations[s] for s in seats)]),
         TREASURY.tab_name(lang): _grid(TREASURY, lang, [
-            [n.name, n.power, n.coins, n.science, n.vp_tech, n.spies, world.decks.get(n.name, Deck()).next]
+            [n.name, n.power, n.coins, n.science, n.vp_tech, n.spies, world.decks.get(n.name, Deck()).next,
+             ", ".join(n.resources) or None, "; ".join(f"{t}: {turn}" for t, turn in n.stolen.items()) or None]
             for n in (world.nations[s] for s in seats)]),
         MAP.tab_name(lang): _grid(MAP, lang, [
             [hexes.text(h), t.terrain, _yes(t.village, lang), owner[h].name if h in owner else None,

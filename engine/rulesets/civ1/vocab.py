@@ -62,6 +62,8 @@ TREASURY = Layout("Казна", "Treasury", (
     _o("vp_tech", "ПО (технологии)", "VP (technologies)", 10),
     _o("spies", "Шпионы", "Spies", 8),
     _o("next_card", "Следующая карта", "Next card", 10),
+    _o("resources", "Ресурсы", "Resources", 24),  # the nation's resource tokens (villages), comma-separated
+    _o("stolen", "Похищено", "Stolen", 24),  # «технология: ход» a spy stole, half price that turn
 ))
 
 MAP = Layout("Карта мира", "World map", (
