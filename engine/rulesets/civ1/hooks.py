@@ -34,8 +34,8 @@ from .rules_loaders import TAB_LOADERS
 from .vocab import CHRONICLE, LEDGER, ORDER_FIELDS, ORDERS, orders_tab, realm_tab
 from .workbook import new_workbook, tables_of
 
-OWN_KEYS = frozenset({"nations", "cities", "decks", "tiles", "spies", "treaties", "intentions", "order_of_play",
-                      "private", "battles", "rolls", "rolls_exclude"})
+OWN_KEYS = frozenset({"nations", "cities", "decks", "tiles", "spies", "treaties", "intentions", "letters",
+                      "order_of_play", "private", "battles", "rolls", "rolls_exclude", "warnings_exclude"})
 SETUP_KEYS = frozenset({"secret", "scenario", "nations", "tiles", "cities", "decks", "spies", "treaties",
                         "intentions", "letters", "rules"})
 NATION_INTS = ("power", "coins", "science", "vp_honesty", "vp_tech", "seat", "spies", "missed")
@@ -397,7 +397,7 @@ def _tile(world: World, where: Any, wanted: Mapping[str, Any], out: list[str]) -
 
 
 def _lists_expected(world: World, expect: Mapping[str, Any], out: list[str]) -> None:
-    """`spies`, `treaties`, `intentions`: the whole list, each item's named fields."""
+    """`spies`, `treaties`, `intentions`, `letters`: the whole list, each item's named fields."""
     if "spies" in expect:
         got_s = [{"nation": s.nation, "number": s.number, "where": s.where, "busy": s.busy} for s in world.spies]
         _match_list("шпионы", got_s, expect["spies"] or [], out)
@@ -410,6 +410,11 @@ def _lists_expected(world: World, expect: Mapping[str, Any], out: list[str]) -> 
         want = [dict(zip(("nation", "city", "wonder"), _triple(w, ("nation", "city", "wonder"))))
                 for w in expect["intentions"] or []]
         _match_list("намерения", got_i, want, out)
+    if "letters" in expect:
+        got_m = [{"sender": a, "to": b, "text": c} for a, b, c in world.letters]
+        keys = ("sender", "to", "text")
+        want = [dict(zip(keys, _triple(w, keys))) for w in expect["letters"] or []]
+        _match_list("письма", got_m, want, out)
 
 
 def _match_list(what: str, got: list[dict[str, Any]], want: Sequence[Mapping[str, Any]], out: list[str]) -> None:
@@ -523,7 +528,7 @@ def expect_game(expect: Mapping[str, Any], tables: Tables, result: SyncResult | 
     """civ1's own expectations of one window against the tables after it (and its report's facts:
     the order of play, the battles, the dice); one message per mismatch."""
     out = [f"неизвестный ключ ожидания «{k}»" for k in expect if k not in GENERIC_KEYS | OWN_KEYS]
-    world_keys = ("nations", "cities", "decks", "tiles", "spies", "treaties", "intentions")
+    world_keys = ("nations", "cities", "decks", "tiles", "spies", "treaties", "intentions", "letters")
     if any(k in expect for k in world_keys):
         world = codec.decode(tables)
         for name, wanted in (expect.get("nations") or {}).items():
@@ -540,6 +545,11 @@ def expect_game(expect: Mapping[str, Any], tables: Tables, result: SyncResult | 
         _lists_expected(world, expect, out)
     if "private" in expect:
         _private(tables, expect["private"] or {}, out)
+    if result is not None:
+        warned = [str(w) for w in result.summary.get("warnings") or result.report.warnings]
+        for snippet in _as_list(expect.get("warnings_exclude")):
+            if any(snippet in w for w in warned):
+                out.append(f"лишнее предупреждение «{snippet}»: {warned}")
     facts: Facts | None = result.report.facts if result is not None else None
     fact_keys = [k for k in ("order_of_play", "battles", "rolls", "rolls_exclude") if k in expect]
     if fact_keys and facts is None:
