@@ -52,6 +52,7 @@ from ..yields import (
     unit_obsolete,
     workable,
 )
+from .spies import ensure_spies
 
 PHASE = "города"
 SKIPS = (FOUNDED, TRANSFERRED, CONQUERED)  # a city's status that skips the stage
@@ -567,7 +568,8 @@ def counter_spy(world: World, ct: CityTurn, given: Given, rules: Rules, report: 
     if city.counter_spy:
         report.result(given.row.ref, Status.REJECTED, _("в городе {city} уже есть контршпион").format(city=city.name))
         return
-    spy = next((s for s in world.spies if s.nation == city.nation and not s.where and not s.busy), None)
+    # the nation's spies as its technologies give them: one never sent yet exists from now on
+    spy = next((s for s in ensure_spies(world, rules, city.nation) if not s.where and not s.busy), None)
     if spy is None:
         report.result(given.row.ref, Status.REJECTED, _(
             "у нации {nation} нет свободного шпиона (шпион, работавший в этом ходу, контршпионом быть не может)"
