@@ -226,3 +226,27 @@ def test_CIV_TURN_02_five_turns_on_the_emulator_orders_typed_by_each_player_and_
     public = gsheets.get_spreadsheet(greek, sid, "*")
     titles = {s["properties"]["title"] for s in public["sheets"]}
     assert not titles & (GM_TABS | {realm_tab(n) for n in NATIONS} | {orders_tab(n) for n in NATIONS})
+
+
+def test_the_readmes_civ1_rows_are_orders_the_parser_understands() -> None:
+    """Every row of the README's «Civilization 1.0» order tables reads as the order it shows (a
+    README example a player copies must not be refused for its words)."""
+    from engine.core.orders import OrderRow
+    from engine.rulesets.civ1 import orders
+    from engine.rulesets.civ1.model import City
+    from engine.rulesets.civ1.ordertypes import CITIES, STATE
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## «Civilization 1.0»"):]
+    section = section[:section.index("\n## ", 1)]
+    lines = [line for line in section.splitlines() if line.startswith(("| государство", "| города"))]
+    tables = tables_of(new_workbook("demo", "ru", PINNED, "demo"))
+    world, rules = codec.decode(tables), codec.read_rules(tables)
+    world.cities["Застава"] = City("Застава", "Рим", (11, 5))
+    read = []
+    for i, line in enumerate(lines, start=2):
+        cells = [c.strip() or None for c in line.strip().strip("|").split("|")]
+        row = OrderRow("Приказы — Рим", i, "Рим", dict(zip(("stage", "action", "object", "where", "to"), cells)))
+        read.append(type(orders.parse(row, STATE if cells[0] == "государство" else CITIES, rules, world)).__name__)
+    assert read == ["Explore", "Found", "Attack", "SendSpy", "Research",
+                    "Activate", "Work", "BuildUnit", "Build", "CounterSpy"]
