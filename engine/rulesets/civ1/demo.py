@@ -4,7 +4,7 @@ the engine's own rules (reach.py, the prices), so the demo stays meaningful if t
 
 What five turns show, by seat (the demo scenario's nations):
 
-- 1 Вавилон, 3 Греция, 5 Китай explore the villages in reach, one a turn (1к10 each: riches,
+- 1 Вавилон, 2 Египет, 3 Греция explore the villages in reach, one a turn (1к10 each: riches,
   technologies, people or barbarians who attack the nearest city at once, their dice in «Бои»);
 - 4 Рим founds a second city on the hex from which another nation's city is within an army's
   reach (turn 1), then attacks that city from it once (turn 3: the deck draw and every die in «Бои»);
@@ -32,7 +32,7 @@ from .phases.state import founding_refusal, research_price
 from .rules import Rules
 
 SPY_TECH = "Валюта"
-EXPLORERS = (1, 3, 5)  # seats
+EXPLORERS = (1, 2, 3)  # seats; not Китай, whose garrison must meet Рим's attack (barbarians could destroy it)
 FOUNDER, GUARD, SPY = 4, 2, 5
 ATTACK_TURN, SPY_TURN = 3, 2  # the founder attacks once; the spy goes once, after the guard is set
 SCHOLARS = {2: "science", 3: "science", 4: "coins"}  # seat -> the choice of its worked hexes
