@@ -23,7 +23,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from engine import rulesets
-from engine.core import i18n
+from engine.core import i18n, meta
 from engine.core.errors import SCREENFUL, CampaignError, StrategosError, UsageError
 from engine.core.messages import _
 from engine.core.orders import STATUS_TEXT, Status
@@ -104,6 +104,11 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help=_("демо-кампания: создать, заполнить приказы, проверить и разрешить ход"))
     demo.add_argument("dir", nargs="?", default="strategos-demo", metavar=_("ПАПКА"),
                       help=_("папка демо-кампании (по умолчанию ./strategos-demo)"))
+    demo.add_argument("--ruleset", default=rulesets.DEFAULT,
+                      help=_("правила (по умолчанию {default}; есть: {known})").format(
+                          default=rulesets.DEFAULT, known=", ".join(rulesets.names())))
+    demo.add_argument("--turns", type=argparse_texts.integer, default=1, metavar="N",
+                      help=_("сколько ходов сыграть (по умолчанию 1; в играх с этапами — каждый этап каждого хода)"))
     _lang(demo, _("язык листов кампании и сообщений (по умолчанию ru)"), default="ru")
     _output(demo, _("вывод в JSON"))
     commands.add_parsers(sub, _campaign)
@@ -348,26 +353,41 @@ def _run(args: argparse.Namespace) -> int:
         return commands.run(args, _options(args))
     if args.command == "demo":
         i18n.adopt(args.lang)
-        return _demo(Path(args.dir), args.lang, args.json, args.quiet)
+        return _demo(Path(args.dir), args.lang, args.json, args.quiet, args.ruleset, args.turns)
     raise UsageError(_("неизвестная команда {command}").format(command=args.command))
 
 
-def _demo(folder: Path, lang: str, as_json: bool, quiet: bool = False) -> int:
+def _demo(folder: Path, lang: str, as_json: bool, quiet: bool = False, ruleset: str = rulesets.DEFAULT,
+          turns: int = 1) -> int:
+    """Create the demo campaign of `ruleset` and play `turns` turns: in each open window (every stage
+    of a staged game) the game's sample orders (`demo_changes`) are written, checked and resolved."""
+    if turns < 1:
+        raise UsageError(_("--turns: нужно хотя бы 1 ход, а не {n}").format(n=turns))
+    game = rulesets.get(ruleset)
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise faults.backend_error(exc, folder) from exc
     path = folder / "demo.xlsx"
+    windows: list[dict[str, Any]] = []
     with xlsx_lock.exclusive(path, "demo"):  # create, fill, check and resolve as one command
-        sync.create(str(path), ruleset=rulesets.DEFAULT, scenario="demo", lang=lang, overwrite=True)
-        backend = XlsxBackend(path)
-        tables = backend.read()
-        backend.write(sync.ruleset_of(tables).demo_changes(tables))
-        checked = sync.check(XlsxBackend(path))
-        resolved = sync.resolve(XlsxBackend(path), turn=1)
+        sync.create(str(path), ruleset=game.name, scenario="demo", lang=lang, overwrite=True)
+        while True:
+            backend = XlsxBackend(path)
+            tables = backend.read()
+            opened = meta.open_cursor(tables, game.calendar)
+            if windows and (opened.turn > turns or game.victory(tables) is not None):
+                break
+            backend.write(game.demo_changes(tables))
+            checked = sync.check(XlsxBackend(path))
+            resolved = sync.resolve(XlsxBackend(path), turn=opened.turn)
+            windows.append({"check": checked.summary, "resolve": resolved.summary})
+            if not quiet and not as_json and (turns > 1 or game.calendar.staged):
+                print(_("Окно {cursor}: проверка: {counts}").format(
+                    cursor=resolved.summary.get("cursor", opened.turn), counts=_counts(checked.summary["orders"])))
     if as_json:
-        print(json.dumps({"workbook": str(path), "check": checked.summary, "resolve": resolved.summary},
-                         ensure_ascii=False, indent=1))
+        print(json.dumps({"workbook": str(path), "check": checked.summary, "resolve": resolved.summary,
+                          "windows": windows}, ensure_ascii=False, indent=1))
         return 0
     if quiet:
         return 0
@@ -375,7 +395,7 @@ def _demo(folder: Path, lang: str, as_json: bool, quiet: bool = False) -> int:
     print(_("Образцы приказов записаны; проверка: {counts}").format(counts=_counts(checked.summary["orders"])))
     _print_summary(resolved, sys.stdout)
     print(_("Откройте {path}: листы баланса, журнала, казны и приказов показывают итоги хода {turn}.")
-          .format(path=path, turn=1))
+          .format(path=path, turn=resolved.turn))
     return 0
 
 

@@ -21,10 +21,10 @@ from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, SyncResult
 from engine.core.scenario import Readback
 from engine.core.tables import Cell, Changeset, ReplaceTab, Tables, TabSpec, WorkbookSpec
 
-from . import absent, codec, hooks, reporter, stages, turn
+from . import absent, codec, demo, hooks, reporter, stages, turn
 from .calendar import CALENDAR, LAST_TURN
 from .resources import RESOURCES
-from .vocab import ALIASES, GM_LAYOUTS, NAME, ORDER_FIELDS, ORDERS, REPORT, orders_tab, realm_tab
+from .vocab import ALIASES, GM_LAYOUTS, NAME, ORDER_FIELDS, ORDERS, REPORT, TECHS, orders_tab, realm_tab
 from .workbook import new_workbook
 
 
@@ -61,27 +61,34 @@ def private_tabs(tables: Tables, order_tabs: Collection[str] | None = None) -> l
     return out
 
 
-#: the sample orders of `strategos demo`, by seat (1 Вавилон, 3 Греция, 4 Рим) and language
-DEMO_ORDERS: dict[str, dict[int, list[list[Cell]]]] = {
-    "ru": {1: [["государство", "Разведка", None, "3,4"], ["города", "Активировать", None, "{capital}"]],
-           4: [["государство", "Изучить", "Письменность"], ["города", "Активировать", None, "{capital}"]],
-           3: [["государство", "Нет действий"]]},
-    "en": {1: [["state", "Explore", None, "3,4"], ["cities", "Activate", None, "{capital}"]],
-           4: [["state", "Research", "Письменность"], ["cities", "Activate", None, "{capital}"]],
-           3: [["state", "Pass"]]},
-}
-
-
 def demo_orders(tables: Tables) -> dict[str, list[list[Cell]]]:
-    """The sample orders for the campaign's nations by seat, in its language, at their capitals."""
+    """The sample orders of the open window for every nation, in the campaign's language (demo.py)."""
     lang = _lang(tables)
-    world = codec.decode(tables)
-    out: dict[str, list[list[Cell]]] = {}
-    for n in world.nations.values():
-        rows = DEMO_ORDERS["en" if lang == "en" else "ru"].get(n.seat)
-        if rows and orders_tab(n.name, lang) in tables:
-            out[n.name] = [[c.format(capital=n.capital) if isinstance(c, str) else c for c in r] for r in rows]
-    return out
+    at = meta.open_cursor(tables, CALENDAR)
+    world = codec.decode(tables, at)
+    if at == CALENDAR.first():
+        world = demo.grant(world)
+    rows = demo.sample_orders(world, codec.read_rules(tables), at, lang)
+    return {n: r for n, r in rows.items() if orders_tab(n, lang) in tables}
+
+
+def demo_changes(tables: Tables) -> Changeset:
+    """The open window's sample orders; in the first window also the demo's head start (demo.grant:
+    a spy technology in the GM's «Технологии» and in the two nations' own «Держава»)."""
+    lang = _lang(tables)
+    blocks = hooks.order_blocks(tables, demo_orders(tables))
+    at = meta.open_cursor(tables, CALENDAR)
+    if at != CALENDAR.first():
+        return Changeset(blocks=blocks)
+    rules = codec.read_rules(tables)
+    world = demo.grant(codec.decode(tables, at))
+    techs = TECHS.tab_name(lang)
+    replace = [ReplaceTab(techs, codec.encode(world, lang, rules)[techs], audience=GM)]
+    for n, grid in codec.all_realms(world, rules, {}, lang).items():
+        owner = n[len(realm_tab("", lang)):]
+        replace.append(ReplaceTab(n, grid, TabSpec(n, [], kind=REPORT, owner=owner), beside=orders_tab(owner, lang),
+                                  audience=player(owner)))
+    return Changeset(blocks=blocks, replace=replace)
 
 
 def victory(tables: Tables) -> Victory | None:
@@ -147,7 +154,7 @@ class Civ1Ruleset:
         return private_tabs(tables, order_tabs)
 
     def demo_changes(self, tables: Tables) -> Changeset:
-        return Changeset(blocks=hooks.order_blocks(tables, demo_orders(tables)))
+        return demo_changes(tables)
 
     def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
         return tab_audiences(tables)
