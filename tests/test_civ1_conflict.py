@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import pytest
+from civ1_world import given, lines, orders, ref, report, rules, run, world
 
 from engine.core.dice import Dice, Roll
 from engine.core.i18n import using
@@ -23,7 +24,6 @@ from engine.rulesets.civ1.phases.combat import ATTACKS, battle_rows
 from engine.rulesets.civ1.phases.explore import EXPLORE
 from engine.rulesets.civ1.phases.spies import SPIES
 from engine.rulesets.civ1.rules import Resource, Rules
-from tests.civ1_world import given, lines, orders, ref, report, rules, run, world
 
 T = TypeVar("T")
 
