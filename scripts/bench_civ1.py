@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""«Civilization 1.0» benchmarks (issue 18, point 9), with the targets of the ancient game's
+"""«Civilization 1.0» benchmarks (issue 18, point 9), with the targets of
 scripts/bench.py: engine time at 5, 50 and 500 nations (linear), Google requests per stage (one read
 and one write per spreadsheet the stage touches, and the sharing audit), the .xlsx resolve against
 the bare openpyxl load + save of the same workbook.
@@ -192,7 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     for n, g in google.items():
         for what, c in (g or {}).items():
             # one read and one write per spreadsheet touched, the sharing audit (Drive files.list);
-            # a write above 2 MB travels in ordered chunks (as the ancient game's)
+            # a write above 2 MB travels in ordered chunks (as in scripts/bench.py)
             chunks = max(1, math.ceil(c["written"] / (2 * 1024 * 1024)))
             allowed = 2 * c["spreadsheets"] + (chunks - 1) + 1
             targets.append({"name": f"Google requests per {what}, {n} nations ({c['spreadsheets']} spreadsheets)",
