@@ -100,23 +100,36 @@ def campaign_in_play(nations: int, path: Path, windows: int = 2) -> None:
 
 
 def bench_xlsx(nations: int, runs: int) -> dict[str, Any]:
-    """A full resolve of the third window (2:государство) against the bare load + save."""
+    """A full resolve of the third window (2:государство) against the bare openpyxl load + save of
+    the same files: with hidden information a save writes the GM's workbook and, beside it, the
+    public book and one book per nation (sheets_bridge/xlsx_books.py), so the floor is the load +
+    save of every one of them (and, for comparison, of the GM's workbook alone)."""
     with tempfile.TemporaryDirectory() as tmp:
-        base = Path(tmp) / "base.xlsx"
-        campaign_in_play(nations, base)
-        work = Path(tmp) / "work.xlsx"
+        base = Path(tmp) / "base"
+        base.mkdir()
+        campaign_in_play(nations, base / "c.xlsx")
+        work = Path(tmp) / "work"
+        books = sorted(p.relative_to(base) for p in base.rglob("*.xlsx"))
 
-        def bare() -> None:
-            shutil.copy(base, work)
-            openpyxl.load_workbook(work).save(work)
+        def fresh() -> None:
+            shutil.rmtree(work, ignore_errors=True)
+            shutil.copytree(base, work)
+
+        def bare(files: list[Path]) -> None:
+            fresh()
+            for f in files:
+                openpyxl.load_workbook(work / f).save(work / f)
 
         def full() -> None:
-            shutil.copy(base, work)
-            sync.resolve(XlsxBackend(work))
+            fresh()
+            sync.resolve(XlsxBackend(work / "c.xlsx"))
 
-        bare_s, full_s = median_time(bare, runs), median_time(full, runs)
-        size = base.stat().st_size
-    return {"bare_load_save_s": bare_s, "full_resolve_s": full_s, "ratio": full_s / bare_s, "bytes": size}
+        gm_s = median_time(lambda: bare([Path("c.xlsx")]), runs)
+        bare_s = median_time(lambda: bare(books), runs)
+        full_s = median_time(full, runs)
+        size = sum((base / f).stat().st_size for f in books)
+    return {"gm_load_save_s": gm_s, "bare_load_save_s": bare_s, "full_resolve_s": full_s, "ratio": full_s / bare_s,
+            "bytes": size, "files": len(books)}
 
 
 SPREADSHEET = re.compile(r"/spreadsheets/([^/:?]+)")
@@ -175,7 +188,13 @@ def main(argv: list[str] | None = None) -> int:
     engine = {n: bench_engine(n, runs) for n in sizes}
     small = sizes[:1] if args.quick else sizes[:2]
     xlsx = {n: bench_xlsx(n, runs) for n in small}
-    google = {n: bench_google(n) for n in small}
+    google: dict[int, dict[str, Any] | None] = {}
+    failed: dict[int, str] = {}
+    for n in small:
+        try:
+            google[n] = bench_google(n)
+        except Exception as e:  # a failure of the bridge is a figure too: printed, not hidden
+            failed[n] = f"{type(e).__name__}: {e}"
     first, last = sizes[0], sizes[-1]
     targets = [
         {"name": f"engine turn (both stages) {first} nations, s", "value": round(engine[first]["turn_s"], 4),
@@ -197,8 +216,11 @@ def main(argv: list[str] | None = None) -> int:
             allowed = 2 * c["spreadsheets"] + (chunks - 1) + 1
             targets.append({"name": f"Google requests per {what}, {n} nations ({c['spreadsheets']} spreadsheets)",
                             "value": c["requests"], "target": allowed})
+    for n, why in failed.items():
+        targets.append({"name": f"Google campaign of {n} nations created and played", "value": why,
+                        "target": "no error"})
     for t in targets:
-        t["met"] = t["value"] <= t["target"]
+        t["met"] = isinstance(t["value"], (int, float)) and t["value"] <= t["target"]
     if args.json:
         print(json.dumps({"targets": targets}, ensure_ascii=False, indent=1))
         return 0
@@ -207,17 +229,19 @@ def main(argv: list[str] | None = None) -> int:
     for n, e in engine.items():
         print(f"| {n} | {e['state_orders']} | {e['state_s']:.3f} | {e['cities_orders']} | {e['cities_s']:.3f} | "
               f"{e['turn_s']:.3f} |")
-    print("\n| nations | workbook, MB | bare openpyxl load+save, s | strategos resolve, s | ratio |")
-    print("|---:|---:|---:|---:|---:|")
+    print("\n| nations | files, MB | bare load+save: GM's workbook / every file, s | strategos resolve, s | ratio |")
+    print("|---:|---|---|---:|---:|")
     for n, x in xlsx.items():
-        print(f"| {n} | {x['bytes'] / 1e6:.2f} | {x['bare_load_save_s']:.2f} | {x['full_resolve_s']:.2f} | "
-              f"{x['ratio']:.2f} |")
+        print(f"| {n} | {x['files']}, {x['bytes'] / 1e6:.2f} | {x['gm_load_save_s']:.2f} / "
+              f"{x['bare_load_save_s']:.2f} | {x['full_resolve_s']:.2f} | {x['ratio']:.2f} |")
     print("\n| nations | stage | spreadsheets | requests (reads + writes + other) | KB | s |")
     print("|---:|---|---:|---|---:|---:|")
     for n, g in google.items():
         for what, c in (g or {}).items():
             print(f"| {n} | {what} | {c['spreadsheets']} | {c['requests']} ({c['reads']} + {c['writes']} + "
                   f"{c['other']}) | {c['bytes'] / 1e3:.0f} | {c['seconds']:.2f} |")
+    for n, why in failed.items():
+        print(f"| {n} | — | — | failed: {why[:300]} | — | — |")
     print()
     for t in targets:
         print(f"{'met   ' if t['met'] else 'MISSED'}  {t['name']}: {t['value']} (target ≤ {t['target']})")
