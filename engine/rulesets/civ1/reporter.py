@@ -268,6 +268,7 @@ def chart_figure(tables: Tables) -> Any:
             ax.grid(alpha=0.3)
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
             ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+            ax.set_ylim(bottom=0, top=max(ax.get_ylim()[1], 2))  # whole numbers from 0, a flat line too
         if chosen:
             top.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
         fig.tight_layout()
