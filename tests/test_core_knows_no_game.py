@@ -34,6 +34,7 @@ CORE_TABS = {*meta.META_TABS, *history.HISTORY_TITLES.values(), *tabs.REGISTRY_T
 # name a game (else it comes off this list) and names no other game than the one given.
 GAME_TOOLS = {
     "scripts/bench.py": "ancient",  # docs/benchmarks.md: generated ancient campaigns and their orders
+    "scripts/bench_civ1.py": "civ1",  # docs/benchmarks.md, «Civilization 1.0»: generated civ1 worlds and orders
     "scripts/reliability.py": "ancient",  # docs/reliability.md: edits the ancient tabs a GM or player breaks
     "scripts/render_docs.py": "ancient",  # docs/balance.png, docs/chart.png: the ancient demo's balance tab
 }

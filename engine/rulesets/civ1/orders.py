@@ -279,13 +279,31 @@ class Vocabulary:
 
 
 _VOCABULARY: dict[tuple[object, ...], tuple[Rules, Vocabulary]] = {}
+_TILES: dict[int, tuple[World, int, tuple[object, ...], int]] = {}  # id(world) -> (world, len(tiles), key, token)
+
+
+def _tiles_key(world: World) -> int:
+    """A token for the world's hexes and their resources, computed once per world object and number
+    of tiles (the same hexes and resources get the same token): parsing every row of a window must
+    neither walk nor hash the whole map again (at 500 nations, 12,500 hexes for each of ~1,500 rows
+    made a window's parse quadratic)."""
+    hit = _TILES.get(id(world))
+    if hit is not None and hit[0] is world and hit[1] == len(world.tiles):
+        return hit[3]
+    key = tuple((h, t.resource) for h, t in world.tiles.items())
+    token = next((v[3] for v in _TILES.values() if v[2] == key), max((v[3] for v in _TILES.values()), default=0) + 1)
+    if len(_TILES) > 32:
+        _TILES.clear()
+        _VOCABULARY.clear()  # its keys hold tokens that may now be given again
+    _TILES[id(world)] = (world, len(world.tiles), key, token)
+    return token
 
 
 def vocabulary(rules: Rules, world: World) -> Vocabulary:
     """The indexes for `rules` and `world`, built once for the same rules, language and names of the
-    world (its cities, nations, hexes and their resources: a phase that founds a city changes them)."""
-    key = (id(rules), i18n.current(), tuple(world.cities), tuple(world.nations),
-           tuple((h, t.resource) for h, t in world.tiles.items()))
+    world (its cities, nations, hexes and their resources: a phase that founds a city changes them;
+    the resources lying on the map are read once per world object, as a window never moves them)."""
+    key = (id(rules), i18n.current(), tuple(world.cities), tuple(world.nations), _tiles_key(world))
     hit = _VOCABULARY.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]

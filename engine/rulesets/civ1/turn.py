@@ -21,13 +21,13 @@ from engine.core.audience import GM, PUBLIC, player
 from engine.core.cursor import Cursor
 from engine.core.dice import Dice, cursor_seed
 from engine.core.errors import CampaignError, InvalidOrder, Problem, TurnMismatch
-from engine.core.ledger import movements
+from engine.core.ledger import LedgerEntry, movements
 from engine.core.orders import OrderResult, OrderRow, Status
 from engine.core.ordertab import OrderTab
 from engine.core.ruleset import SyncResult
 from engine.core.tables import Cell, Changeset, Grid, ReplaceTab, Tables, is_blank
 
-from . import absent, codec, stages
+from . import absent, codec, reporter, stages
 from .calendar import CALENDAR
 from .facts import Facts, Report, new_report
 from .messages import _
@@ -258,15 +258,26 @@ def battle_table(facts: Facts, lang: str, rules: Rules | None, stamp: Cell) -> t
     return [window, *grid[0]], [[stamp, *r] for r in grid[1:]]
 
 
-def _own_lines(j: Judged, nation: str) -> list[str]:
-    """A nation's private lines of the window: what only it learned, then its own ledger lines."""
+def _own_lines(j: Judged, nation: str, entries: list[LedgerEntry] | None = None) -> list[str]:
+    """A nation's private lines of the window: what only it learned, then its own ledger lines
+    (`entries`: the nation's own postings when the caller grouped them, else looked up here)."""
     lines = list(j.report.facts.private.get(nation, []))
     names = {r.code: r.name(j.lang) for r in RESOURCES}
-    for e in j.report.ledger.entries:
-        if e.state == nation or e.state.startswith(f"{nation}/"):
-            where = f" ({e.state.split('/', 1)[1]})" if "/" in e.state else ""
-            lines.append(f"{names.get(e.resource, e.resource)}{where} {int(e.amount):+d}: {e.category} — {e.reason}")
+    if entries is None:
+        entries = [e for e in j.report.ledger.entries if e.state.partition("/")[0] == nation]
+    for e in entries:
+        where = f" ({e.state.split('/', 1)[1]})" if "/" in e.state else ""
+        lines.append(f"{names.get(e.resource, e.resource)}{where} {int(e.amount):+d}: {e.category} — {e.reason}")
     return lines
+
+
+def entries_by_nation(j: Judged) -> dict[str, list[LedgerEntry]]:
+    """The window's postings grouped by nation (a city's «nation/city» account under its nation),
+    once: looking each nation's up in the whole ledger made a resolve quadratic in the nations."""
+    out: dict[str, list[LedgerEntry]] = {}
+    for e in j.report.ledger.entries:
+        out.setdefault(e.state.partition("/")[0], []).append(e)
+    return out
 
 
 MISSED_LIMIT = 10**6  # the seed hands no nation over (CIV-AFK-01: the GM orders for it): misses are only counted
@@ -318,10 +329,11 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
         changes.replace.append(ReplaceTab(title, grid, audience=GM if title in gm else PUBLIC))
     changes.replace.append(ReplaceTab(TURN.tab_name(lang), codec.turn_grid(world, report.facts.order, lang),
                                       audience=PUBLIC))
+    own = entries_by_nation(j)
     for nation in world.seats():
-        changes.replace.append(ReplaceTab(realm_tab(nation, lang),
-                                          codec.realm_grid(world, nation, j.rules, _own_lines(j, nation), lang),
-                                          audience=player(nation)))
+        grid = codec.realm_grid(world, nation, j.rules, _own_lines(j, nation, own.get(nation, [])), lang)
+        grid += reporter.balance_rows(reporter.flows(j.opening, world, nation, own.get(nation, [])), lang)
+        changes.replace.append(ReplaceTab(realm_tab(nation, lang), grid, audience=player(nation)))
     told = list(report.chronicle) or [_("окно прошло без событий")]
     header, fought = battle_table(report.facts, lang, j.rules, stamp)
     changes.blocks += session.append_rows(tables, BATTLES.tab_name(lang), [header], fought)
