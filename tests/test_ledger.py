@@ -94,6 +94,7 @@ def test_movements_per_side_and_resource_close_on_the_postings() -> None:
 def _summary(resources: list[Resource], states: dict[str, dict[str, tuple[float, float, float, float]]]) -> dict:
     return {
         "mode": "resolve", "turn": 2, "orders": {}, "warnings": [],
+        "columns": [{"key": "stability", "title": "Ст"}],  # the game's own figure after the resources
         "resources": [{"code": r.code, "name": r.name(i18n.current()), "unit": r.unit} for r in resources],
         "states": [
             {"name": name, "ai": False, "stability": 1,
