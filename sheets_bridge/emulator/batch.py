@@ -9,7 +9,6 @@ answer 501 so that a test relying on them fails loudly instead of silently passi
 
 from __future__ import annotations
 
-import copy
 import csv
 import io
 from collections.abc import Callable
@@ -18,6 +17,7 @@ from typing import Any
 
 from . import a1, fieldmask
 from .errors import ApiError, bad_request, invalid_request, sheets_error
+from .jsoncopy import jcopy
 from .model import (
     DEFAULT_COLUMN_PIXELS,
     DEFAULT_ROW_PIXELS,
@@ -166,14 +166,14 @@ def _cell_as_data(cell: Cell | None) -> dict[str, Any]:
         return {}
     data: dict[str, Any] = {}
     if cell.value is not None:
-        data["userEnteredValue"] = copy.deepcopy(cell.value)
+        data["userEnteredValue"] = jcopy(cell.value)
     if cell.fmt:
-        data["userEnteredFormat"] = copy.deepcopy(cell.fmt)
+        data["userEnteredFormat"] = jcopy(cell.fmt)
     if cell.note:
         data["note"] = cell.note
     if cell.validation:
-        data["dataValidation"] = copy.deepcopy(cell.validation)
-    data.update(copy.deepcopy(cell.extra))
+        data["dataValidation"] = jcopy(cell.validation)
+    data.update(jcopy(cell.extra))
     return data
 
 
@@ -314,7 +314,7 @@ def duplicate_sheet(ctx: BatchContext, i: int, req: dict[str, Any]) -> dict[str,
         sheet_id = ctx.new_int_id()
     elif ss.by_id(int(sheet_id)) is not None:
         raise _fail(f"A sheet with the id {int(sheet_id)} already exists.")
-    clone = Sheet.from_json(copy.deepcopy(source.to_json()))
+    clone = Sheet.from_json(jcopy(source.to_json()))
     clone.props["sheetId"] = int(sheet_id)
     clone.props["title"] = title
     clone.protected = []
@@ -339,10 +339,10 @@ def update_sheet_properties(ctx: BatchContext, i: int, req: dict[str, Any]) -> N
     sheet = _sheet(ctx, src.get("sheetId"))
     ss = ctx.ss
     check_sheet_structure(ss, sheet, ctx.actor, f"Invalid requests[{i}].updateSheetProperties: ")
-    new = copy.deepcopy(sheet.props)
+    new = jcopy(sheet.props)
     if tree is None or "*" in tree:
         old_grid = new.get("gridProperties", {})
-        new = copy.deepcopy(src)
+        new = jcopy(src)
         new["sheetId"] = sheet.sheet_id
         new.setdefault("sheetType", "GRID")
         new.setdefault("index", sheet.props.get("index", 0))
@@ -394,7 +394,7 @@ def update_spreadsheet_properties(ctx: BatchContext, i: int, req: dict[str, Any]
     """updateSpreadsheetProperties (title, locale, timeZone, autoRecalc, defaultFormat...)."""
     src = _prune_nulls(req.get("properties") or {})
     tree = _mask(req.get("fields"))
-    new = copy.deepcopy(ctx.ss.props)
+    new = jcopy(ctx.ss.props)
     fieldmask.apply_update(new, src, tree)
     if not str(new.get("title", "")).strip():
         raise _fail("The spreadsheet title cannot be empty.")
@@ -591,7 +591,7 @@ def set_data_validation(ctx: BatchContext, i: int, req: dict[str, Any]) -> None:
                     cell.validation = None
                     rect.sheet.prune(r, c)
             else:
-                rect.sheet.ensure(r, c).validation = copy.deepcopy(stored)
+                rect.sheet.ensure(r, c).validation = jcopy(stored)
     return None
 
 
@@ -634,7 +634,7 @@ def update_borders(ctx: BatchContext, i: int, req: dict[str, Any]) -> None:
                 if spec.get("style") == "NONE":
                     borders.pop(side, None)
                 else:
-                    border = copy.deepcopy(spec)
+                    border = jcopy(spec)
                     _sync_pair(border, spec, None, "color", "colorStyle")
                     borders[side] = border
             if not borders:
@@ -737,7 +737,7 @@ def update_protected_range(ctx: BatchContext, i: int, req: dict[str, Any]) -> No
             "You are trying to edit a protected cell or object. "
             "Please contact the spreadsheet owner to remove protection if you need to edit."
         )
-    new = copy.deepcopy(pr)
+    new = jcopy(pr)
     fieldmask.apply_update(new, src, {k: v for k, v in (tree or {"*": None}).items() if k != "protectedRangeId"})
     new["protectedRangeId"] = pr["protectedRangeId"]
     if new.get("range") is not None:
@@ -1036,7 +1036,7 @@ def update_named_range(ctx: BatchContext, i: int, req: dict[str, Any]) -> None:
     src = _prune_nulls(req.get("namedRange") or {})
     tree = _mask(req.get("fields"))
     nr = _find_named(ctx, src.get("namedRangeId"))
-    new = copy.deepcopy(nr)
+    new = jcopy(nr)
     fieldmask.apply_update(new, src, {k: v for k, v in (tree or {"*": None}).items() if k != "namedRangeId"})
     new["namedRangeId"] = nr["namedRangeId"]
     new["name"] = _check_named_range_name(ctx, new.get("name"), exclude=nr)
@@ -1110,20 +1110,20 @@ def _paste_cell(target: Cell, source: Cell | None, parts: tuple[str, ...]) -> No
     src = source or Cell()
     for part in parts:
         if part == "value":
-            target.value = copy.deepcopy(src.value)
+            target.value = jcopy(src.value)
         elif part == "plain":
             ev = effective_value(src) if src.value is not None else None
-            target.value = copy.deepcopy(ev if ev is not None else src.value)
+            target.value = jcopy(ev if ev is not None else src.value)
         elif part == "fmt":
-            target.fmt = copy.deepcopy(src.fmt)
+            target.fmt = jcopy(src.fmt)
         elif part == "fmt_no_borders":
-            fmt = copy.deepcopy(src.fmt) or {}
+            fmt = jcopy(src.fmt) or {}
             fmt.pop("borders", None)
             target.fmt = fmt or None
         elif part == "note":
             target.note = src.note
         elif part == "validation":
-            target.validation = copy.deepcopy(src.validation)
+            target.validation = jcopy(src.validation)
 
 
 def copy_paste(ctx: BatchContext, i: int, req: dict[str, Any]) -> None:
@@ -1231,7 +1231,7 @@ def set_basic_filter(ctx: BatchContext, i: int, req: dict[str, Any]) -> None:
     """setBasicFilter (the range is stored resolved to the grid, as Google shows it)."""
     flt = _prune_nulls(req.get("filter") or {})
     rect = _rect(ctx, flt.get("range"))
-    stored = copy.deepcopy(flt)
+    stored = jcopy(flt)
     stored["range"] = rect.grid_range()
     rect.sheet.basic_filter = stored
     return None
@@ -1258,7 +1258,7 @@ def add_chart(ctx: BatchContext, i: int, req: dict[str, Any]) -> dict[str, Any]:
     chart_id = int(chart.get("chartId") or ctx.new_int_id())
     chart["chartId"] = chart_id
     sheet.charts.append(chart)
-    return {"addChart": {"chart": copy.deepcopy(chart)}}
+    return {"addChart": {"chart": jcopy(chart)}}
 
 
 def delete_embedded_object(ctx: BatchContext, i: int, req: dict[str, Any]) -> None:
@@ -1389,7 +1389,7 @@ def run_batch(
     requests = body.get("requests")
     if not isinstance(requests, list) or not requests:
         raise bad_request("Must specify at least one request.")
-    work = Spreadsheet.from_json(copy.deepcopy(ss.to_json()))
+    work = Spreadsheet.from_json(jcopy(ss.to_json()))
     ctx = BatchContext(work, actor, owner_email, new_int_id)
     replies: list[dict[str, Any]] = []
     for i, request in enumerate(requests):

@@ -12,8 +12,9 @@ A mask is parsed into a tree: ``{"sheets": {"properties": None}}`` where ``None`
 
 from __future__ import annotations
 
-import copy
 from typing import Any
+
+from .jsoncopy import jcopy
 
 MaskTree = dict[str, "MaskTree | None"]
 
@@ -124,7 +125,7 @@ def apply_update(target: dict[str, Any], source: dict[str, Any], tree: MaskTree 
         target.clear()
         for key, value in source.items():
             if value is not None:
-                target[key] = copy.deepcopy(value)
+                target[key] = jcopy(value)
         return
     for key, sub in tree.items():
         value = source.get(key) if isinstance(source, dict) else None
@@ -132,7 +133,7 @@ def apply_update(target: dict[str, Any], source: dict[str, Any], tree: MaskTree 
             if value is None:
                 target.pop(key, None)
             else:
-                target[key] = copy.deepcopy(value)
+                target[key] = jcopy(value)
             continue
         if value is None:
             # Clearing a nested path: remove the named leaves.

@@ -10,13 +10,13 @@ answers (including ``includeGridData``/``ranges``/``fields``) in Google's shapes
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import a1, fieldmask
 from .errors import ApiError, bad_request
+from .jsoncopy import jcopy
 from .values import Cell, effective_value, formatted_value
 
 DEFAULT_ROWS = 1000
@@ -66,8 +66,8 @@ def default_spreadsheet_properties(title: str) -> dict[str, Any]:
         "locale": "en_US",
         "autoRecalc": "ON_CHANGE",
         "timeZone": "Etc/GMT",
-        "defaultFormat": copy.deepcopy(DEFAULT_FORMAT),
-        "spreadsheetTheme": copy.deepcopy(DEFAULT_THEME),
+        "defaultFormat": jcopy(DEFAULT_FORMAT),
+        "spreadsheetTheme": jcopy(DEFAULT_THEME),
     }
 
 
@@ -458,7 +458,7 @@ def sheet_properties_out(sheet: Sheet) -> dict[str, Any]:
         out["hidden"] = True
     for key in ("tabColor", "tabColorStyle"):
         if p.get(key):
-            out[key] = copy.deepcopy(p[key])
+            out[key] = jcopy(p[key])
     if p.get("rightToLeft"):
         out["rightToLeft"] = True
     return out
@@ -498,36 +498,47 @@ def named_range_out(nr: dict[str, Any]) -> dict[str, Any]:
     return {"namedRangeId": nr["namedRangeId"], "name": nr["name"], "range": gridrange_out(nr["range"])}
 
 
-def cell_data_out(cell: Cell, default_format: dict[str, Any]) -> dict[str, Any]:
-    """Full CellData for a stored cell (before any field mask)."""
+def cell_data_out(cell: Cell, default_format: dict[str, Any], mask: fieldmask.MaskTree | None = None) -> dict[str, Any]:
+    """Full CellData for a stored cell, or only the fields ``mask`` selects (the read of a
+    campaign asks for ``userEnteredValue`` alone: rendering the rest for every cell would
+    cost most of the answer's time and be projected away)."""
+    every = mask is None or "*" in mask
+
+    def wanted(key: str) -> bool:
+        return every or key in mask  # type: ignore[operator]
+
     out: dict[str, Any] = {}
     if cell.value is not None:
-        out["userEnteredValue"] = copy.deepcopy(cell.value)
-        ev = effective_value(cell)
-        if ev is not None:
-            out["effectiveValue"] = copy.deepcopy(ev)
-        out["formattedValue"] = formatted_value(cell)
-    if cell.fmt:
-        out["userEnteredFormat"] = copy.deepcopy(cell.fmt)
-    if cell.value is not None or cell.fmt:
+        if wanted("userEnteredValue"):
+            out["userEnteredValue"] = jcopy(cell.value)
+        if wanted("effectiveValue"):
+            ev = effective_value(cell)
+            if ev is not None:
+                out["effectiveValue"] = jcopy(ev)
+        if wanted("formattedValue"):
+            out["formattedValue"] = formatted_value(cell)
+    if cell.fmt and wanted("userEnteredFormat"):
+        out["userEnteredFormat"] = jcopy(cell.fmt)
+    if (cell.value is not None or cell.fmt) and wanted("effectiveFormat"):
         out["effectiveFormat"] = merge_format(default_format, cell.fmt or {})
-    if cell.note:
+    if cell.note and wanted("note"):
         out["note"] = cell.note
-    if cell.validation:
-        out["dataValidation"] = copy.deepcopy(cell.validation)
+    if cell.validation and wanted("dataValidation"):
+        out["dataValidation"] = jcopy(cell.validation)
     for key, value in cell.extra.items():
-        out[key] = copy.deepcopy(value)
+        if wanted(key):
+            out[key] = jcopy(value)
     return out
 
 
 def merge_format(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     """Recursive dict merge used for effectiveFormat."""
-    out = copy.deepcopy(base)
+    out = jcopy(base)
     for key, value in over.items():
         if isinstance(value, dict) and isinstance(out.get(key), dict):
             out[key] = merge_format(out[key], value)
         else:
-            out[key] = copy.deepcopy(value)
+            out[key] = jcopy(value)
     return out
 
 
@@ -556,7 +567,7 @@ def grid_data_out(
             values: list[dict[str, Any]] = []
             for c in range(rect.c0, (max(cells) + 1) if cells else rect.c0):
                 stored = cells.get(c)
-                data = cell_data_out(stored, default_format) if stored is not None else {}
+                data = cell_data_out(stored, default_format, cell_mask) if stored is not None else {}
                 values.append(fieldmask.project(data, cell_mask) if data else {})
             while values and not values[-1]:
                 values.pop()
@@ -625,13 +636,13 @@ def spreadsheet_out(
         if sheet.merges:
             entry["merges"] = [gridrange_out(m) for m in sheet.merges]
         if sheet.conditional_formats:
-            entry["conditionalFormats"] = copy.deepcopy(sheet.conditional_formats)
+            entry["conditionalFormats"] = jcopy(sheet.conditional_formats)
         if sheet.protected:
             entry["protectedRanges"] = [protected_range_out(pr, viewer_can_edit(pr)) for pr in sheet.protected]
         if sheet.basic_filter is not None:
             entry["basicFilter"] = _basic_filter_out(sheet.basic_filter)
         if sheet.charts:
-            entry["charts"] = copy.deepcopy(sheet.charts)
+            entry["charts"] = jcopy(sheet.charts)
         if sheet.row_groups:
             entry["rowGroups"] = [_group_out(g) for g in sheet.row_groups]
         if sheet.column_groups:
@@ -639,7 +650,7 @@ def spreadsheet_out(
         sheets_out.append(entry)
     out: dict[str, Any] = {
         "spreadsheetId": ss.id,
-        "properties": copy.deepcopy(ss.props),
+        "properties": jcopy(ss.props),
         "sheets": sheets_out,
     }
     if ss.named_ranges:
@@ -652,7 +663,7 @@ def spreadsheet_out(
 
 def _basic_filter_out(bf: dict[str, Any]) -> dict[str, Any]:
     """BasicFilter as printed (range without sheetId 0)."""
-    out = copy.deepcopy(bf)
+    out = jcopy(bf)
     out["range"] = gridrange_out(bf.get("range", {}))
     return out
 

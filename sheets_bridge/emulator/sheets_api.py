@@ -7,13 +7,13 @@ caller does not have permission".  Successful writes bump the Drive ``modifiedTi
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 from urllib.parse import unquote
 
 from . import batch, valueops
 from .errors import bad_request, not_found, permission_denied, sheets_error
 from .http_types import ApiRequest, ApiResponse
+from .jsoncopy import jcopy
 from .model import (
     Sheet,
     Spreadsheet,
@@ -192,7 +192,7 @@ def _copy_to(store: Store, req: ApiRequest, ss_id: str, sheet_id: int) -> ApiRes
     sheet = source.by_id(sheet_id)
     if sheet is None:
         raise bad_request(f"No grid with id: {sheet_id}")
-    clone = Sheet.from_json(copy.deepcopy(sheet.to_json()))
+    clone = Sheet.from_json(jcopy(sheet.to_json()))
     new_id = store.new_int_id()
     clone.props["sheetId"] = new_id
     title = f"Copy of {sheet.title}"

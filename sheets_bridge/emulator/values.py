@@ -20,13 +20,14 @@ Formulas are *not* a spreadsheet engine: only arithmetic on literals (``=4/2``,
 
 from __future__ import annotations
 
-import copy
 import datetime as _dt
 import math
 import re
 import struct
 from dataclasses import dataclass, field
 from typing import Any
+
+from .jsoncopy import jcopy
 
 _EPOCH = _dt.date(1899, 12, 30)
 
@@ -78,11 +79,11 @@ class Cell:
     def copy(self) -> Cell:
         """Deep-enough copy for copy/paste and sheet duplication."""
         return Cell(
-            copy.deepcopy(self.value),
-            copy.deepcopy(self.fmt),
+            jcopy(self.value),
+            jcopy(self.fmt),
             self.note,
-            copy.deepcopy(self.validation),
-            copy.deepcopy(self.extra),
+            jcopy(self.validation),
+            jcopy(self.extra),
         )
 
 
