@@ -81,12 +81,14 @@ class _Creator:
         self.notify = notify
         self.requests = 0
         self.rng = random.Random()
+        self.grids: dict[int, tuple[int, int]] = {}  # sheet id -> (rows, columns) it was created with
 
     def create_book(self, title: str, tabs: Sequence[tuple[TabSpec, int]], locale: str | None) -> str:
         """``spreadsheets.create`` with every tab's properties; returns the id."""
         sheets = []
         for index, (tab, sheet_id) in enumerate(tabs):
             n_rows, n_cols = _creation_size(tab)
+            self.grids[sheet_id] = (n_rows, n_cols)
             sheets.append({"properties": _sheet_properties(tab, sheet_id, index, n_rows, n_cols)})
         properties: dict[str, Any] = {"title": title}
         if locale:
@@ -98,12 +100,33 @@ class _Creator:
         )
         return str(response.json()["spreadsheetId"])
 
-    def fill(self, spreadsheet_id: str, content: list[dict[str, Any]], protection: list[dict[str, Any]]) -> None:
-        """Content and formats, then dropdowns and protections, in as few batches as the size limit
-        allows (each at most ``max_write_bytes``).  Dropdowns and protections go last: nobody can
-        be confined to a half-built tab, and (in the emulator) the early batches stay light."""
+    def grow(self, tabs: Sequence[tuple[TabSpec, int]]) -> list[dict[str, Any]]:
+        """``appendDimension`` for each tab whose grid (as created) is smaller than what is now
+        written there: a tab created before its content was known (the bookkeeping tab, whose
+        rows name every spreadsheet and share) holds it all.  Google refuses a write past the grid."""
+        out: list[dict[str, Any]] = []
+        for tab, sheet_id in tabs:
+            rows, cols = self.grids[sheet_id]
+            need_rows, need_cols = _creation_size(tab)
+            for dim, extra in (("ROWS", need_rows - rows), ("COLUMNS", need_cols - cols)):
+                if extra > 0:
+                    out.append({"appendDimension": {"sheetId": sheet_id, "dimension": dim, "length": extra}})
+            self.grids[sheet_id] = (max(rows, need_rows), max(cols, need_cols))
+        return out
+
+    def fill(
+        self,
+        spreadsheet_id: str,
+        tabs: Sequence[tuple[TabSpec, int]],
+        content: list[dict[str, Any]],
+        protection: list[dict[str, Any]],
+    ) -> None:
+        """Content and formats of ``tabs`` (each grid grown first if it is too small for them),
+        then dropdowns and protections, in as few batches as the size limit allows (each at most
+        ``max_write_bytes``).  Dropdowns and protections go last: nobody can be confined to a
+        half-built tab, and (in the emulator) the early batches stay light."""
         piece = self.max_write_bytes - 4096
-        early = [
+        early = self.grow(tabs) + [
             c for r in content if "setDataValidation" not in r for p in _split_update(r, piece) for c in _compact(p)
         ]
         late = [r for r in content if "setDataValidation" in r] + protection
@@ -206,7 +229,7 @@ def create_campaign(
             ]
             protection = [r for t, sheet_id in side_ids
                           for r in _protections(t, sheet_id, editors, players, maker.rng, used)]
-            maker.fill(book_id, content, protection)
+            maker.fill(book_id, side_ids, content, protection)
             created.order_books.update((t.name, book_id) for t in tabs)
             created.player_books[side] = book_id
         gm_ids: list[tuple[TabSpec, int]] = []
@@ -239,17 +262,16 @@ def create_campaign(
             gm_specs = [(kept if t is keeper_tab else t, sid) for t, sid in gm_ids]
             gm_content = [r for t, sid in gm_specs for r in _format_requests(t, sid)]
             gm_protection = [r for t, sid in gm_specs for r in _protections(t, sid, editors, {}, maker.rng, used)]
-            maker.fill(created.gm_book, gm_content, gm_protection)
+            maker.fill(created.gm_book, gm_specs, gm_content, gm_protection)
             kept = TabSpec(BACKEND_TAB, [header, [KEEPER_ROW, created.gm_book]], keeper_tab.widths,
                            hidden=True, kind="meta")
         content: list[dict[str, Any]] = []
         protection: list[dict[str, Any]] = []
-        for tab, sheet_id in ids:
-            if tab is keeper_tab:
-                tab = kept
+        written = [(kept if t is keeper_tab else t, sheet_id) for t, sheet_id in ids]
+        for tab, sheet_id in written:
             content += _format_requests(tab, sheet_id)
             protection += _protections(tab, sheet_id, editors, players, maker.rng, used)
-        maker.fill(campaign_id, content, protection)
+        maker.fill(campaign_id, written, content, protection)
         for sid in record.names:  # before anybody is given access: only the owner may share
             maker.restrict(sid)
         for sid, email, role in shares:

@@ -270,9 +270,26 @@ def _hex_color(text: str) -> dict[str, float]:
 
 
 def _creation_size(tab: TabSpec) -> tuple[int, int]:
-    """Grid of a new tab: order tabs exactly their prepared rows, others with room to grow."""
-    rows = max(len(tab.rows), 1)
-    width = _spec_width(tab)
+    """Grid of a new tab: order tabs exactly what their creation writes, others with room to grow.
+    Never smaller than :func:`_reach`: Google refuses a write or a range past the grid."""
+    reach_rows, reach_cols = _reach(tab)
     if tab.kind == "orders":
-        return rows, width
-    return rows + SPARE_ROWS, max(width, MIN_COLUMNS)
+        return reach_rows, reach_cols
+    return max(len(tab.rows) + SPARE_ROWS, reach_rows), max(reach_cols, MIN_COLUMNS)
+
+
+def _reach(tab: TabSpec) -> tuple[int, int]:
+    """The rows and columns everything :func:`_format_requests` and the input block's protection
+    touch on a new tab: its content, the formatted rows (at least row 2: wrapping, number formats
+    and an order tab's input block start there), dropdowns with a last row, highlights and charts
+    (their data and anchor) -- so a grid of this size holds whatever the tab's spec asks."""
+    rows = max(len(tab.rows), tab.format_rows, 2)
+    cols = max([_spec_width(tab), *tab.number_formats, *tab.wrap_columns])
+    rows = max([rows, *[v.last_row for v in tab.validations]])
+    for h in tab.highlights:
+        area = a1_range_to_grid_range(h.area)
+        rows = max(rows, int(area.get("endRowIndex") or 0), int(area.get("startRowIndex") or 0) + 1)
+        cols = max(cols, int(area.get("endColumnIndex") or 0), int(area.get("startColumnIndex") or 0) + 1)
+    for ch in tab.charts:
+        rows = max(rows, ch.last_row, a1_to_rowcol(ch.anchor)[0])
+    return rows, cols

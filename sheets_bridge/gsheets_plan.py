@@ -20,7 +20,7 @@ from . import gsheets_lock
 from .gsheets_batch import Batch, Evidence, _pack
 from .gsheets_cells import _a1_column, _dumps, _grid_range, _identical, _rows_data, _runs, _same, _trimmed_grid
 from .gsheets_compact import Piece, _anchored, _split_update
-from .gsheets_format import MIN_COLUMNS, SPARE_ROWS, _format_requests, _sheet_properties, _spec_width
+from .gsheets_format import MIN_COLUMNS, SPARE_ROWS, _creation_size, _format_requests, _sheet_properties
 from .gsheets_protect import _protect_sheet
 from .gsheets_read import BookState, SheetInfo, _rid
 from .gsheets_stage import stage_write
@@ -62,8 +62,10 @@ def plan_write(
         if info is None:
             spec = specs.get(tab) or TabSpec(tab, [])
             sheet_id = _rid(rng, used_ids)
-            n_rows = max(rows_needed, len(spec.rows)) + SPARE_ROWS
-            n_cols = max(cols_needed, _spec_width(spec), MIN_COLUMNS)
+            # room for the changes and for whatever the spec's formats reach (gsheets_format._reach)
+            made_rows, made_cols = _creation_size(spec)
+            n_rows = max(max(rows_needed, len(spec.rows)) + SPARE_ROWS, made_rows)
+            n_cols = max(cols_needed, made_cols, MIN_COLUMNS)
             structural.append(
                 {"addSheet": {"properties": _sheet_properties(spec, sheet_id, None, n_rows, n_cols)}}
             )
