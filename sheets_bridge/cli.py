@@ -230,10 +230,17 @@ def _counts(counts: dict[str, int]) -> str:
 
 
 def _print_summary(result: Any, out: IO[str]) -> None:
-    """What a turn did, for the GM's eyes: order counts and a table of the played states."""
-    s = result.summary
+    """What a turn did, for the GM's eyes, on `out` at the terminal's width (at least 100 columns)."""
+    print_summary(result.summary, Console(file=out, width=max(100, Console(file=out).width), highlight=False))
+
+
+FULL_RESOURCES = 2  # up to this many resources the table has four columns each; beyond, one (closing, change)
+
+
+def print_summary(s: Mapping[str, Any], console: Console) -> None:
+    """A window's summary (engine/core/summary.py): the heading naming the window, the order counts,
+    the warnings and a table of the played sides."""
     heading = _("Проверен ход {turn}.") if s["mode"] == "check" else _("Разрешён ход {turn}.")
-    console = Console(file=out, width=max(100, Console(file=out).width), highlight=False)
     console.print(heading.format(turn=s.get("cursor") or s["turn"]))  # a staged game's window: «1:города»
     for notice in s.get("notices") or ():  # e.g. the secret moved to the GM's store
         console.print(escape(str(notice)))
@@ -243,13 +250,32 @@ def _print_summary(result: Any, out: IO[str]) -> None:
     rows = [st for st in s["states"] if not st["ai"]]
     if not rows:
         return
-    table = Table(title=None, header_style="bold", show_footer=s["mode"] == "resolve" and len(rows) > 1)
-    resources = s.get("resources") or []  # the game's shown resources: four columns each
+    console.print(summary_table(s, rows))
+    undrawn = sorted({d for st in rows for d in st.get("dice") or ()})
+    if s["mode"] == "check" and undrawn:  # a check draws no dice: say what its figures leave out
+        note = s.get("dice_note") or _("Без жребия хода ({dice}): эти цифры могут измениться при разрешении — "
+                                         "исход зависит от жребия хода.")
+        console.print(escape(str(note).format(dice=", ".join(undrawn))))
+
+
+def summary_table(s: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> Table:
+    """The table of the played sides: per resource its four figures (opening, income, expenses,
+    closing) while there are at most FULL_RESOURCES of them; with more, which would not fit a
+    terminal, one column each with the closing balance and the turn's change («7 (+2)»).  The game's
+    own figures (its "columns") follow when every side has them."""
+    resources = s.get("resources") or []
+    full = len(resources) <= FULL_RESOURCES
+    table = Table(title=None, header_style="bold", show_footer=s["mode"] == "resolve" and len(rows) > 1,
+                  caption=None if full else _("на конец хода, в скобках — изменение за ход"))
     table.add_column(escape(str(s.get("side_title") or _("Сторона"))), footer=_("Итого"))
     for res in resources:
-        for key, title in _resource_columns(str(res["name"]), len(resources) > 1).items():
-            total = sum(st["balances"][res["code"]][key] for st in rows)
-            table.add_column(escape(title), justify="right", footer=_money(total))
+        moved = [st["balances"][res["code"]] for st in rows]
+        if full:
+            for key, title in _resource_columns(str(res["name"]), len(resources) > 1).items():
+                table.add_column(escape(title), justify="right", footer=_money(sum(b[key] for b in moved)))
+        else:
+            total = {k: sum(b[k] for b in moved) for k in ("opening", "closing")}
+            table.add_column(escape(_capital(str(res["name"]))), justify="right", footer=_closing_change(total))
     extra = [c for c in s.get("columns") or () if all(c["key"] in st for st in rows)]  # the game's own figures
     for column in extra:
         table.add_column(escape(str(column["title"])), justify="right")
@@ -257,19 +283,25 @@ def _print_summary(result: Any, out: IO[str]) -> None:
         cells = [escape(st["name"])]
         for res in resources:
             b = st["balances"][res["code"]]
-            closing = _money(b["closing"])
+            closing = _money(b["closing"]) if full else _closing_change(b)
             if b["closing"] < 0:
                 closing = f"[red]{closing}[/red]"
             elif b["closing"] > b["opening"]:
                 closing = f"[green]{closing}[/green]"
-            cells += [_money(b["opening"]), _money(b["income"]), _money(b["expenses"]), closing]
+            cells += [_money(b["opening"]), _money(b["income"]), _money(b["expenses"]), closing] if full else [closing]
         table.add_row(*cells, *(f"{st[c['key']]:+d}" for c in extra))
-    console.print(table)
-    undrawn = sorted({d for st in rows for d in st.get("dice") or ()})
-    if s["mode"] == "check" and undrawn:  # a check draws no dice: say what its figures leave out
-        note = s.get("dice_note") or _("Без жребия хода ({dice}): эти цифры могут измениться при разрешении — "
-                                         "исход зависит от жребия хода.")
-        console.print(escape(str(note).format(dice=", ".join(undrawn))))
+    return table
+
+
+def _closing_change(b: Mapping[str, float]) -> str:
+    """«7 (+2)»: the closing balance and its change over the window («7 (0)» when it did not move)."""
+    change = b["closing"] - b["opening"]
+    sign = "+" if change > 0 else ""
+    return f"{_money(b['closing'])} ({sign}{_money(change)})"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _resource_columns(name: str, several: bool) -> dict[str, str]:
@@ -281,7 +313,7 @@ def _resource_columns(name: str, several: bool) -> dict[str, str]:
         "expenses": _("Расход: {resource}").format(resource=name) if several else _("Расход"),
         "closing": _("{resource} на конец").format(resource=name),
     }
-    return {key: title[:1].upper() + title[1:] for key, title in titles.items()}
+    return {key: _capital(title) for key, title in titles.items()}
 
 
 def _money(value: float) -> str:
@@ -394,9 +426,17 @@ def _demo(folder: Path, lang: str, as_json: bool, quiet: bool = False, ruleset: 
     print(_("Демо-кампания: {path}").format(path=path))
     print(_("Образцы приказов записаны; проверка: {counts}").format(counts=_counts(checked.summary["orders"])))
     _print_summary(resolved, sys.stdout)
-    print(_("Откройте {path}: листы баланса, журнала, казны и приказов показывают итоги хода {turn}.")
-          .format(path=path, turn=resolved.turn))
+    print(closing_line(path, resolved.summary))
     return 0
+
+
+def closing_line(path: Path | str, s: Mapping[str, Any]) -> str:
+    """The demo's last line: which tabs of the workbook show the results of the window just resolved —
+    the game's own words (its summary's "open_tabs"), else the generic ones; the window as the
+    heading names it («1:города» in a staged game, the turn number otherwise)."""
+    tabs = s.get("open_tabs") or _("листы кампании")
+    return _("Откройте {path}: {tabs} показывают итоги хода {turn}.").format(
+        path=path, tabs=tabs, turn=s.get("cursor") or s["turn"])
 
 
 def first_language(argv: Sequence[str], env: Mapping[str, str] | None = None) -> str:

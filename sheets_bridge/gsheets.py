@@ -62,6 +62,7 @@ from engine.core.messages import _
 from engine.core.tables import Changeset, Tables, WriteBlock, apply_changes
 
 from . import google_http, gsheets_lock, gsheets_sharing
+from .base import Backend
 from .google_http import StrategosClient
 from .gsheets_batch import (
     JSON_HEADERS,
@@ -295,7 +296,7 @@ __all__ = [
 ]
 
 
-class GoogleBackend:
+class GoogleBackend(Backend):
     """A campaign in a Google spreadsheet (plus, in private-orders mode, one per player's orders).
 
     ``read()`` costs one request per spreadsheet, ``write()`` one batchUpdate per spreadsheet
@@ -470,6 +471,10 @@ class GoogleBackend:
         GM-only spreadsheet's tabs are not order tabs)."""
         gm_books = {sid for key, sid in self.audience_home.items() if key == GM.key}
         return frozenset(tab for tab, sid in self.tab_home.items() if sid not in gm_books)
+
+    def secret_key(self) -> str | None:
+        """The spreadsheet id: the GM's store keyed a campaign made before campaign ids by it."""
+        return self.spreadsheet_id
 
     def audit(self) -> list[str]:
         """Warnings about sharing and names that drifted from what ``new`` set (one Drive

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from engine.core.tables import Changeset, Tables, WorkbookSpec, apply_changes, trim
 
+from .base import Backend
 
-class MemoryBackend:
+
+class MemoryBackend(Backend):
     """A campaign held in a dict of grids; counts reads and writes like a real backend would."""
 
     def __init__(self, tables: Tables | None = None, location: str = "memory") -> None:

@@ -128,7 +128,7 @@ def _secret(backend: Backend, tables: Tables, need: bool = True, settle: bool = 
     ``settle`` nothing is saved or rewritten: only looked up (a check, an export)."""
     cid = meta.text(tables, meta.CAMPAIGN_ID)
     in_sheet = meta.text(tables, meta.LEGACY_SECRET)
-    sid = getattr(backend, "spreadsheet_id", None)
+    sid = backend.secret_key()
     stored = (secrets.load(cid) if cid else None) or (secrets.load(sid) if sid else None)
     value = stored or in_sheet
     if in_sheet and stored != in_sheet and matches(tables, in_sheet) and not matches(tables, stored or ""):
@@ -313,8 +313,7 @@ def declare_audiences(rules: Ruleset, tables: Tables, changes: Changeset) -> Non
 def _audit(backend: Backend) -> list[str]:
     """What the backend finds wrong around the campaign (on Google: sharing and names that drifted
     from what `new` set, issue 15 p9); nothing for a backend without such an audit."""
-    audit = getattr(backend, "audit", None)
-    return list(audit()) if callable(audit) else []
+    return list(backend.audit())
 
 
 def _warn(result: SyncResult, warnings: list[str]) -> None:
@@ -364,8 +363,8 @@ def private_reports(backend: Backend, tables: Tables, changes: Changeset,
     """In a private-orders campaign, each player's own report on the campaign as ``changes`` leave
     it (a tab of their order book, written with the same write); nothing otherwise -- and then
     the changes are not even applied.  ``rules`` defaults to the ruleset the result names."""
-    books = getattr(backend, "private_order_tabs", None)
-    if not books and getattr(backend, "player_books", False) is True:  # .xlsx books just opted into
+    books = backend.private_order_tabs
+    if not books and backend.player_books:  # .xlsx books just opted into
         rules = rules or ruleset_of(tables)
         books = frozenset(t for t, who in rules.tab_audiences(tables).items() if who.kind == "player")
     if not books:
@@ -378,7 +377,7 @@ def private_reports(backend: Backend, tables: Tables, changes: Changeset,
 def _tab_ids(backend: Backend) -> dict[str, Any]:
     """``tab_ids=`` for the ruleset when the backend knows stable tab ids (Google's sheetIds): a
     renamed tab is then followed exactly.  Nothing for .xlsx, whose tabs have no such id."""
-    ids = getattr(backend, "tab_ids", None)
+    ids = backend.tab_ids
     return {"tab_ids": dict(ids)} if ids else {}
 
 
@@ -388,8 +387,7 @@ def exclusive(backend: Backend, command: str) -> contextlib.AbstractContextManag
     An .xlsx campaign has one (XlsxBackend.exclusive, sheets_bridge/xlsx_lock.py): a second
     command on the same file is refused with a message naming the file and who holds it.
     """
-    hold = getattr(backend, "exclusive", None)
-    return hold(command) if hold is not None else contextlib.nullcontext()
+    return backend.exclusive(command)
 
 
 def read(backend: Backend) -> Tables:

@@ -50,6 +50,7 @@ from engine.core.messages import _
 from engine.core.tables import Cell, Changeset, Chart, Formula, Grid, Tables, TabSpec, Validation, WorkbookSpec
 
 from . import xlsx_books, xlsx_lock
+from .base import Backend
 from .faults import backend_error
 
 HEADER_FONT = Font(name="Calibri", size=11, bold=True, color="FFFFFF")  # the body's font: without a name
@@ -264,7 +265,7 @@ def _merged_conflicts(sheets: dict[str, Worksheet], changes: Changeset) -> list[
     return problems
 
 
-class XlsxBackend:
+class XlsxBackend(Backend):
     """A campaign in a local .xlsx file."""
 
     def __init__(self, path: str | os.PathLike[str], books: bool = False) -> None:

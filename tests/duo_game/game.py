@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import history, meta, ordertab, session, window
+from engine.core import summary as summaries
 from engine.core.audience import GM, PUBLIC, Audience, player
 from engine.core.cursor import Cursor
 from engine.core.dice import Dice, cursor_seed, new_secret
@@ -73,17 +74,12 @@ def open_window(tables: Tables, expect_turn: int | None = None) -> Cursor:
 
 def _summary(mode: str, at: Cursor, report: rules.Report, opening: world.Stocks,
              closing: world.Stocks) -> dict[str, Any]:
-    """What the CLI prints and --json shows: the orders by status, each side's movement of both resources."""
+    """What the CLI prints and --json shows (engine/core/summary.py): the orders by status, each
+    side's movement of both resources, the window and the rows that wait for the next stage."""
     moved = movements(report.ledger.entries, closing, SIDES, RESOURCES, opening)
-    states = [{"name": side, "ai": False,
-               "balances": {code: {"opening": float(m.opening), "income": float(m.income),
-                                   "expenses": float(m.expenses), "closing": float(m.closing)}
-                            for code, m in moved[side].items()}} for side in SIDES]
-    return {"mode": mode, "ruleset": NAME, "turn": at.turn, "cursor": CALENDAR.format(at), "states": states,
-            "side_title": "Сторона",
-            "orders": report.counts(), "warnings": list(report.warnings),
-            "resources": [{"code": r.code, "name": r.name(LANG)} for r in RESOURCES],
-            "waiting": len(report.facts.waiting)}
+    return summaries.build(mode, NAME, report, RESOURCES, [summaries.SideLine(side, moved[side]) for side in SIDES],
+                           turn=at.turn, cursor=CALENDAR.format(at), waiting=len(report.facts.waiting),
+                           side_title="Сторона", open_tabs="листы запасов, рейтинга, летописи, книги и приказов")
 
 
 def _judge(tables: Tables, at: Cursor, dice: Dice) -> tuple[rules.Report, world.Stocks, world.Stocks]:

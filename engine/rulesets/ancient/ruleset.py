@@ -10,6 +10,7 @@ from collections.abc import Callable, Collection
 from typing import Any
 
 from engine.core import history, i18n, ordertab, session
+from engine.core import summary as summaries
 from engine.core import tabs as tabs_core
 from engine.core.audience import player
 from engine.core.dice import Dice, commitment, new_secret, turn_seed
@@ -429,32 +430,20 @@ def _order_tab_problems(d: codec.Decoded) -> dict[str, str]:
 
 
 def summary(mode: str, before: Campaign, after: Campaign, report: Report) -> dict[str, Any]:
-    """What the CLI prints and `--json` gives: per state its movement in each shown resource
-    (`balances`, keyed by resource code, listed in `resources`), the money's also at the top level
-    of the state (opening, income, expenses, closing) as before."""
+    """What the CLI prints and `--json` gives (engine/core/summary.py): per state its movement in each
+    shown resource, the money's also at the top level of the state (opening, income, expenses,
+    closing) as before, and its stability; the game's words for its table and closing line."""
     moved = movements(report.ledger, after, after.states, SHOWN, opening=before)
-    states = []
-    for name, st in after.states.items():
-        balances = {
-            code: {"opening": float(m.opening), "income": float(m.income), "expenses": float(m.expenses),
-                   "closing": float(m.closing)}
-            for code, m in moved[name].items()
-        }
-        states.append({"name": name, **balances[MONEY.code], "balances": balances, "stability": st.stability,
-                       "ai": st.ai})
-    return {
-        "mode": mode,
-        "ruleset": NAME,
-        "turn": report.turn,
-        "resources": [{"code": r.code, "name": r.name(report.lang), "unit": codec.ledger_word(r.unit)} for r in SHOWN],
-        "states": states,
-        "side_title": _("Государство"),  # the CLI table's first column
-        "columns": [{"key": "stability", "title": _.pgettext("столбец", "Ст")}],
-        "dice_note": _("Без жребия хода ({dice}): доход, расход, казна и Ст могут измениться при разрешении — "
-                       "исход зависит от жребия хода."),
-        "orders": report.counts(),
-        "warnings": list(report.warnings),
-    }
+    sides = [summaries.SideLine(name, moved[name], st.ai, {"stability": st.stability})
+             for name, st in after.states.items()]
+    return summaries.build(
+        mode, NAME, report, SHOWN, sides, unit=lambda r: codec.ledger_word(r.unit), flat=MONEY,
+        side_title=_("Государство"),  # the CLI table's first column
+        columns=[summaries.Column("stability", _.pgettext("столбец", "Ст"))],
+        dice_note=_("Без жребия хода ({dice}): доход, расход, казна и Ст могут измениться при разрешении — "
+                    "исход зависит от жребия хода."),
+        open_tabs=_("листы баланса, журнала, казны и приказов"),
+    )
 
 
 def _phase_hook(on_phase: Callable[[str], None] | None) -> Callable[[str, Any, Report], None] | None:

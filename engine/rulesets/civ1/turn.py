@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from engine.core import absence, history, meta, ordertab, session, stagerows, window
+from engine.core import summary as summaries
 from engine.core.audience import GM, PUBLIC, player
 from engine.core.cursor import Cursor
 from engine.core.dice import Dice, cursor_seed
 from engine.core.errors import CampaignError, InvalidOrder, Problem, TurnMismatch
-from engine.core.ledger import LedgerEntry, movements
+from engine.core.ledger import LedgerEntry, Movement, movements
 from engine.core.orders import OrderResult, OrderRow, Status
 from engine.core.ordertab import OrderTab
 from engine.core.ruleset import SyncResult
@@ -208,27 +210,25 @@ def _waiting_words(j: Judged, tab: str) -> dict[int, tuple[OrderRow, OrderResult
             for r, (row, when) in j.waiting.get(tab, {}).items()}
 
 
-def _hammers(j: Judged, nation: str) -> dict[str, float]:
+def _hammers(j: Judged, nation: str) -> Movement:
     """A nation's hammers, summed over its cities (each city's store is an account of its own)."""
     mine = [e for e in j.report.ledger.entries if e.resource == HAMMERS.code and e.state.startswith(f"{nation}/")]
-    return {"opening": float(sum(c.hammers for c in j.opening.cities_of(nation))),
-            "income": float(sum(e.amount for e in mine if e.amount > 0)),
-            "expenses": float(-sum(e.amount for e in mine if e.amount < 0)),
-            "closing": float(sum(c.hammers for c in j.world.cities_of(nation)))}
+    return Movement(Fraction(sum(c.hammers for c in j.opening.cities_of(nation))),
+                    sum((e.amount for e in mine if e.amount > 0), Fraction(0)),
+                    -sum((e.amount for e in mine if e.amount < 0), Fraction(0)),
+                    Fraction(sum(c.hammers for c in j.world.cities_of(nation))))
 
 
 def summary(mode: str, j: Judged) -> dict[str, Any]:
-    """What the CLI prints and --json shows: orders by status, each nation's movement of its resources."""
+    """What the CLI prints and --json shows (engine/core/summary.py): orders by status, each
+    nation's movement of its resources, the window, the rows waiting for a later stage."""
     moved = movements(j.report.ledger.entries, j.world, j.world.seats(), NATIONAL, j.opening)
-    states = [{"name": n, "ai": j.world.nations[n].ai, "stability": 0,
-               "balances": {**{code: {"opening": float(m.opening), "income": float(m.income),
-                                      "expenses": float(m.expenses), "closing": float(m.closing)}
-                               for code, m in moved[n].items()}, HAMMERS.code: _hammers(j, n)}}
-              for n in j.world.seats()]
-    return {"mode": mode, "ruleset": NAME, "turn": j.at.turn, "cursor": CALENDAR.format(j.at, j.lang),
-            "states": states, "orders": j.report.counts(), "warnings": list(j.report.warnings),
-            "resources": [{"code": r.code, "name": r.name(j.lang)} for r in RESOURCES],
-            "waiting": sum(len(w) for w in j.waiting.values())}
+    sides = [summaries.SideLine(n, {**moved[n], HAMMERS.code: _hammers(j, n)}, j.world.nations[n].ai)
+             for n in j.world.seats()]
+    return summaries.build(mode, NAME, j.report, RESOURCES, sides, turn=j.at.turn,
+                           cursor=CALENDAR.format(j.at, j.lang), waiting=sum(len(w) for w in j.waiting.values()),
+                           side_title=_("Нация"),
+                           open_tabs=_("листы казны, городов, карты мира, боёв, журнала, ресурсов, держав и приказов"))
 
 
 def check(tables: Tables, on_phase: OnPhase | None = None, expect: Cursor | None = None) -> SyncResult:
