@@ -9,6 +9,7 @@ from engine.core.orders import OrderResult, OrderRow, Status
 from engine.core.ordertab import (
     OrderTab,
     archived_inputs,
+    as_checked,
     candidate_rows,
     raw_echo,
     resolved_grid,
@@ -208,3 +209,22 @@ def test_resolve_leaves_the_rows_that_wait_for_a_later_window() -> None:
     assert grid[2] == ot.grid[2] and len(archive) == 1
     cleared, _a = resolved_grid(ot, results, "3:день", "ru", INPUTS, "window")
     assert cleared[2] == [None] * 7  # not waiting: cleared as a row of no window
+
+
+def test_a_check_shows_an_order_that_would_be_done_as_accepted() -> None:
+    done = OrderResult(Status.DONE, "построено", "стройка")
+    shown = as_checked(done)
+    assert (shown.status, shown.reason, shown.understood) == (Status.ACCEPTED, "построено", "стройка")
+    assert result_cells(shown, "ru")[0] == "принят" and result_cells(shown, "en")[0] == "accepted"
+    assert done.status is Status.DONE  # the resolve's result is not changed in place
+
+
+def test_a_check_rewords_only_the_reason_of_an_accepted_row_and_keeps_the_other_statuses() -> None:
+    def reword(reason: str) -> str:
+        return f"при разрешении: {reason}"
+
+    assert as_checked(OrderResult(Status.DONE, "ок", "x"), reword).reason == "при разрешении: ок"
+    assert as_checked(OrderResult(Status.DONE, "", "x"), reword).reason == ""  # a blank reason stays blank
+    for status in (Status.PARTIAL, Status.REJECTED, Status.ACCEPTED, Status.HISTORY):
+        given = OrderResult(status, "почему", "что")
+        assert as_checked(given, reword) == given, status

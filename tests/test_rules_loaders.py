@@ -14,10 +14,11 @@ import pytest
 
 from engine.core import i18n
 from engine.core.errors import Problem
+from engine.core.rules_tab import UnknownTabRole
 from engine.core.tables import Tables
 from engine.rulesets.ancient import codec
 from engine.rulesets.ancient.rules import Rules
-from engine.rulesets.ancient.rules_loaders import TAB_LOADERS, UnknownTabRole, load_rules, load_tab
+from engine.rulesets.ancient.rules_loaders import TAB_LOADERS, load_rules, load_tab
 from engine.rulesets.ancient.templates import RULES_FILES
 from sheets_bridge import sync
 from sheets_bridge.xlsx import XlsxBackend

@@ -17,8 +17,9 @@ import pytest
 from engine.core.errors import CampaignError, Problem
 from engine.core.layout import Layout
 from engine.core.tables import Tables, column_letter
-from engine.rulesets.ancient import codec, rules, rules_reader, vocab
+from engine.rulesets.ancient import codec, rules, vocab
 from engine.rulesets.ancient.bounds import BOUNDS, PARAM_BOUNDS
+from engine.rulesets.ancient.rules_loaders import RULES_TABS
 from sheets_bridge import sync
 from sheets_bridge.xlsx import XlsxBackend
 
@@ -137,7 +138,7 @@ def test_i15_p12_the_good_campaign_loads_and_every_read_number_has_a_declared_bo
     assert d.rules.buildings and d.campaign.states
     known = set(rules.PARAM_DEFAULTS) | set(rules.REQUIRED_PARAMS)
     assert known <= set(PARAM_BOUNDS), known - set(PARAM_BOUNDS)
-    reader = rules_reader.TabReader(demo, vocab.RULES_GOODS, [])
+    reader = RULES_TABS.reader(demo, vocab.RULES_GOODS, [])
     with pytest.raises(KeyError):
         reader.num(2, {"food": 1}, "food")
     problems: list[Problem] = []
@@ -145,4 +146,4 @@ def test_i15_p12_the_good_campaign_loads_and_every_read_number_has_a_declared_bo
 
     with pytest.raises(KeyError):
         CellReader("Государства", {"x": 0}, problems, BOUNDS[vocab.STATES]).number(2, {"x": 1}, "x")
-    assert rules_reader.TabReader(demo, vocab.RULES_BUILDINGS, []).num(2, {"cost": 5}, "cost") == Fraction(5)
+    assert RULES_TABS.reader(demo, vocab.RULES_BUILDINGS, []).num(2, {"cost": 5}, "cost") == Fraction(5)

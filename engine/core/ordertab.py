@@ -16,8 +16,8 @@ The rules every game shares (docs/orders.md, «Which turn a row belongs to»):
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from .cursor import Calendar, Cursor
 from .layout import norm, records
@@ -191,6 +191,17 @@ def status_of(text: Cell) -> Status | None:
             if word and norm(word) == n:
                 return status
     return None
+
+
+def as_checked(result: OrderResult, reword: Callable[[str], str] | None = None) -> OrderResult:
+    """What a check shows for a row that resolve would rule ``result``: a check executes nothing,
+    so an order that would be done («выполнен») is shown as accepted («принят»); every other status
+    is shown as it is.  ``reword`` rewrites an accepted row's reason (a game that says the reason is
+    a forecast of the resolve); a blank reason stays blank."""
+    if result.status is not Status.DONE:
+        return result
+    reason = reword(result.reason) if reword is not None and result.reason else result.reason
+    return replace(result, status=Status.ACCEPTED, reason=reason)
 
 
 def status_strips(

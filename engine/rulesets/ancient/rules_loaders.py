@@ -3,23 +3,25 @@
 :data:`TAB_LOADERS` lists them by the tab's role (the keys of ``templates.RULES_FILES``), in the
 order they run; :func:`load_rules` runs them.  A loader reads its one tab and returns the rules
 read so far with its own field filled in; the tabs it looks names up in (``needs``: a building's
-technologies, a transition's forms of government, a conversion's goods) run before it.  Every
-problem of a cell names its tab, row and column (:class:`~.rules_reader.TabReader`).
+technologies, a transition's forms of government, a conversion's goods) run before it.  The
+reading is the core's (:mod:`engine.core.rules_tab`): every problem of a cell names its tab, row
+and column, in the words of :data:`TEXTS`; :data:`RULES_TABS` is the game's declaration of its tabs.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
 
 from engine.core.errors import Problem
-from engine.core.layout import Layout, norm
+from engine.core.i18n import N_
+from engine.core.layout import norm
+from engine.core.rules_tab import RulesTabs, RulesTabTexts, TabLoader, TabReader, split_list
 from engine.core.tables import Tables, is_blank
 
 from . import conditions, naming
-from .bounds import param_bound
+from .bounds import BOUNDS, param_bound
 from .messages import _
 from .rules import (
     PARAM_DEFAULTS,
@@ -36,7 +38,7 @@ from .rules import (
     Transition,
     UnitType,
 )
-from .rules_reader import TabReader, gov_key, opt_int, parse_effects, parse_workers, path_of, split_list, with_roles
+from .rules_cells import gov_key, opt_int, parse_effects, parse_workers, path_of, with_roles
 from .vocab import (
     RULES_BUILDINGS,
     RULES_COMBAT,
@@ -103,10 +105,7 @@ def read_stability(r: TabReader, rules: Rules) -> Rules:
 def read_techs(r: TabReader, rules: Rules) -> Rules:
     """«Правила — Технологии»: the technologies, by name; each prerequisite must be one of them."""
     techs: dict[str, Technology] = {}
-    for row, rec in r.rows:
-        name = r.name(rec)
-        if not name:
-            continue
+    for row, rec, name in r.named():
         techs[name] = Technology(
             name,
             r.text(rec, "name_en") or name,
@@ -131,10 +130,7 @@ def read_techs(r: TabReader, rules: Rules) -> Rules:
 def read_buildings(r: TabReader, rules: Rules) -> Rules:
     """«Правила — Постройки»: the buildings, by name; their technologies must be known ones."""
     buildings: dict[str, Building] = {}
-    for row, rec in r.rows:
-        name = r.name(rec)
-        if not name:
-            continue
+    for row, rec, name in r.named():
         try:
             where = conditions.parse(r.text(rec, "where"))
         except conditions.ConditionSyntaxError as exc:
@@ -231,16 +227,14 @@ def read_degradation(r: TabReader, rules: Rules) -> Rules:
 def read_goods(r: TabReader, rules: Rules) -> Rules:
     """«Правила — Товары»: the goods, by name."""
     goods: dict[str, Good] = {}
-    for _row, rec in r.rows:
-        name = r.name(rec)
-        if name:
-            goods[name] = Good(
-                name,
-                r.text(rec, "name_en") or name,
-                r.text(rec, "specialisation"),
-                norm(r.text(rec, "food")) in YES,
-                with_roles("goods.csv", name, parse_effects(r.text(rec, "effects"))),
-            )
+    for _row, rec, name in r.named():
+        goods[name] = Good(
+            name,
+            r.text(rec, "name_en") or name,
+            r.text(rec, "specialisation"),
+            norm(r.text(rec, "food")) in YES,
+            with_roles("goods.csv", name, parse_effects(r.text(rec, "effects"))),
+        )
     return replace(rules, goods=goods)
 
 
@@ -418,19 +412,8 @@ def read_trade(r: TabReader, rules: Rules) -> Rules:
     return replace(rules, trade=trade)
 
 
-@dataclass(frozen=True)
-class TabLoader:
-    """How one rules tab is read: its layout, the field of :class:`Rules` it fills, the function
-    that reads it, and the roles of the tabs it looks names up in (they must be read before it)."""
-
-    layout: Layout
-    fills: str
-    read: Callable[[TabReader, Rules], Rules]
-    needs: tuple[str, ...] = ()
-
-
 #: The rules tabs by role, in the order they are read (the order of their problems, too).
-TAB_LOADERS: dict[str, TabLoader] = {
+TAB_LOADERS: dict[str, TabLoader[Rules]] = {
     "governments": TabLoader(RULES_GOVERNMENTS, "governments", read_governments),
     "stability": TabLoader(RULES_STABILITY, "tax_percent", read_stability),
     "technologies": TabLoader(RULES_TECHS, "techs", read_techs),
@@ -448,22 +431,25 @@ TAB_LOADERS: dict[str, TabLoader] = {
 }
 
 
-class UnknownTabRole(KeyError):
-    """A rules tab asked for by a role no loader has (a bug: add its loader to TAB_LOADERS)."""
+#: How the problems of an ancient rules tab are worded (msgids of the ancient catalogue).
+TEXTS = RulesTabTexts(
+    _,
+    no_tab=N_("нет листа правил «{tab}»"),
+    empty_tab=N_("лист пуст"),
+    blank_number=N_("пустая ячейка, нужно число"),
+    not_a_number=N_("не число: {value!r}"),
+)
+
+#: The ancient rules tabs: a row's name is read in the campaign's language (its own names are in
+#: its language's column; the other column holds aliases).
+RULES_TABS: RulesTabs[Rules] = RulesTabs(TAB_LOADERS, BOUNDS, TEXTS, Rules)
 
 
 def load_tab(role: str, tables: Tables, problems: list[Problem], rules: Rules | None = None) -> Rules:
-    """Read the one rules tab of ``role`` into ``rules`` (empty ones by default); its problems are
-    appended to ``problems``."""
-    loader = TAB_LOADERS.get(role)
-    if loader is None:
-        raise UnknownTabRole(f"no loader for the rules tab role {role!r} (known: {', '.join(TAB_LOADERS)})")
-    return loader.read(TabReader(tables, loader.layout, problems), Rules() if rules is None else rules)
+    """Read the one rules tab of ``role`` into ``rules`` (empty ones by default)."""
+    return RULES_TABS.load_tab(role, tables, problems, rules)
 
 
 def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     """Build the rules from the campaign's rules tabs; every problem is appended to `problems`."""
-    rules = Rules()
-    for role in TAB_LOADERS:
-        rules = load_tab(role, tables, problems, rules)
-    return rules
+    return RULES_TABS.load(tables, problems)

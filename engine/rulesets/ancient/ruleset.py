@@ -457,6 +457,11 @@ DICE_NOTE = N_("исход зависит от жребия хода")
 LOT_NOTE = N_("очерёдность государств")
 
 
+def _at_resolve(reason: str) -> str:
+    """A checked row's reason is what the resolve would say: «при разрешении: …»."""
+    return _("при разрешении: {reason}").format(reason=reason)
+
+
 @codec.in_campaign_language
 def check(
     tables: Tables,
@@ -493,14 +498,10 @@ def check(
                 reach.setdefault(state, set()).add(lot_note)
                 report.results[row.ref] = OrderResult(Status.ACCEPTED, f"{note} ({lot_note})", res.understood)
                 continue
-            reason = res.reason
-            if res.status is Status.DONE:
-                status, reason = Status.ACCEPTED, (reason and _("при разрешении: {reason}").format(reason=reason))
-            else:
-                status = res.status
+            res = ordertab.as_checked(res, _at_resolve)
             if reach.get(state):
-                reason = f"{reason} — {note}" if reason else note
-            report.results[row.ref] = OrderResult(status, reason, res.understood)
+                res = OrderResult(res.status, f"{res.reason} — {note}" if res.reason else note, res.understood)
+            report.results[row.ref] = res
     changes = Changeset()
     for ot in d.order_tabs.values():
         changes.blocks += ordertab.status_strips(ot, report.results, lang)

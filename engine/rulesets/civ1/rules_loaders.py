@@ -3,22 +3,25 @@
 :data:`TAB_LOADERS` lists them by the tab's role (the keys of ``templates.RULES_FILES``) in the
 order they run; a loader reads its one tab and returns the rules read so far with its own field
 filled in.  The tabs whose names it looks up (``needs``: a unit's technology and class, a village
-row's era) run before it.  Every problem names its tab, row and column (:class:`~.reader.TabReader`),
-in Russian (English in an English campaign).
+row's era) run before it.  The reading is the core's (:mod:`engine.core.rules_tab`): every problem
+names its tab, row and column, in Russian (English in an English campaign), in the words of
+:data:`TEXTS`; :data:`RULES_TABS` is the game's declaration of its tabs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import replace
 from fractions import Fraction
 
+from engine.core import rules_tab
 from engine.core.errors import Problem
-from engine.core.layout import Layout, norm
+from engine.core.i18n import N_
+from engine.core.layout import norm
+from engine.core.rules_tab import Record, RulesTabs, RulesTabTexts, TabLoader, TabReader, code_of
 from engine.core.tables import Cell, Tables
 
 from .messages import _
-from .reader import TabReader, split_list
 from .rules import (
     Building,
     CombatOutcome,
@@ -39,6 +42,7 @@ from .rules import (
 )
 from .tabs import (
     APPLIES,
+    BOUNDS,
     BUILDING_KINDS,
     LOSERS,
     PER,
@@ -65,7 +69,6 @@ from .tabs import (
     VILLAGE_EFFECTS,
     YES_NO,
     YIELDS,
-    code_of,
 )
 
 # the parameters and limits the rules' arithmetic reads; a campaign without one is refused
@@ -93,8 +96,12 @@ TECH_EFFECTS: dict[str, str] = {
     "cancels_power": "techs", "transfer": "transfers",
 }
 
+LIST_SEPARATORS = ";|\n"  # a list cell of civ1 may part its items with «|» as well: «монеты|ресурсы»
 
-Record = dict[str, Cell]  # one row of a tab: column key -> cell
+
+def split_list(cell: Cell) -> tuple[str, ...]:
+    """'лес; джунгли' or 'монеты|ресурсы' -> ('лес', 'джунгли')."""
+    return rules_tab.split_list(cell, LIST_SEPARATORS)
 
 
 def rule_ids(r: TabReader, rec: Record) -> tuple[str, ...]:
@@ -200,7 +207,7 @@ def read_eras(r: TabReader, rules: Rules) -> Rules:
             r.text(rec, "name_ru") or str(level),
             r.text(rec, "name_en") or str(level),
             r.need(row, rec, "tech_cost"),
-            *(r.num(row, rec, k, None) for k in PRICED),
+            *(r.whole(row, rec, k, None) for k in PRICED),
             rule_ids=rule_ids(r, rec),
         )
     return replace(rules, eras=dict(sorted(eras.items())))
@@ -257,8 +264,8 @@ def read_techs(r: TabReader, rules: Rules) -> Rules:
             era=era,
             prerequisites=split_list(rec.get("prerequisites")),
             power=r.need(row, rec, "power"),
-            land_range=r.num(row, rec, "land_range", None),
-            water_range=r.num(row, rec, "water_range", None),
+            land_range=r.whole(row, rec, "land_range", None),
+            water_range=r.whole(row, rec, "water_range", None),
             army_size=r.need(row, rec, "army_size"),
             city_size=r.need(row, rec, "city_size"),
             spies=r.need(row, rec, "spies"),
@@ -282,10 +289,7 @@ def read_techs(r: TabReader, rules: Rules) -> Rules:
 def read_terrain(r: TabReader, rules: Rules) -> Rules:
     """«Правила — Местность»: each terrain's yield, growth, passability, the tech to work it."""
     terrain: dict[str, Terrain] = {}
-    for row, rec in r.rows:
-        name = r.name(rec)
-        if not name:
-            continue
+    for row, rec, name in r.named():
         terrain[name] = Terrain(
             name,
             r.text(rec, "name_en") or name,
@@ -328,10 +332,7 @@ def read_classes(r: TabReader, rules: Rules) -> Rules:
     """«Правила — Классы войск»: the classes and the triangle of advantages."""
     classes: dict[str, UnitClass] = {}
     rows: dict[str, int] = {}
-    for row, rec in r.rows:
-        name = r.name(rec)
-        if not name:
-            continue
+    for row, rec, name in r.named():
         rows[name] = row
         classes[name] = UnitClass(
             name,
@@ -352,15 +353,12 @@ def read_classes(r: TabReader, rules: Rules) -> Rules:
 def read_units(r: TabReader, rules: Rules) -> Rules:
     """«Правила — Войска»: the units, their class, era, technology, dice and support bonus."""
     units: dict[str, UnitType] = {}
-    for row, rec in r.rows:
-        name = r.name(rec)
-        if not name:
-            continue
+    for row, rec, name in r.named():
         cls = ref(r, row, rec, "class", rules.classes, _("класс войск"))
         if cls is None:
             r.bad(row, "class", _("пустая ячейка, нужен класс войск"))
         support_class = cls in rules.classes and rules.classes[cls].support
-        dice = r.num(row, rec, "dice", None)
+        dice = r.whole(row, rec, "dice", None)
         if not r.text(rec, "dice") and not support_class:
             r.bad(row, "dice", _("пустая ячейка: войску нужны кубики (только поддержке их не нужно)"))
         units[name] = UnitType(
@@ -380,10 +378,7 @@ def read_buildings(r: TabReader, rules: Rules) -> Rules:
     """«Правила — Постройки»: buildings, their technology, era, kind, yields and protection."""
     buildings: dict[str, Building] = {}
     replaces: dict[str, tuple[int, str]] = {}
-    for row, rec in r.rows:
-        name = r.name(rec)
-        if not name:
-            continue
+    for row, rec, name in r.named():
         tech = ref(r, row, rec, "tech", rules.techs, _("технология"))
         if tech is None:
             r.bad(row, "tech", _("пустая ячейка, нужна технология"))
@@ -446,7 +441,7 @@ def read_villages(r: TabReader, rules: Rules) -> Rules:
                 hi,
                 r.word(row, rec, "effect", VILLAGE_EFFECTS),
                 r.need(row, rec, "amount"),
-                r.num(row, rec, "alt_amount", None),
+                r.whole(row, rec, "alt_amount", None),
                 eras[0],
                 eras[1],
                 r.text(rec, "text_ru"),
@@ -468,7 +463,7 @@ def read_combat(r: TabReader, rules: Rules) -> Rules:
         combat.append(
             CombatOutcome(
                 r.need(row, rec, "diff_min"),
-                r.num(row, rec, "diff_max", None),
+                r.whole(row, rec, "diff_max", None),
                 r.word(row, rec, "result", RESULTS),
                 r.word(row, rec, "loser", LOSERS, "loser"),
                 rule_ids(r, rec),
@@ -500,10 +495,7 @@ def read_spy(r: TabReader, rules: Rules) -> Rules:
 def read_wonders(r: TabReader, rules: Rules) -> Rules:
     """«Правила — Чудеса»: the wonders the GM lists (the seed names none); the era sets the price."""
     wonders: dict[str, Wonder] = {}
-    for row, rec in r.rows:
-        name = r.name(rec)
-        if not name:
-            continue
+    for row, rec, name in r.named():
         wonders[name] = Wonder(
             name,
             r.text(rec, "name_en") or name,
@@ -519,10 +511,7 @@ def read_wonders(r: TabReader, rules: Rules) -> Rules:
 def read_resources(r: TabReader, rules: Rules) -> Rules:
     """«Правила — Ресурсы»: the special resources the GM lists (the seed names none)."""
     resources: dict[str, Resource] = {}
-    for row, rec in r.rows:
-        name = r.name(rec)
-        if not name:
-            continue
+    for row, rec, name in r.named():
         resources[name] = Resource(
             name,
             r.text(rec, "name_en") or name,
@@ -535,19 +524,8 @@ def read_resources(r: TabReader, rules: Rules) -> Rules:
     return replace(rules, resources=resources)
 
 
-@dataclass(frozen=True)
-class TabLoader:
-    """How one rules tab is read: its layout, the field of :class:`Rules` it fills, the function
-    that reads it, and the roles of the tabs it looks names up in (they are read before it)."""
-
-    layout: Layout
-    fills: str
-    read: Callable[[TabReader, Rules], Rules]
-    needs: tuple[str, ...] = ()
-
-
 #: The rules tabs by role, in the order they are read (the order of their problems, too).
-TAB_LOADERS: dict[str, TabLoader] = {
+TAB_LOADERS: dict[str, TabLoader[Rules]] = {
     "parameters": TabLoader(RULES_PARAMS, "params", read_params),
     "limits": TabLoader(RULES_LIMITS, "limits", read_limits),
     "prices": TabLoader(RULES_PRICES, "prices", read_prices),
@@ -569,22 +547,28 @@ TAB_LOADERS: dict[str, TabLoader] = {
 }
 
 
-class UnknownTabRole(KeyError):
-    """A rules tab asked for by a role no loader has (a bug: add its loader to TAB_LOADERS)."""
+#: How the problems of a civ1 rules tab are worded (msgids of the civ1 catalogue).
+TEXTS = RulesTabTexts(
+    _,
+    no_tab=N_("нет листа правил «{tab}»"),
+    empty_tab=N_("лист пуст: нет даже строки заголовков"),
+    blank_number=N_("пустая ячейка, нужно число"),
+    not_a_number=N_("не число: «{value}»"),
+    blank_word=N_("пустая ячейка, нужно одно из: {known}"),
+    unknown_word=N_("непонятное «{text}»: нужно одно из: {known}"),
+    in_column=N_("столбец «{column}»: {message}"),
+)
+
+#: The civ1 rules tabs: a row's name is its Russian one whatever the campaign's language (the
+#: rules are keyed by it), the English column giving the name shown in an English campaign.
+RULES_TABS: RulesTabs[Rules] = RulesTabs(TAB_LOADERS, BOUNDS, TEXTS, Rules, names_by_language=False)
 
 
 def load_tab(role: str, tables: Tables, problems: list[Problem], rules: Rules | None = None) -> Rules:
-    """Read the one rules tab of ``role`` into ``rules`` (empty ones by default); its problems
-    are appended to ``problems``."""
-    loader = TAB_LOADERS.get(role)
-    if loader is None:
-        raise UnknownTabRole(f"no loader for the rules tab role {role!r} (known: {', '.join(TAB_LOADERS)})")
-    return loader.read(TabReader(tables, loader.layout, problems), Rules() if rules is None else rules)
+    """Read the one rules tab of ``role`` into ``rules`` (empty ones by default)."""
+    return RULES_TABS.load_tab(role, tables, problems, rules)
 
 
 def load_rules(tables: Tables, problems: list[Problem]) -> Rules:
     """Build the rules from the campaign's rules tabs; every problem is appended to ``problems``."""
-    rules = Rules()
-    for role in TAB_LOADERS:
-        rules = load_tab(role, tables, problems, rules)
-    return rules
+    return RULES_TABS.load(tables, problems)

@@ -7,7 +7,7 @@ Declarative only: :mod:`.rules_loaders` reads by these layouts, :mod:`.templates
 from __future__ import annotations
 
 from engine.core.cells import BIG, Bound
-from engine.core.layout import Column, Layout, norm
+from engine.core.layout import Column, Layout
 
 C = Column
 
@@ -353,11 +353,3 @@ WORD_COLUMNS: dict[Layout, dict[str, Words]] = {
     RULES_RESOURCES: {"wonder_discount": YES_NO},
 }
 
-
-def code_of(words: Words, text: str) -> str | None:
-    """The code whose words include ``text`` (case, ё and punctuation ignored), or None."""
-    n = norm(text)
-    for code, names in words.items():
-        if n == norm(code) or n in {norm(w) for w in names}:
-            return code
-    return None

@@ -15,8 +15,7 @@ from typing import Any
 from engine.core.layout import Layout, norm
 from engine.core.tables import Cell, Grid, Tables
 
-from .reader import split_list
-from .rules_loaders import TAB_LOADERS
+from .rules_loaders import TAB_LOADERS, split_list
 from .tabs import TRANSFERS, WORD_COLUMNS, YES_NO, Words
 
 #: The rules tabs by role: the shipped file and its layout (the order of TAB_LOADERS).

@@ -237,9 +237,7 @@ def check(tables: Tables, on_phase: OnPhase | None = None, expect: Cursor | None
     window.expect(tables, CALENDAR, expect)
     at = open_window(tables)
     j = judge(tables, at, Dice.blind_dice(), on_phase)
-    for ref, res in j.report.results.items():  # a check executes nothing: what would be done is accepted
-        if res.status is Status.DONE:
-            j.report.results[ref] = OrderResult(Status.ACCEPTED, res.reason, res.understood)
+    j.report.results.update({ref: ordertab.as_checked(res) for ref, res in j.report.results.items()})
     changes = Changeset()
     for tab, ot in j.tabs.items():
         later = _waiting_words(j, tab)

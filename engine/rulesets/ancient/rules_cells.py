@@ -1,25 +1,21 @@
-"""Reading the cells of one rules tab: the tab reader (problems named by tab, row and column;
-every number within its declared bound) and the cell formats shared by several tabs (workers,
-effects, lists, forms of government, paths).  The loaders of :mod:`.rules_loaders` use these."""
+"""The cell formats of the ancient rules tabs that several tabs share: workers, effects, the
+template's role effects, optional whole numbers, forms of government and paths.  The loaders of
+:mod:`.rules_loaders` read their tabs with the core's reader (:mod:`engine.core.rules_tab`) and
+these."""
 
 from __future__ import annotations
 
 import csv
 import re
-from fractions import Fraction
 from functools import cache
 from importlib import resources
 
-from engine.core import i18n
-from engine.core.cells import Bound, UndeclaredBound
-from engine.core.errors import Problem
-from engine.core.layout import Layout, find_tab, norm, records
-from engine.core.money import amount
+from engine.core.layout import norm
 from engine.core.names import fold
-from engine.core.tables import Cell, Tables, column_letter, is_blank
+from engine.core.rules_tab import TabReader
+from engine.core.tables import Cell, is_blank
 
 from . import naming
-from .bounds import BOUNDS
 from .messages import _
 from .rules import Rules, WorkerOption
 from .vocab import PATHS, STRATA
@@ -85,77 +81,6 @@ def with_roles(filename: str, name: str, effects: dict[str, str]) -> dict[str, s
     """The row's effects, with the template's role effects it lacks (``port=0`` turns one off)."""
     roles = _template_roles(filename).get(fold(name), {})
     return {**roles, **effects} if roles else effects
-
-
-def split_list(cell: Cell) -> tuple[str, ...]:
-    return tuple(x.strip() for x in re.split(r"[;\n]", str(cell or "")) if x.strip())
-
-
-class TabReader:
-    """Reads one rules tab, collecting problems with their cell; every number is checked against
-    its column's bound declared in :mod:`.bounds` (issue 15, point 12)."""
-
-    def __init__(self, tables: Tables, layout: Layout, problems: list[Problem]) -> None:
-        self.problems = problems
-        self.bounds = BOUNDS.get(layout, {})
-        self.tab = find_tab(tables, layout) or ""
-        self.rows: list[tuple[int, dict[str, Cell]]] = []
-        self.cols: dict[str, int] = {}
-        self.lang = "ru"
-        if not self.tab:
-            problems.append(
-                Problem(layout.ru, 0, "", _("нет листа правил «{tab}»").format(tab=layout.tab_name(i18n.current())))
-            )
-            return
-        grid = tables[self.tab]
-        if not grid:
-            problems.append(Problem(self.tab, 0, "", _("лист пуст")))
-            return
-        self.cols = layout.locate(self.tab, grid[0], problems)
-        self.rows = records(grid, self.cols)
-        # the campaign's own names are in its language's column; the other column holds aliases
-        self.lang = "en" if norm(self.tab) == norm(layout.en) and norm(layout.en) != norm(layout.ru) else "ru"
-
-    def name(self, rec: dict[str, Cell]) -> str:
-        """The row's name in the campaign's language (the other language's when that is empty)."""
-        ru, en = self.text(rec, "name_ru"), self.text(rec, "name_en")
-        return (en or ru) if self.lang == "en" else (ru or en)
-
-    def num(
-        self, row: int, rec: dict[str, Cell], key: str, default: Fraction | None = None, bound: Bound | None = None
-    ) -> Fraction:
-        """The number in column ``key``, within ``bound`` (default: the column's declared one)."""
-        if bound is None:
-            if key not in self.bounds:
-                raise UndeclaredBound(f"{self.tab}: no declared bound for the numeric column {key!r}")
-            bound = self.bounds[key]
-        value = rec.get(key)
-        if is_blank(value):
-            if default is not None:
-                return default
-            self._bad(row, key, _("пустая ячейка, нужно число"))
-            return Fraction(0)
-        try:
-            num = amount(value)
-        except (ValueError, TypeError, ZeroDivisionError, OverflowError):
-            self._bad(row, key, _("не число: {value!r}").format(value=value))
-            return Fraction(0)
-        why = bound.problem(num)
-        if why:
-            self._bad(row, key, why)
-            return default if default is not None else Fraction(0)
-        return num
-
-    def text(self, rec: dict[str, Cell], key: str) -> str:
-        value = rec.get(key)
-        return "" if is_blank(value) else str(value).strip()
-
-    def _bad(self, row: int, key: str, message: str) -> None:
-        col = column_letter(self.cols[key] + 1) if key in self.cols else ""
-        self.problems.append(Problem(self.tab, row, col, message))
-
-    bad = _bad
-
 
 
 def opt_int(r: TabReader, row: int, rec: dict[str, Cell], key: str) -> int | None:

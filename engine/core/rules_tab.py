@@ -1,0 +1,283 @@
+"""Reading a game's GM-editable rules tabs («Правила — …»): one reader and one loader table for all games.
+
+A game keeps every number of its rules in tabs the GM may edit; each tab is read by one small
+loader of the game (a function of a :class:`TabReader` and the rules read so far), listed with
+the tab's layout in a table of :class:`TabLoader` by the tab's *role*.  The reading itself is the
+same in every game and lives here: find the tab by its Russian or English title, find its
+columns by header, give typed cell getters that check every number against its column's declared
+:class:`~engine.core.cells.Bound`, and report each bad cell as a
+:class:`~engine.core.errors.Problem` that names the tab, the row and the column.
+
+What differs between games is declared, not coded: :class:`RulesTabs` holds a game's loaders,
+the bounds of its numeric columns, the key its rows are stored under, and the wording of its
+problems (:class:`RulesTabTexts`: msgids of the game's own catalogue and its translator, so each
+game keeps the words and the English its GMs already know).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any, Generic, TypeVar
+
+from . import i18n
+from .cells import Bound, UndeclaredBound
+from .errors import Problem
+from .layout import Layout, find_tab, norm, records
+from .money import amount
+from .tables import Cell, Tables, column_letter, is_blank
+
+R = TypeVar("R")  # a game's typed rules (a frozen dataclass filled tab by tab)
+
+Record = dict[str, Cell]  # one row of a tab: column key -> cell
+Words = Mapping[str, Sequence[str]]  # a column's vocabulary: code -> (Russian, English, other accepted words…)
+
+#: «да» / «нет» (yes / no), the vocabulary of :meth:`TabReader.yes`
+YES_NO: Words = {"yes": ("да", "yes", "true"), "no": ("нет", "no", "false")}
+
+
+@cache
+def _splitter(separators: str) -> re.Pattern[str]:
+    return re.compile(f"[{re.escape(separators)}]")
+
+
+def split_list(cell: Cell, separators: str = ";\n") -> tuple[str, ...]:
+    """The items of a list cell: 'лес; джунгли' -> ('лес', 'джунгли'); ``separators`` are the
+    characters that part them (a game may add its own, such as «|»)."""
+    return tuple(x.strip() for x in _splitter(separators).split(str(cell or "")) if x.strip())
+
+
+def code_of(words: Words, text: str) -> str | None:
+    """The code whose words include ``text`` (case, ё and punctuation ignored), or None."""
+    n = norm(text)
+    for code, names in words.items():
+        if n == norm(code) or n in {norm(w) for w in names}:
+            return code
+    return None
+
+
+def known(words: Words, lang: str) -> str:
+    """The words a column accepts, in the tab's language, for a message: «да», «нет»."""
+    return ", ".join(f"«{names[1] if lang == 'en' and len(names) > 1 else names[0]}»" for names in words.values())
+
+
+@dataclass(frozen=True)
+class RulesTabTexts:
+    """The wording of a game's rules-tab problems: msgids of the game's own catalogue (the game
+    marks them with ``N_`` where it declares them, so they are extracted into its catalogue) and
+    the game's translator, which turns them into the campaign's language when a problem is told.
+
+    ``blank_word`` and ``unknown_word`` are needed only by a game that reads words of a fixed
+    vocabulary (:meth:`TabReader.word`); ``in_column`` («столбец «{column}»: {message}») prefixes
+    every cell problem with its column's header, or is None for the message alone."""
+
+    translate: Callable[[str], str]
+    no_tab: str  # {tab}: the tab is not in the campaign
+    empty_tab: str  # the tab has not even a header row
+    blank_number: str  # a required number is blank
+    not_a_number: str  # {value}: the cell is no number
+    blank_word: str | None = None  # {known}: a required word is blank
+    unknown_word: str | None = None  # {text}, {known}: a word of no vocabulary entry
+    in_column: str | None = None  # {column}, {message}
+
+    def say(self, msgid: str, **fields: object) -> str:
+        """``msgid`` in the current language with its ``{fields}`` filled in."""
+        return self.translate(msgid).format(**fields)
+
+
+@dataclass(frozen=True)
+class TabLoader(Generic[R]):
+    """How one rules tab is read: its layout, the field of the rules it fills, the function that
+    reads it, and the roles of the tabs it looks names up in (they must be read before it)."""
+
+    layout: Layout
+    fills: str
+    read: Callable[[TabReader, R], R]
+    needs: tuple[str, ...] = ()
+
+
+class UnknownTabRole(KeyError):
+    """A rules tab asked for by a role no loader has (a bug: add its loader to the game's table)."""
+
+
+@dataclass(frozen=True)
+class RulesTabs(Generic[R]):
+    """A game's rules tabs: its loaders by role, in the order they run (the order of their
+    problems, too), the bounds of their numeric columns, its empty rules (``empty()``), the
+    wording of its problems, and whether a row's name is read in the campaign's language
+    (``names_by_language``: the other language's column holds aliases) or always in Russian, the
+    language the game keys its rules by."""
+
+    loaders: Mapping[str, TabLoader[R]]
+    bounds: Mapping[Layout, Mapping[str, Bound]]
+    texts: RulesTabTexts
+    empty: Callable[[], R]
+    names_by_language: bool = True
+
+    def reader(self, tables: Tables, layout: Layout, problems: list[Problem]) -> TabReader:
+        """A reader of the tab of ``layout`` in ``tables``; its problems go to ``problems``."""
+        return TabReader(tables, layout, problems, self)
+
+    def load_tab(self, role: str, tables: Tables, problems: list[Problem], rules: R | None = None) -> R:
+        """Read the one rules tab of ``role`` into ``rules`` (empty ones by default); its problems
+        are appended to ``problems``."""
+        loader = self.loaders.get(role)
+        if loader is None:
+            raise UnknownTabRole(f"no loader for the rules tab role {role!r} (known: {', '.join(self.loaders)})")
+        return loader.read(self.reader(tables, loader.layout, problems), self.empty() if rules is None else rules)
+
+    def load(self, tables: Tables, problems: list[Problem]) -> R:
+        """Build the rules from the campaign's rules tabs; every problem is appended to ``problems``."""
+        rules = self.empty()
+        for role in self.loaders:
+            rules = self.load_tab(role, tables, problems, rules)
+        return rules
+
+
+class TabReader:
+    """Reads one rules tab by its Russian or English title and headers, collecting problems: each
+    names its tab, row and column (the column's header too, where the game says so), and every
+    number read is checked against its column's declared bound."""
+
+    def __init__(self, tables: Tables, layout: Layout, problems: list[Problem], game: RulesTabs[Any]) -> None:
+        self.layout = layout
+        self.problems = problems
+        self.game = game
+        self.bounds: Mapping[str, Bound] = game.bounds.get(layout, {})
+        self.tab = find_tab(tables, layout) or ""
+        self.rows: list[tuple[int, Record]] = []
+        self.cols: dict[str, int] = {}
+        self.lang = "ru"  # the language of the tab's title, so of its headers and of its own names
+        texts = game.texts
+        if not self.tab:
+            problems.append(Problem(layout.ru, 0, "", texts.say(texts.no_tab, tab=layout.tab_name(i18n.current()))))
+            return
+        grid = tables[self.tab]
+        if not grid:
+            problems.append(Problem(self.tab, 0, "", texts.say(texts.empty_tab)))
+            return
+        self.cols = layout.locate(self.tab, grid[0], problems)
+        self.rows = records(grid, self.cols)
+        self.lang = "en" if norm(self.tab) == norm(layout.en) and norm(layout.en) != norm(layout.ru) else "ru"
+
+    # --- problems -------------------------------------------------------------------------------
+
+    def header(self, key: str) -> str:
+        """The column's header in the tab's language (for messages)."""
+        for c in self.layout.columns:
+            if c.key == key:
+                return c.header(self.lang)
+        return key
+
+    def bad(self, row: int, key: str, message: str) -> None:
+        """A problem in the cell of ``row`` and column ``key`` («Лист!B3: …»)."""
+        col = column_letter(self.cols[key] + 1) if key in self.cols else ""
+        texts = self.game.texts
+        if texts.in_column is not None:
+            message = texts.say(texts.in_column, column=self.header(key), message=message)
+        self.problems.append(Problem(self.tab, row, col, message))
+
+    # --- cells ----------------------------------------------------------------------------------
+
+    def text(self, rec: Record, key: str) -> str:
+        """The cell's text, stripped ('' for a blank cell)."""
+        value = rec.get(key)
+        return "" if is_blank(value) else str(value).strip()
+
+    def name(self, rec: Record) -> str:
+        """The row's name, its key in the rules: in the campaign's language or in Russian, as the
+        game says (:attr:`RulesTabs.names_by_language`); the other language's when that is blank."""
+        ru, en = self.text(rec, "name_ru"), self.text(rec, "name_en")
+        return (en or ru) if self.game.names_by_language and self.lang == "en" else (ru or en)
+
+    def named(self) -> Iterator[tuple[int, Record, str]]:
+        """(sheet row, record, :meth:`name`) of every row that has a name; a row without one is
+        passed over (a loader that must report it reads :attr:`rows`)."""
+        for row, rec in self.rows:
+            name = self.name(rec)
+            if name:
+                yield row, rec, name
+
+    def _declared(self, key: str) -> Bound:
+        if key not in self.bounds:
+            raise UndeclaredBound(f"{self.tab or self.layout.ru}: no declared bound for the numeric column {key!r}")
+        return self.bounds[key]
+
+    def _amount(self, row: int, key: str, value: Cell) -> Fraction | None:
+        """The number written in a non-blank cell, or None after reporting that it is none."""
+        try:
+            return amount(value)
+        except (ValueError, TypeError, ZeroDivisionError, OverflowError):
+            self.bad(row, key, self.game.texts.say(self.game.texts.not_a_number, value=value))
+            return None
+
+    def _within(self, row: int, key: str, num: Fraction, bound: Bound) -> bool:
+        """Whether ``num`` fits ``bound``; a problem when it does not."""
+        why = bound.problem(num)
+        if why:
+            self.bad(row, key, why)
+        return not why
+
+    def num(
+        self, row: int, rec: Record, key: str, default: Fraction | None = None, bound: Bound | None = None
+    ) -> Fraction:
+        """The number in column ``key`` within ``bound`` (by default the column's declared one).
+        A blank cell is ``default``, and a problem when there is none; after a problem the value is
+        0 (``default`` when only the bound is broken)."""
+        bound = self._declared(key) if bound is None else bound
+        value = rec.get(key)
+        if is_blank(value):
+            if default is not None:
+                return default
+            self.bad(row, key, self.game.texts.say(self.game.texts.blank_number))
+            return Fraction(0)
+        num = self._amount(row, key, value)
+        if num is None:
+            return Fraction(0)
+        if not self._within(row, key, num, bound):
+            return default if default is not None else Fraction(0)
+        return num
+
+    def whole(self, row: int, rec: Record, key: str, default: int | None = 0) -> int | None:
+        """The whole number in column ``key`` within its declared bound; a blank cell is
+        ``default``, and a problem when the bound says the cell is ``required``; ``default``
+        after a problem too."""
+        bound = self._declared(key)
+        value = rec.get(key)
+        if is_blank(value):
+            if bound.required:
+                self.bad(row, key, self.game.texts.say(self.game.texts.blank_number))
+            return default
+        num = self._amount(row, key, value)
+        if num is None or not self._within(row, key, num, bound):
+            return default
+        return int(num)
+
+    def need(self, row: int, rec: Record, key: str) -> int:
+        """A whole number that must be there (its bound is ``required``); 0 after a problem."""
+        value = self.whole(row, rec, key)
+        return 0 if value is None else value
+
+    def word(self, row: int, rec: Record, key: str, words: Words, default: str | None = None) -> str:
+        """The code of the word in column ``key``; a blank cell is ``default`` (a problem if None)."""
+        texts = self.game.texts
+        if texts.blank_word is None or texts.unknown_word is None:
+            raise NotImplementedError(f"{self.layout.ru}: the game declares no messages for words (column {key!r})")
+        text = self.text(rec, key)
+        if not text:
+            if default is None:
+                self.bad(row, key, texts.say(texts.blank_word, known=known(words, self.lang)))
+                return ""
+            return default
+        code = code_of(words, text)
+        if code is None:
+            self.bad(row, key, texts.say(texts.unknown_word, text=text, known=known(words, self.lang)))
+            return default or ""
+        return code
+
+    def yes(self, row: int, rec: Record, key: str, default: bool = False) -> bool:
+        """«да» / «нет» (yes / no) in column ``key``; blank is ``default``."""
+        return self.word(row, rec, key, YES_NO, "yes" if default else "no") == "yes"
