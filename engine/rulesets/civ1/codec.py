@@ -20,6 +20,7 @@ from engine.core.tables import Cell, Grid, Tables, column_letter, is_blank
 from . import hexes
 from .messages import _
 from .model import READY, Card, City, Deck, Intention, Nation, Spy, Tile, Treaty, World
+from .names import listed, named
 from .rules import Rules
 from .rules_loaders import load_rules
 from .vocab import (
@@ -335,29 +336,42 @@ def _known(rules: Rules | None, nation: Nation, what: str) -> Cell:
 
 def realm_grid(world: World, nation: str, rules: Rules | None, news: Sequence[str] = (), lang: str = "ru") -> Grid:
     """A nation's own tab: its balances, technologies, deck, cities' buildings and hammers, spies,
-    and the lines of the last window only it may read (facts.private)."""
+    the special resources it holds (CIV-CITY-05, «Правила — Ресурсы») and the technologies its spies
+    stole (CIV-SPY-02: «в следующий ход снижает цену похищенной технологии вдвое»), and the lines of
+    the last window only it may read (facts.private).  Items by their names in `lang`."""
+    with i18n.using(lang):
+        return _realm_grid(world, nation, rules, news, lang)
+
+
+def _realm_grid(world: World, nation: str, rules: Rules | None, news: Sequence[str], lang: str) -> Grid:
     en = lang == "en"
     n = world.nations[nation]
     deck = world.decks.get(nation, Deck())
     grid: Grid = [[f"{'Realm' if en else 'Держава'}: {nation}", None]]
     grid += [["Власть" if not en else "Power", n.power], ["монеты" if not en else "coins", n.coins],
              ["наука" if not en else "science", n.science], ["ПО" if not en else "VP", n.vp_honesty + n.vp_tech],
-             ["правление" if not en else "government", n.government or None],
+             ["правление" if not en else "government", named(n.government, rules) or None],
              ["эпоха" if not en else "era", era_of(n, rules) if rules else None],
              ["макс. армия" if not en else "max army", _known(rules, n, "army_size")],
              ["предел города" if not en else "city size limit", _known(rules, n, "city_limit")],
              ["шпионы" if not en else "spies", n.spies]]
     grid.append([None, None])
     grid.append(["Технологии" if not en else "Technologies", None])
-    grid += [[tech, turn or None] for tech, turn in n.techs.items()] or [["—", None]]
+    grid += [[named(tech, rules), turn or None] for tech, turn in n.techs.items()] or [["—", None]]
+    grid.append([None, None])
+    grid.append([_("Ресурсы нации"), listed(n.resources, rules) or "—"])
+    grid.append([_("Похищенные технологии"), None if n.stolen else "—"])
+    grid += [[named(tech, rules), _("вдвое дешевле в ход {turn}").format(turn=turn)] for tech, turn in n.stolen.items()]
     grid.append([None, None])
     grid.append(["Deck" if en else "Колода", f"{'next' if en else 'следующая'}: {deck.next + 1}"])
-    grid += [[f"{i}. {c.unit}", word(CARD_STATES, c.state, lang)] for i, c in enumerate(deck.cards, start=1)]
+    grid += [[f"{i}. {named(c.unit, rules)}", word(CARD_STATES, c.state, lang)]
+             for i, c in enumerate(deck.cards, start=1)]
     grid.append([None, None])
     grid.append(["Города" if not en else "Cities", None])
     for c in world.cities_of(nation):
         grid.append([c.name, f"{'молотки' if not en else 'hammers'} {c.hammers}; "
-                     + ("; ".join(c.buildings) or "—") + ("; контршпион" if c.counter_spy and not en else "")])
+                     + ("; ".join(named(b, rules) for b in c.buildings) or "—")
+                     + ("; " + _("контршпион") if c.counter_spy else "")])
     if news:
         grid.append([None, None])
         grid.append(["Только для вас" if not en else "For your eyes only", None])
