@@ -67,7 +67,7 @@ def _play(windows: int) -> tuple[Tables, list[tuple[str, Cell]], list[str]]:
 
 
 def test_CIV_TURN_02_an_english_demo_writes_no_russian_in_what_people_read() -> None:
-    tables, cells, reasons = _play(10)
+    _tables, cells, reasons = _play(10)
     texts = [(tab, str(c)) for tab, c in cells if isinstance(c, str) and c.strip()]
     chronicle = [t for tab, t in texts if tab == "Chronicle"]
     assert any(t.startswith("Barbarians from the village") for t in chronicle), chronicle  # the pinned dice

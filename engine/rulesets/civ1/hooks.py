@@ -67,6 +67,10 @@ def _patch_nation(world: World, name: str, values: Mapping[str, Any]) -> None:
             setattr(n, key, str(value or ""))
         elif key in NATION_FLAGS:
             setattr(n, key, bool(value))
+        elif key == "resources":  # the resource tokens it holds (keys of «Правила — Ресурсы»)
+            n.resources = [str(r) for r in value or []]
+        elif key == "stolen":  # {tech: the turn it costs half} (a spy stole it, CIV-SPY-02)
+            n.stolen = {str(t): int(v) for t, v in (value or {}).items()}
         elif key == "next_card":
             world.decks.setdefault(name, Deck()).next = int(value)
         else:
