@@ -3,7 +3,8 @@ dice (villages, barbarians, a second city and its attack, research, a foiled spy
 in English as the CLI makes them (`adopt(lang)` once the campaign's meta is read).  No Cyrillic in
 what the turn writes for people to read: the statuses, reasons and «understood as» of the order
 tabs and the archive, the chronicle, the battles, the ledger's reasons, every cell of each nation's
-«Realm» tab.
+«Realm» tab, and the reports made from them (`strategos report`: the forum post of each turn and each
+nation's private report).
 
 Allowed, and not checked: the cells a player or the GM typed (the orders' input columns, «Nations»'
 leader names such as the demo's «Гримсон»), the GM's data tabs that decode reads back by the rules
@@ -67,7 +68,7 @@ def _play(windows: int) -> tuple[Tables, list[tuple[str, Cell]], list[str]]:
 
 
 def test_CIV_TURN_02_an_english_demo_writes_no_russian_in_what_people_read() -> None:
-    _tables, cells, reasons = _play(10)
+    tables, cells, reasons = _play(10)
     texts = [(tab, str(c)) for tab, c in cells if isinstance(c, str) and c.strip()]
     chronicle = [t for tab, t in texts if tab == "Chronicle"]
     assert any(t.startswith("Barbarians from the village") for t in chronicle), chronicle  # the pinned dice
@@ -75,6 +76,13 @@ def test_CIV_TURN_02_an_english_demo_writes_no_russian_in_what_people_read() -> 
     assert any(tab == "Battles" for tab, _t in texts) and reasons
     russian = sorted({(tab, t) for tab, t in texts if CYRILLIC.search(t)})
     russian += sorted({("reason", r) for r in reasons if CYRILLIC.search(r)})
+    game = rulesets.get("civ1")
+    with using("en"):
+        reports = [("forum post", p) for turn in range(1, 6) for p in game.forum_post(tables, turn, "markdown")]
+        reports += [(f"report of {n}", game.player_report(tables, n, 5))
+                    for n in ("Babylon", "Egypt", "Greece", "Rome", "China")]
+    assert any("Barbarians" in text for _w, text in reports)
+    russian += sorted({(what, line) for what, text in reports for line in text.splitlines() if CYRILLIC.search(line)})
     assert not russian, "\n".join(f"{tab}: {t}" for tab, t in russian[:40])
 
 
