@@ -34,6 +34,7 @@ from .vocab import (
     META_KEYS,
     NATIONS,
     SPIES,
+    TECH_GRID,
     TECHS,
     TREASURY,
     TREATIES,
@@ -313,7 +314,24 @@ def encode(world: World, lang: str = "ru", rules: Rules | None = None) -> dict[s
         INTENTIONS.tab_name(lang): _grid(INTENTIONS, lang, [[i.nation, i.city, i.wonder] for i in world.intentions]),
         MAIL.tab_name(lang): _grid(MAIL, lang, [list(letter) for letter in world.letters]),
     }
+    if rules is not None:
+        out[TECH_GRID.tab_name(lang)] = tech_grid(world, rules, lang)
     return out
+
+
+def tech_grid(world: World, rules: Rules, lang: str = "ru") -> Grid:
+    """The GM's «Технологии — сетка»: a row per technology of «Правила — Технологии» (by level), a
+    column per nation (by seat), the turn it learned the technology («0» from the start) or empty;
+    a technology a nation knows that the rules do not are listed last.  Only for the GM's book: it
+    shows every nation's technologies at once."""
+    seats = world.seats()
+    known = [t for t in rules.techs]
+    extra = sorted({t for s in seats for t in world.nations[s].techs if t not in rules.techs})
+    with i18n.using(lang):
+        rows = [[named(t, rules), rules.techs[t].level if t in rules.techs else None,
+                 *[world.nations[s].techs.get(t) for s in seats]]
+                for t in sorted(known, key=lambda t: rules.techs[t].level) + extra]
+    return [[*TECH_GRID.header(lang), *seats], *rows]
 
 
 def turn_grid(world: World, order: Sequence[str], lang: str = "ru") -> Grid:
