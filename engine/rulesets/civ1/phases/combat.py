@@ -27,6 +27,7 @@ from ..facts import Battle, Duel, Facts, Report
 from ..hexes import Crossing
 from ..messages import _
 from ..model import CONQUERED, DESTROYED, READY, RETREATED, ROUTED, Card, City, Deck, World
+from ..names import listed
 from ..ordertypes import Attack, Given
 from ..rules import Rules
 from .common import crossing, in_order, pay_power, reaches
@@ -233,7 +234,8 @@ def _attack(world: World, nation: str, g: Given, order: Attack, dice: Dice, rule
     if order.wmd:
         missing = [t for t in _wmd_techs(rules) if t not in me.techs]
         if missing:
-            report.result(ref, Status.REJECTED, _("для ОМП нужны технологии: {techs}").format(techs=", ".join(missing)))
+            report.result(ref, Status.REJECTED, _("для ОМП нужны технологии: {techs}").format(
+                techs=listed(missing, rules)))
             return
     cross = crossing(me, rules, reach.ARMY)
     if not reaches(world, rules, nation, target.hex, reach.ARMY, [origin.hex]):

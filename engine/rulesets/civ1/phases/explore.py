@@ -87,7 +87,7 @@ def _resource(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice, 
         return _("случайный ресурс (таблица ресурсов пуста: его назначит ведущий)")
     got = [dice.choice("village:resource", sorted(rules.resources), subject=nation) for _i in range(v.amount)]
     world.nations[nation].resources.extend(got)
-    return _("ресурс: {names}").format(names=", ".join(got))
+    return _("ресурс: {names}").format(names=listed(got, rules))
 
 
 def _coins(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice, rules: Rules, report: Report,

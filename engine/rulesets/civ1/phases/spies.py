@@ -19,7 +19,7 @@ from engine.core.turn import Phase
 from ..facts import Report
 from ..messages import _
 from ..model import Spy, World
-from ..names import named, shown
+from ..names import listed, named, shown
 from ..ordertypes import Given, SendSpy
 from ..rules import Rules
 from .common import in_order, pay_power
@@ -107,12 +107,12 @@ def _send(world: World, nation: str, g: Given, order: SendSpy, dice: Dice, rules
 
 def _buildings(world: World, nation: str, city: str, dice: Dice, rules: Rules) -> str:
     c = world.cities[city]
-    return ", ".join([*c.buildings, *c.wonders]) or _("построек нет")
+    return listed([*c.buildings, *c.wonders], rules) or _("построек нет")
 
 
 def _techs(world: World, nation: str, city: str, dice: Dice, rules: Rules) -> str:
     techs = world.nations[world.cities[city].nation].techs
-    return ", ".join(sorted(techs)) or _("технологий нет")
+    return listed(sorted(techs), rules) or _("технологий нет")
 
 
 def _army(world: World, nation: str, city: str, dice: Dice, rules: Rules) -> str:
@@ -138,7 +138,7 @@ def _steal(world: World, nation: str, city: str, dice: Dice, rules: Rules) -> st
 
 
 def _resources(world: World, nation: str, city: str, dice: Dice, rules: Rules) -> str:
-    return ", ".join(world.nations[world.cities[city].nation].resources) or _("ресурсов нет")
+    return listed(world.nations[world.cities[city].nation].resources, rules) or _("ресурсов нет")
 
 
 def _mail(world: World, nation: str, city: str, dice: Dice, rules: Rules) -> str:

@@ -27,7 +27,7 @@ from .. import hexes, reach
 from ..facts import Report
 from ..messages import _
 from ..model import DESTROYED, FOUNDED, READY, TRANSFERRED, City, Deck, Intention, Nation, World
-from ..names import named, shown
+from ..names import listed, named, shown
 from ..ordertypes import (
     AnnounceWonder,
     ChangeGovernment,
@@ -687,7 +687,7 @@ def transfer_resource(nation: Nation, other: Nation, item: str, rules: Rules) ->
     key = _find({r: None for r in stock}, item)
     if key is None:
         return Status.REJECTED, _("у нации нет ресурса «{item}»; есть: {stock}").format(
-            item=item, stock=", ".join(stock) or "—")
+            item=item, stock=listed(stock, rules) or "—")
     stock.remove(key)
     other.resources.append(key)
     return Status.DONE, key
@@ -711,7 +711,7 @@ def _transfers(world: World, orders: Orders, dice: Dice, rules: Rules, report: R
         if not transfer_allowed(rules, nation, other, code):
             report.result(ref, Status.REJECTED, _(
                 "для такой передачи хотя бы одна из сторон должна знать «{techs}»").format(
-                techs="», «".join(transfer_techs(rules, code))))
+                techs="», «".join(named(t, rules) for t in transfer_techs(rules, code))))
             continue
         if o.what == "city":
             city = world.cities.get(o.item)
@@ -731,7 +731,7 @@ def _transfers(world: World, orders: Orders, dice: Dice, rules: Rules, report: R
             status, reason = transfer_resource(nation, other, o.item, rules)
             if status is Status.DONE:
                 report.facts.tell(other.name, _("{nation} передаёт вам ресурс «{item}»").format(
-                    nation=nation.name, item=reason))
+                    nation=nation.name, item=named(reason, rules)))
                 reason = ""
             report.result(ref, status, reason)
             continue
