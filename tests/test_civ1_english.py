@@ -60,6 +60,9 @@ def _play(windows: int) -> tuple[Tables, list[tuple[str, Cell]], list[str]]:
     with using("en"):
         for _w in range(windows):
             tables = apply_changes(tables, game.demo_changes(tables))
+            checked = game.check(tables)  # the check's reasons and echoes too (it writes the order tabs)
+            cells += list(_read_cells(checked.changes))
+            reasons += [str(r.reason) for r in checked.report.results.values() if r.reason]
             result = game.resolve(tables, secret=PINNED)
             cells += list(_read_cells(result.changes))
             reasons += [str(r.reason) for r in result.report.results.values() if r.reason]
