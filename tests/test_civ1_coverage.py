@@ -25,8 +25,6 @@ COMPUTED_KINDS = ("mechanic", "data")
 NOT_COMPUTED = {
     "CIV-COMBAT-08": "the seed's battle example is lost («Пример сражения: (под спойлером)»): the golden duels "
                      "use pinned dice instead (spec G20)",
-    "CIV-DIPLO-04": "the GM confirms a condemnation (his discretion); the engine only charges the ПО the GM "
-                    "records in «Договоры», which CIV-DIPLO-01's scenario proves (and cites this id)",
 }
 
 ID = re.compile(r"^CIV-[A-Z]+-\d\d$")

@@ -25,6 +25,7 @@ SETUP: dict[str, Any] = {
     "decks": {"Египет": [["рыцари", "destroyed"], "ватага"]},
     "spies": [{"nation": "Рим", "number": 1, "where": "Анций"}],
     "treaties": [{"turn": 1, "parties": ["Рим", "Греция"], "kind": "ненападение", "until": 2}],
+    "open": "1:города",  # the intentions reach the cities stage (a state stage forgets them at step 1)
     "intentions": [["Рим", "Рим", "Пирамиды"]],
     "letters": [["Рим", "Греция", "Привет"]],
     "rules": {"parameters": {"palace_power": {"value": 3}}},
@@ -59,6 +60,8 @@ def test_CIV_TURN_02_every_setup_patch_lands_in_the_gm_tabs() -> None:
     {"rules": {"nope": {}}},
     {"rules": {"parameters": {"last_turn": {"nope": 1}}}},
     {"weather": "rain"},
+    {"open": "1:пир"},
+    {"intentions": [["Рим", "Рим", "Пирамиды"]]},  # a state stage's step 1 would forget them unseen
 ])
 def test_a_setup_that_names_what_is_not_there_is_refused(setup: dict[str, Any]) -> None:
     with pytest.raises(CampaignError):
@@ -83,6 +86,22 @@ WRONG: dict[str, tuple[Any, str]] = {
     "warnings_exclude": (["при гарантии"], "лишнее предупреждение «при гарантии»"),
     "mystery": (1, "неизвестный ключ ожидания «mystery»"),
 }
+
+
+def test_CIV_WONDER_01_a_scenario_opened_at_the_cities_stage_keeps_its_intentions() -> None:
+    """«Нельзя строить Чудо, если намерение не заявлено в фазу государства» (seed 004): setup.open
+    «1:города» opens the window that consumes the intentions the setup wrote, the meta's commitment
+    is that window's."""
+    from engine.core import meta
+    from engine.core.cursor import Cursor
+    from engine.core.dice import commitment, cursor_seed
+    from engine.rulesets.civ1.calendar import CALENDAR
+
+    tables = hooks.build_tables({"open": "1:города", "secret": "x", "intentions": [["Рим", "Рим", "Пирамиды"]]})
+    at = meta.open_cursor(tables, CALENDAR)
+    assert at == Cursor(1, "cities")
+    assert meta.text(tables, meta.COMMITMENT) == commitment(cursor_seed("x", at))
+    assert [(i.nation, i.city, i.wonder) for i in codec.decode(tables).intentions] == [("Рим", "Рим", "Пирамиды")]
 
 
 @pytest.mark.parametrize("key", sorted(WRONG))

@@ -20,6 +20,7 @@ from engine.core.tables import Cell, Grid, Tables, column_letter, is_blank
 from . import hexes
 from .messages import _
 from .model import READY, Card, City, Deck, Intention, Nation, Spy, Tile, Treaty, World
+from .names import listed, named
 from .rules import Rules
 from .rules_loaders import load_rules
 from .vocab import (
@@ -33,6 +34,7 @@ from .vocab import (
     META_KEYS,
     NATIONS,
     SPIES,
+    TECH_GRID,
     TECHS,
     TREASURY,
     TREATIES,
@@ -312,7 +314,24 @@ def encode(world: World, lang: str = "ru", rules: Rules | None = None) -> dict[s
         INTENTIONS.tab_name(lang): _grid(INTENTIONS, lang, [[i.nation, i.city, i.wonder] for i in world.intentions]),
         MAIL.tab_name(lang): _grid(MAIL, lang, [list(letter) for letter in world.letters]),
     }
+    if rules is not None:
+        out[TECH_GRID.tab_name(lang)] = tech_grid(world, rules, lang)
     return out
+
+
+def tech_grid(world: World, rules: Rules, lang: str = "ru") -> Grid:
+    """The GM's «Технологии — сетка»: a row per technology of «Правила — Технологии» (by level), a
+    column per nation (by seat), the turn it learned the technology («0» from the start) or empty;
+    a technology a nation knows that the rules do not are listed last.  Only for the GM's book: it
+    shows every nation's technologies at once."""
+    seats = world.seats()
+    known = [t for t in rules.techs]
+    extra = sorted({t for s in seats for t in world.nations[s].techs if t not in rules.techs})
+    with i18n.using(lang):
+        rows = [[named(t, rules), rules.techs[t].level if t in rules.techs else None,
+                 *[world.nations[s].techs.get(t) for s in seats]]
+                for t in sorted(known, key=lambda t: rules.techs[t].level) + extra]
+    return [[*TECH_GRID.header(lang), *seats], *rows]
 
 
 def turn_grid(world: World, order: Sequence[str], lang: str = "ru") -> Grid:
@@ -335,29 +354,42 @@ def _known(rules: Rules | None, nation: Nation, what: str) -> Cell:
 
 def realm_grid(world: World, nation: str, rules: Rules | None, news: Sequence[str] = (), lang: str = "ru") -> Grid:
     """A nation's own tab: its balances, technologies, deck, cities' buildings and hammers, spies,
-    and the lines of the last window only it may read (facts.private)."""
+    the special resources it holds (CIV-CITY-05, «Правила — Ресурсы») and the technologies its spies
+    stole (CIV-SPY-02: «в следующий ход снижает цену похищенной технологии вдвое»), and the lines of
+    the last window only it may read (facts.private).  Items by their names in `lang`."""
+    with i18n.using(lang):
+        return _realm_grid(world, nation, rules, news, lang)
+
+
+def _realm_grid(world: World, nation: str, rules: Rules | None, news: Sequence[str], lang: str) -> Grid:
     en = lang == "en"
     n = world.nations[nation]
     deck = world.decks.get(nation, Deck())
     grid: Grid = [[f"{'Realm' if en else 'Держава'}: {nation}", None]]
     grid += [["Власть" if not en else "Power", n.power], ["монеты" if not en else "coins", n.coins],
              ["наука" if not en else "science", n.science], ["ПО" if not en else "VP", n.vp_honesty + n.vp_tech],
-             ["правление" if not en else "government", n.government or None],
+             ["правление" if not en else "government", named(n.government, rules) or None],
              ["эпоха" if not en else "era", era_of(n, rules) if rules else None],
              ["макс. армия" if not en else "max army", _known(rules, n, "army_size")],
              ["предел города" if not en else "city size limit", _known(rules, n, "city_limit")],
              ["шпионы" if not en else "spies", n.spies]]
     grid.append([None, None])
     grid.append(["Технологии" if not en else "Technologies", None])
-    grid += [[tech, turn or None] for tech, turn in n.techs.items()] or [["—", None]]
+    grid += [[named(tech, rules), turn or None] for tech, turn in n.techs.items()] or [["—", None]]
+    grid.append([None, None])
+    grid.append([_("Ресурсы нации"), listed(n.resources, rules) or "—"])
+    grid.append([_("Похищенные технологии"), None if n.stolen else "—"])
+    grid += [[named(tech, rules), _("вдвое дешевле в ход {turn}").format(turn=turn)] for tech, turn in n.stolen.items()]
     grid.append([None, None])
     grid.append(["Deck" if en else "Колода", f"{'next' if en else 'следующая'}: {deck.next + 1}"])
-    grid += [[f"{i}. {c.unit}", word(CARD_STATES, c.state, lang)] for i, c in enumerate(deck.cards, start=1)]
+    grid += [[f"{i}. {named(c.unit, rules)}", word(CARD_STATES, c.state, lang)]
+             for i, c in enumerate(deck.cards, start=1)]
     grid.append([None, None])
     grid.append(["Города" if not en else "Cities", None])
     for c in world.cities_of(nation):
         grid.append([c.name, f"{'молотки' if not en else 'hammers'} {c.hammers}; "
-                     + ("; ".join(c.buildings) or "—") + ("; контршпион" if c.counter_spy and not en else "")])
+                     + ("; ".join(named(b, rules) for b in c.buildings) or "—")
+                     + ("; " + _("контршпион") if c.counter_spy else "")])
     if news:
         grid.append([None, None])
         grid.append(["Только для вас" if not en else "For your eyes only", None])

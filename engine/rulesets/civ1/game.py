@@ -23,6 +23,7 @@ from engine.core.tables import Cell, Changeset, ReplaceTab, Tables, TabSpec, Wor
 
 from . import absent, codec, demo, hooks, reporter, stages, turn
 from .calendar import CALENDAR, LAST_TURN
+from .messages import _
 from .resources import RESOURCES
 from .vocab import ALIASES, GM_LAYOUTS, NAME, ORDER_FIELDS, ORDERS, REPORT, TECHS, orders_tab, realm_tab
 from .workbook import new_workbook
@@ -109,7 +110,8 @@ def victory(tables: Tables) -> Victory | None:
         return found
     best = max((world.balance(n, "по") for n in world.nations), default=0)
     winners = tuple(n for n in world.seats() if world.balance(n, "по") == best)
-    return Victory(winners, f"{', '.join(winners)}: больше всех ПО ({best}) после хода {last}")
+    return Victory(winners, _("{winners}: больше всех ПО ({best}) после хода {last}").format(
+        winners=", ".join(winners), best=best, last=last))
 
 
 class Civ1Ruleset:
@@ -170,7 +172,7 @@ class Civ1Ruleset:
 
     def player_report(self, tables: Tables, side: str, turn_: int | None = None) -> str:
         if side not in _nations(tables):
-            raise CampaignError(f"нет нации «{side}»")
+            raise CampaignError(_("нет нации «{nation}»").format(nation=side))
         return "\n".join(reporter.report_lines(tables, side, turn_))
 
     def chart_png(self, tables: Tables, path: Path) -> Path:

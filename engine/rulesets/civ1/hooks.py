@@ -2,7 +2,9 @@
 and resolve; these are the parts that know the game's tabs (docs/scenarios.md, its civ1 part).
 
 Setup keys (each a patch of the GM's tabs of the demo, as a GM would edit the sheet; only the
-fields named change): ``secret`` (fixes every die), ``scenario`` (default demo), ``nations``,
+fields named change): ``secret`` (fixes every die), ``scenario`` (default demo), ``open`` (the
+window the campaign opens at, default «1:государство»; «1:города» lets ``intentions`` reach the
+cities stage that consumes them — a state stage's step 1 forgets the last turn's), ``nations``,
 ``tiles``, ``cities``, ``decks``, ``spies``, ``treaties``, ``intentions``, ``letters`` and ``rules``
 (cells of the «Правила — …» tabs by role: {row key: {column key: value}}).  Order rows:
 ``[stage, action, object, where, to, qty]`` or a mapping of those fields.  The game's own
@@ -17,7 +19,8 @@ from fractions import Fraction
 from typing import Any
 
 from engine.core import history, meta
-from engine.core.cursor import Cursor
+from engine.core.cursor import Cursor, CursorError
+from engine.core.dice import commitment, cursor_seed
 from engine.core.errors import CampaignError, Problem
 from engine.core.layout import find_tab, norm
 from engine.core.ledger import LedgerEntry
@@ -29,6 +32,7 @@ from . import codec, hexes
 from .calendar import CALENDAR
 from .facts import Battle, Duel, Facts
 from .model import CARD_STATES, Card, City, Deck, Intention, Nation, Spy, Tile, Treaty, World
+from .ordertypes import STATE
 from .resources import NATIONAL
 from .rules_loaders import TAB_LOADERS
 from .vocab import CHRONICLE, LEDGER, ORDER_FIELDS, ORDERS, orders_tab, realm_tab
@@ -36,7 +40,7 @@ from .workbook import new_workbook, tables_of
 
 OWN_KEYS = frozenset({"nations", "cities", "decks", "tiles", "spies", "treaties", "intentions", "letters",
                       "order_of_play", "private", "battles", "rolls", "rolls_exclude", "warnings_exclude"})
-SETUP_KEYS = frozenset({"secret", "scenario", "nations", "tiles", "cities", "decks", "spies", "treaties",
+SETUP_KEYS = frozenset({"secret", "scenario", "open", "nations", "tiles", "cities", "decks", "spies", "treaties",
                         "intentions", "letters", "rules"})
 NATION_INTS = ("power", "coins", "science", "vp_honesty", "vp_tech", "seat", "spies", "missed")
 NATION_TEXTS = ("government", "capital", "leader")
@@ -67,6 +71,10 @@ def _patch_nation(world: World, name: str, values: Mapping[str, Any]) -> None:
             setattr(n, key, str(value or ""))
         elif key in NATION_FLAGS:
             setattr(n, key, bool(value))
+        elif key == "resources":  # the resource tokens it holds (keys of «Правила — Ресурсы»)
+            n.resources = [str(r) for r in value or []]
+        elif key == "stolen":  # {tech: the turn it costs half} (a spy stole it, CIV-SPY-02)
+            n.stolen = {str(t): int(v) for t, v in (value or {}).items()}
         elif key == "next_card":
             world.decks.setdefault(name, Deck()).next = int(value)
         else:
@@ -197,13 +205,41 @@ def patch_rules(tables: Tables, patches: Mapping[str, Mapping[Any, Mapping[str, 
         tables[title] = grid
 
 
+def open_at(tables: Tables, window: Any, secret: str) -> Cursor:
+    """Open the campaign at `window` («1:города»; None: as the demo opens, «1:государство»): the
+    meta's cursor rows and the commitment to that window's seed, as a resolve leaves them."""
+    if window is None:
+        return meta.open_cursor(tables, CALENDAR)
+    try:
+        at = CALENDAR.parse(str(window))
+    except CursorError as e:
+        raise CampaignError(f"setup.open: окно пишут «ход:этап», а там «{window}»") from e
+    title = meta.meta_tab(tables)
+    assert title is not None
+    grid = [list(r) for r in tables[title]]
+    for row in grid[1:]:
+        if meta.is_row(row, meta.OPEN_TURN):
+            row[1] = at.turn
+        elif meta.is_row(row, meta.OPEN_STAGE):
+            row[1] = CALENDAR.stage(at.stage).name("ru")
+        elif meta.is_row(row, meta.COMMITMENT):
+            row[1] = commitment(cursor_seed(secret, at))
+    tables[title] = grid
+    return at
+
+
 def build_tables(setup: Mapping[str, Any]) -> Tables:
     """A scenario's campaign («1:государство» open): the demo, its world and rules patched."""
     unknown = [k for k in setup if k not in SETUP_KEYS]
     if unknown:
         raise CampaignError(f"setup: неизвестные ключи {unknown}; есть: {', '.join(sorted(SETUP_KEYS))}")
-    spec = new_workbook(str(setup.get("scenario", "demo")), "ru", str(setup.get("secret", FIXED_SECRET)), "scenario")
+    secret = str(setup.get("secret", FIXED_SECRET))
+    spec = new_workbook(str(setup.get("scenario", "demo")), "ru", secret, "scenario")
     tables = tables_of(spec)
+    at = open_at(tables, setup.get("open"), secret)
+    if setup.get("intentions") and at.stage == STATE:
+        raise CampaignError("setup.intentions: шаг 1 фазы государства сбрасывает намерения прошлого хода, "
+                            "их увидит только фаза городов; откройте сценарий с неё: open: \"1:города\"")
     if setup.get("rules"):
         patch_rules(tables, setup["rules"])
     if not any(k in setup for k in SETUP_KEYS - {"secret", "scenario", "rules"}):

@@ -25,7 +25,7 @@ from engine.core.ledger import LedgerEntry
 from engine.core.tables import Cell, Grid, Tables, is_blank
 
 from .calendar import CALENDAR
-from .messages import _
+from .messages import _, category
 from .model import World
 from .phases.combat import HEADER
 from .resources import HAMMERS, NATIONAL, RESOURCES
@@ -187,8 +187,8 @@ def balance_rows(moved: Sequence[Flow], lang: str) -> Grid:
         for f in moved:
             grid.append([names[f.resource], f"{f.opening}; +{sum(f.gained.values())}; −{sum(f.spent.values())}; "
                                             f"{f.closing}"])
-            grid += [[f"  + {cat}", amount] for cat, amount in f.gained.items()]
-            grid += [[f"  − {cat}", amount] for cat, amount in f.spent.items()]
+            grid += [[f"  + {category(cat)}", amount] for cat, amount in f.gained.items()]
+            grid += [[f"  − {category(cat)}", amount] for cat, amount in f.spent.items()]
     return grid
 
 

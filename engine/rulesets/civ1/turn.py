@@ -32,7 +32,7 @@ from engine.core.tables import Cell, Changeset, Grid, ReplaceTab, Tables, is_bla
 from . import absent, codec, reporter, stages
 from .calendar import CALENDAR
 from .facts import Facts, Report, new_report
-from .messages import _
+from .messages import _, category
 from .model import World
 from .orders import describe, parse
 from .ordertypes import STATE, Given, Pass
@@ -265,7 +265,8 @@ def _own_lines(j: Judged, nation: str, entries: list[LedgerEntry] | None = None)
         entries = [e for e in j.report.ledger.entries if e.state.partition("/")[0] == nation]
     for e in entries:
         where = f" ({e.state.split('/', 1)[1]})" if "/" in e.state else ""
-        lines.append(f"{names.get(e.resource, e.resource)}{where} {int(e.amount):+d}: {e.category} — {e.reason}")
+        lines.append(f"{names.get(e.resource, e.resource)}{where} {int(e.amount):+d}: {category(e.category)} — "
+                     f"{e.reason}")
     return lines
 
 

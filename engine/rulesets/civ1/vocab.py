@@ -107,6 +107,13 @@ TECHS = Layout("Технологии", "Technologies", (
     _o("turn", "Ход изучения", "Turn learned", 8),
 ))
 
+#: the GM's overview of «Технологии»: a row per technology of the rules, a column per nation, the
+#: turn each learned it (written from the world, never read back; the GM's book only)
+TECH_GRID = Layout("Технологии — сетка", "Technologies — grid", (
+    C("tech", "Технология", "Technology", width=22),
+    C("level", "Уровень", "Level", width=7),
+))
+
 SPIES = Layout("Шпионы", "Spies", (
     C("nation", "Нация", "Nation", width=12),
     C("number", "Шпион №", "Spy no.", width=8),
@@ -184,7 +191,7 @@ def realm_tab(nation: str, lang: str = "ru") -> str:
 
 
 #: the GM's tabs: every nation's secrets (and the logs that would tell them)
-GM_LAYOUTS = (TREASURY, WORKS, UNITS, TECHS, SPIES, MAIL, LEDGER, ARCHIVE)
+GM_LAYOUTS = (TREASURY, WORKS, UNITS, TECHS, TECH_GRID, SPIES, MAIL, LEDGER, ARCHIVE)
 #: the public state tabs
 PUBLIC_LAYOUTS = (TURN, NATIONS, MAP, CITIES_TAB, TREATIES, INTENTIONS, BATTLES, CHRONICLE)
 

@@ -24,6 +24,7 @@ from .. import hexes
 from ..facts import Report
 from ..messages import _
 from ..model import CONQUERED, FOUNDED, TRANSFERRED, Card, City, Deck, World
+from ..names import named
 from ..ordertypes import (
     Activate,
     Build,
@@ -294,7 +295,8 @@ def collect(world: World, ct: CityTurn, rules: Rules, report: Report, stage: Sta
         elif not workable(rules, tile.terrain, known):
             terrain = rules.terrain.get(tile.terrain)
             problem = _("гекс {hex} ({terrain}) нельзя обрабатывать без технологии «{tech}»").format(
-                hex=where, terrain=tile.terrain, tech=terrain.workable_tech if terrain else "?")
+                hex=where, terrain=named(tile.terrain, rules),
+                tech=named(terrain.workable_tech, rules) if terrain else "?")
         elif o.choice not in (*YIELDS, GROWTH):
             problem = _("непонятно, что получать с гекса {hex}: «{choice}»").format(hex=where, choice=o.choice)
         if problem:
@@ -305,11 +307,11 @@ def collect(world: World, ct: CityTurn, rules: Rules, report: Report, stage: Sta
         stage.worked[o.hex] = city.name
         y = hex_yield(rules, tile.terrain, known, o.choice)
         post_yield(world, city, y, "обработка", _("{city}: гекс {hex} ({terrain}, {choice})").format(
-            city=city.name, hex=where, terrain=tile.terrain, choice=choice_word(o.choice)), report,
+            city=city.name, hex=where, terrain=named(tile.terrain, rules), choice=choice_word(o.choice)), report,
             given.row.ref)
         if o.choice == GROWTH and not y.growth:
             report.result(given.row.ref, Status.PARTIAL, _("{terrain} не даёт роста города").format(
-                terrain=tile.terrain))
+                terrain=named(tile.terrain, rules)))
             continue
         growth += y.growth
         report.result(given.row.ref, Status.DONE)
@@ -370,16 +372,17 @@ def build_unit(world: World, ct: CityTurn, given: Given, rules: Rules, report: R
     unit = rules.units[key]
     if not knows(known, unit.tech, rules):
         report.result(given.row.ref, Status.REJECTED, _("для войска «{unit}» нужна технология «{tech}»").format(
-            unit=key, tech=unit.tech))
+            unit=named(key, rules), tech=named(unit.tech, rules)))
         return
     if unit_obsolete(rules, unit, known):
-        report.result(given.row.ref, Status.REJECTED, _("войско «{unit}» устарело").format(unit=key))
+        report.result(given.row.ref, Status.REJECTED, _("войско «{unit}» устарело").format(unit=named(key, rules)))
         return
     cost = rules.eras[unit.era].unit_cost
     if cost is None:
-        report.result(given.row.ref, Status.REJECTED, _("войско «{unit}» нельзя построить").format(unit=key))
+        report.result(given.row.ref, Status.REJECTED,
+                      _("войско «{unit}» нельзя построить").format(unit=named(key, rules)))
         return
-    why = pay(world, city, cost, _("{city}: войско «{unit}»").format(city=city.name, unit=key), "войска",
+    why = pay(world, city, cost, _("{city}: войско «{unit}»").format(city=city.name, unit=named(key, rules)), "войска",
               report, given.row.ref)
     if why:
         report.result(given.row.ref, Status.REJECTED, why)
@@ -424,13 +427,14 @@ def build(world: World, ct: CityTurn, given: Given, rules: Rules, report: Report
     cost = rules.eras[b.era].building_cost
     problem = ""
     if key in city.buildings:
-        problem = _("в городе {city} уже есть «{b}»").format(city=city.name, b=key)
+        problem = _("в городе {city} уже есть «{b}»").format(city=city.name, b=named(key, rules))
     elif not knows(nation.techs, b.tech, rules):
-        problem = _("для постройки «{b}» нужна технология «{tech}»").format(b=key, tech=b.tech)
+        problem = _("для постройки «{b}» нужна технология «{tech}»").format(
+            b=named(key, rules), tech=named(b.tech, rules))
     elif building_obsolete(rules, b, nation.techs):
-        problem = _("постройка «{b}» устарела").format(b=key)
+        problem = _("постройка «{b}» устарела").format(b=named(key, rules))
     elif cost is None:
-        problem = _("постройку «{b}» нельзя построить").format(b=key)
+        problem = _("постройку «{b}» нельзя построить").format(b=named(key, rules))
     if problem:
         report.result(given.row.ref, Status.REJECTED, problem)
         return
@@ -442,7 +446,7 @@ def build(world: World, ct: CityTurn, given: Given, rules: Rules, report: Report
             need=power, have=nation.power))
         return
     price = max(0, cost - discount(rules, city, b.kind, key))
-    why = pay(world, city, price, _("{city}: постройка «{b}»").format(city=city.name, b=key), "постройки",
+    why = pay(world, city, price, _("{city}: постройка «{b}»").format(city=city.name, b=named(key, rules)), "постройки",
               report, given.row.ref)
     if why:
         report.result(given.row.ref, Status.REJECTED, why)
@@ -479,18 +483,18 @@ def build_wonder(world: World, ct: CityTurn, given: Given, rules: Rules, report:
     owner = next((c for c in world.cities.values() if key in c.wonders), None)
     if owner is not None and stage.wonders.get(key) is None:
         report.result(given.row.ref, Status.REJECTED, _("чудо «{w}» уже построено в городе {city}").format(
-            w=key, city=owner.name))
+            w=named(key, rules), city=owner.name))
         return
     announced = any(i.nation == nation.name and _find({i.wonder: None}, key) and _find({i.city: None}, city.name)
                     for i in world.intentions)
     if not announced:
         report.result(given.row.ref, Status.REJECTED, _(
-            "чудо «{w}» в городе {city} не заявлено в фазе государства").format(w=key, city=city.name))
+            "чудо «{w}» в городе {city} не заявлено в фазе государства").format(w=named(key, rules), city=city.name))
         return
     discounted = any(rules.resources[r].wonder_discount for r in ct.used if r in rules.resources)
     price = wonder_price(rules, rules.wonders[key].era, discounted)
     if price is None:
-        report.result(given.row.ref, Status.REJECTED, _("чудо «{w}» нельзя построить").format(w=key))
+        report.result(given.row.ref, Status.REJECTED, _("чудо «{w}» нельзя построить").format(w=named(key, rules)))
         return
     power = extra_power(world, ct, rules)
     if nation.power < power:
@@ -498,7 +502,7 @@ def build_wonder(world: World, ct: CityTurn, given: Given, rules: Rules, report:
             "не хватает Власти на постройку сверх первой: нужно {need}, есть {have}").format(
             need=power, have=nation.power))
         return
-    what = _("{city}: чудо «{w}»").format(city=city.name, w=key)
+    what = _("{city}: чудо «{w}»").format(city=city.name, w=named(key, rules))
     why = pay(world, city, price, what, "чудеса", report, given.row.ref)
     if why:
         report.result(given.row.ref, Status.REJECTED, why)
@@ -514,12 +518,12 @@ def build_wonder(world: World, ct: CityTurn, given: Given, rules: Rules, report:
                     given.row.ref)
         report.result(given.row.ref, Status.PARTIAL, _(
             "чудо «{w}» раньше в этом ходу построила нация {first}: {n} молотков возвращены монетами").format(
-            w=key, first=first, n=price))
+            w=named(key, rules), first=first, n=price))
         return
     stage.wonders[key] = nation.name
     city.wonders.append(key)
     report.tell(_("{nation} возводит чудо света «{w}» в городе {city}").format(
-        nation=nation.name, w=key, city=city.name))
+        nation=nation.name, w=named(key, rules), city=city.name))
     report.result(given.row.ref, Status.DONE)
 
 
@@ -538,7 +542,7 @@ def convert(world: World, ct: CityTurn, given: Given, rules: Rules, report: Repo
         tech = next((t.name_ru for t in rules.techs.values() if getattr(t, field_, 0)), "?")
         report.result(given.row.ref, Status.REJECTED, _(
             "конвертировать молотки в {into} можно только с технологией «{tech}»").format(
-            into=_("монеты") if o.into == "coins" else _("науку"), tech=tech))
+            into=_("монеты") if o.into == "coins" else _("науку"), tech=named(tech, rules)))
         return
     qty = min(o.qty, city.hammers)
     qty -= qty % rate

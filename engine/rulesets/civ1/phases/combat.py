@@ -27,6 +27,7 @@ from ..facts import Battle, Duel, Facts, Report
 from ..hexes import Crossing
 from ..messages import _
 from ..model import CONQUERED, DESTROYED, READY, RETREATED, ROUTED, Card, City, Deck, World
+from ..names import listed
 from ..ordertypes import Attack, Given
 from ..rules import Rules
 from .common import crossing, in_order, pay_power, reaches
@@ -122,9 +123,11 @@ def fight(
     rules: Rules, dice: Dice, battle: Battle, attackers: list[Slot], defenders: list[Slot], *,
     fort: int = 0, protects: int = 0, sea: bool = False, wmd: bool = False,
 ) -> bool:
-    """The duels of one battle, appended to `battle.duels`; True when the garrison is beaten and a
-    unit of the attackers that may capture is still in the battle (CIV-COMBAT-07: aviation cannot
-    capture and withdraws; the next unit of the army that may capture takes the city).
+    """The duels of one battle, appended to `battle.duels`; True when the garrison is beaten — every
+    defender routed or destroyed, none saved to «retreated» by the city's protection («Если все
+    войска защищающегося разгромлены или уничтожены, атакующий захватывает город», CIV-COMBAT-06/07)
+    — and a unit of the attackers that may capture is still in the battle (CIV-COMBAT-07: aviation
+    cannot capture and withdraws; the next unit of the army that may capture takes the city).
 
     Dice per unit: its «Кубики» plus `advantage_dice` per advantage (the class triangle, aviation
     over all, `sea_defence_advantages` for defenders of an attack from the sea, `wmd_advantages`
@@ -134,6 +137,7 @@ def fight(
     label = f"{battle.origin}→{battle.target}"
     ai = di = 0
     left = protects
+    saved = False  # a defender the protection turned from routed into retreated: the city holds
     while ai < len(attackers) and di < len(defenders):
         a, d = attackers[ai], defenders[di]
         ua, ud = rules.unit(a.unit), rules.unit(d.unit)
@@ -157,12 +161,13 @@ def fight(
             loser, side, result = d, _("защитник"), o.result
             if left > 0 and result in (ROUTED, DESTROYED):
                 result = RETREATED if result == ROUTED else ROUTED
+                saved = saved or result == RETREATED
                 left -= 1
             di += 1
         _lose(loser, result)
         battle.duels.append(Duel(number, a.unit, d.unit, a_dice, d_dice, a_bonus, d_bonus,
                                  f"{side} {_word(result)}", a.support, d.support))
-    if di < len(defenders):
+    if di < len(defenders) or saved:
         return False
     for s in attackers[ai:]:
         if rules.classes[rules.unit(s.unit).unit_class].captures:
@@ -229,7 +234,8 @@ def _attack(world: World, nation: str, g: Given, order: Attack, dice: Dice, rule
     if order.wmd:
         missing = [t for t in _wmd_techs(rules) if t not in me.techs]
         if missing:
-            report.result(ref, Status.REJECTED, _("для ОМП нужны технологии: {techs}").format(techs=", ".join(missing)))
+            report.result(ref, Status.REJECTED, _("для ОМП нужны технологии: {techs}").format(
+                techs=listed(missing, rules)))
             return
     cross = crossing(me, rules, reach.ARMY)
     if not reaches(world, rules, nation, target.hex, reach.ARMY, [origin.hex]):

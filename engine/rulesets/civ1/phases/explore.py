@@ -20,6 +20,7 @@ from ..facts import Battle, Report
 from ..hexes import Hex, distance, text
 from ..messages import _
 from ..model import Card, City, Deck, World
+from ..names import listed, named
 from ..ordertypes import Explore, Given
 from ..resources import COINS, HAMMERS, SCIENCE
 from ..rules import Rules, VillageOutcome
@@ -86,7 +87,7 @@ def _resource(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice, 
         return _("случайный ресурс (таблица ресурсов пуста: его назначит ведущий)")
     got = [dice.choice("village:resource", sorted(rules.resources), subject=nation) for _i in range(v.amount)]
     world.nations[nation].resources.extend(got)
-    return _("ресурс: {names}").format(names=", ".join(got))
+    return _("ресурс: {names}").format(names=listed(got, rules))
 
 
 def _coins(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice, rules: Rules, report: Report,
@@ -99,7 +100,7 @@ def _unit(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice, rule
           ref: str) -> str:
     got = [dice.choice("village:unit", _units_of_era(rules, v.era), subject=nation) for _i in range(v.amount)]
     world.decks.setdefault(nation, Deck()).cards.extend(Card(u) for u in got)
-    return _("в колоду добавлено войско: {units}").format(units=", ".join(got))
+    return _("в колоду добавлено войско: {units}").format(units=listed(got, rules))
 
 
 def _arms(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice, rules: Rules, report: Report,
@@ -114,7 +115,7 @@ def _arms(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice, rule
     i = dice.choice("village:arms", cards, subject=nation)
     old = deck.cards[i].unit
     deck.cards[i].unit = better[rules.unit(old).unit_class]
-    return _("{old} перевооружены в {new}").format(old=old, new=deck.cards[i].unit)
+    return _("{old} перевооружены в {new}").format(old=named(old, rules), new=named(deck.cards[i].unit, rules))
 
 
 def _tech(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice, rules: Rules, report: Report,
@@ -127,7 +128,7 @@ def _tech(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice, rule
         return _("все технологии древности известны: +{n} науки").format(n=extra)
     tech = dice.choice("village:tech", open_, subject=nation)
     me.techs[tech] = world.turn
-    return _("технология «{tech}»").format(tech=tech)
+    return _("технология «{tech}»").format(tech=named(tech, rules))
 
 
 def _people(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice, rules: Rules, report: Report,
@@ -169,10 +170,10 @@ def _barbarians(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice
         battle.result = _("разрушен")
         destroy(world, city)
     report.tell(_("Варвары из деревни {hex} ({units}) атаковали «{city}» ({nation}): дуэлей {duels}, итог: {result}.")
-                .format(hex=text(h), units=", ".join(units), city=city.name, nation=nation,
+                .format(hex=text(h), units=listed(units, rules), city=city.name, nation=nation,
                         duels=len(battle.duels), result=battle.result))
     return _("варвары ({units}) атаковали «{city}»: {result}").format(
-        units=", ".join(units), city=city.name, result=battle.result)
+        units=listed(units, rules), city=city.name, result=battle.result)
 
 
 _GAINS = {"resource": _resource, "coins": _coins, "unit": _unit, "arms": _arms, "tech": _tech,

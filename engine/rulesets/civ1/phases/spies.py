@@ -19,6 +19,7 @@ from engine.core.turn import Phase
 from ..facts import Report
 from ..messages import _
 from ..model import Spy, World
+from ..names import listed, named, shown
 from ..ordertypes import Given, SendSpy
 from ..rules import Rules
 from .common import in_order, pay_power
@@ -63,7 +64,7 @@ def _send(world: World, nation: str, g: Given, order: SendSpy, dice: Dice, rules
     mission = rules.spy_missions.get(order.mission)
     if mission is None:
         report.result(ref, Status.REJECTED, _("нет задания «{m}»: есть {known}").format(
-            m=order.mission, known=", ".join(m.name_ru for m in rules.spy_missions.values())))
+            m=order.mission, known=", ".join(shown(m) for m in rules.spy_missions.values())))
         return
     city = world.cities.get(order.city)
     if city is None:
@@ -75,7 +76,7 @@ def _send(world: World, nation: str, g: Given, order: SendSpy, dice: Dice, rules
     victim = world.nations[city.nation]
     if mission.capital_only and victim.capital != city.name:
         report.result(ref, Status.REJECTED, _("задание «{m}» — только в столице, а «{city}» не столица {nation}")
-                      .format(m=mission.name_ru, city=city.name, nation=victim.name))
+                      .format(m=shown(mission), city=city.name, nation=victim.name))
         return
     free = [s for s in ensure_spies(world, rules, nation) if not s.where and not s.busy]
     if not free:
@@ -90,7 +91,7 @@ def _send(world: World, nation: str, g: Given, order: SendSpy, dice: Dice, rules
     if guarded(world, city.name):
         report.facts.tell(nation, _(
             "Шпион в «{city}» ({m}): операция сорвана контрразведчиком, шпион вернулся ни с чем"
-        ).format(city=city.name, m=mission.name_ru))
+        ).format(city=city.name, m=shown(mission)))
         report.facts.tell(victim.name, _("В «{city}» пойман вражеский шпион").format(city=city.name))
         report.result(ref, Status.DONE, _("операция сорвана"))
         return
@@ -100,18 +101,18 @@ def _send(world: World, nation: str, g: Given, order: SendSpy, dice: Dice, rules
         return
     finding = _FIND[mission.key](world, nation, city.name, dice, rules)
     report.facts.tell(nation, _("Шпион в «{city}» ({m}): {finding}").format(
-        city=city.name, m=mission.name_ru, finding=finding))
+        city=city.name, m=shown(mission), finding=finding))
     report.result(ref, Status.DONE, _("задание выполнено"))
 
 
 def _buildings(world: World, nation: str, city: str, dice: Dice, rules: Rules) -> str:
     c = world.cities[city]
-    return ", ".join([*c.buildings, *c.wonders]) or _("построек нет")
+    return listed([*c.buildings, *c.wonders], rules) or _("построек нет")
 
 
 def _techs(world: World, nation: str, city: str, dice: Dice, rules: Rules) -> str:
     techs = world.nations[world.cities[city].nation].techs
-    return ", ".join(sorted(techs)) or _("технологий нет")
+    return listed(sorted(techs), rules) or _("технологий нет")
 
 
 def _army(world: World, nation: str, city: str, dice: Dice, rules: Rules) -> str:
@@ -120,7 +121,7 @@ def _army(world: World, nation: str, city: str, dice: Dice, rules: Rules) -> str
         return _("войск нет")
     states = {"ready": _("в строю"), "retreated": _("отступил"), "routed": _("разгромлен"),
               "destroyed": _("уничтожен")}
-    order = [f"{i}. {c.unit} ({states[c.state]})" for i, c in enumerate(deck.cards, start=1)]
+    order = [f"{i}. {named(c.unit, rules)} ({states[c.state]})" for i, c in enumerate(deck.cards, start=1)]
     return _("колода по порядку: {cards}; следующая карта — №{next}").format(
         cards="; ".join(order), next=deck.next % len(deck.cards) + 1)
 
@@ -133,11 +134,11 @@ def _steal(world: World, nation: str, city: str, dice: Dice, rules: Rules) -> st
     tech = dice.choice("spy:steal", open_, subject=nation)
     me.stolen[tech] = world.turn + 1
     return _("похищены сведения о технологии «{tech}»: в ход {turn} она вдвое дешевле").format(
-        tech=tech, turn=world.turn + 1)
+        tech=named(tech, rules), turn=world.turn + 1)
 
 
 def _resources(world: World, nation: str, city: str, dice: Dice, rules: Rules) -> str:
-    return ", ".join(world.nations[world.cities[city].nation].resources) or _("ресурсов нет")
+    return listed(world.nations[world.cities[city].nation].resources, rules) or _("ресурсов нет")
 
 
 def _mail(world: World, nation: str, city: str, dice: Dice, rules: Rules) -> str:

@@ -27,6 +27,7 @@ from .. import hexes, reach
 from ..facts import Report
 from ..messages import _
 from ..model import DESTROYED, FOUNDED, READY, TRANSFERRED, City, Deck, Intention, Nation, World
+from ..names import listed, named, shown
 from ..ordertypes import (
     AnnounceWonder,
     ChangeGovernment,
@@ -164,12 +165,12 @@ def power_income(world: World, nation: Nation, rules: Rules) -> list[tuple[str, 
                     _("дворец в столице «{city}»").format(city=capital.name)))
     gov = government_of(rules, nation.government) if nation.government else None
     if gov is not None and gov.power:
-        out.append(("правление", gov.power, _("правление: {government}").format(government=gov.name_ru)))
+        out.append(("правление", gov.power, _("правление: {government}").format(government=named(gov.name_ru, rules))))
     techs = known(nation, rules)
     best = rules.tech_power(t.name_ru for t in techs)
     if best:
         source = next(t.name_ru for t in techs if t.power == best)
-        out.append(("технологии", best, _("лучшая технология Власти: «{tech}»").format(tech=source)))
+        out.append(("технологии", best, _("лучшая технология Власти: «{tech}»").format(tech=named(source, rules))))
     return out
 
 
@@ -196,7 +197,7 @@ def founding_refusal(world: World, nation: Nation, h: hexes.Hex, rules: Rules) -
     terrain = rules.terrain.get(tile.terrain)
     if terrain is not None and not terrain.passable:
         return _("гекс {hex} — {terrain}: город основывают только на проходимой суше").format(
-            hex=where, terrain=tile.terrain)
+            hex=where, terrain=named(tile.terrain, rules))
     if tile.village:
         return _("на гексе {hex} неразведанная деревня: сначала разведайте её").format(hex=where)
     spacing = rules.limit("city_spacing")
@@ -307,12 +308,12 @@ def upgrade_refusal(nation: Nation, old: UnitType | None, new: UnitType | None, 
         return _("нет войска «{unit}»").format(unit=o.to)
     if old.unit_class != new.unit_class:
         return _("«{new}» ({b}) не того же вида войск, что «{old}» ({a})").format(
-            new=new.name_ru, b=new.unit_class, old=old.name_ru, a=old.unit_class)
+            new=shown(new), b=new.unit_class, old=shown(old), a=old.unit_class)
     if new.era <= old.era:
         return _("«{new}» (эпоха {b}) не новее «{old}» (эпоха {a})").format(
-            new=new.name_ru, b=new.era, old=old.name_ru, a=old.era)
+            new=shown(new), b=new.era, old=shown(old), a=old.era)
     if not knows(nation, new.tech):
-        return _("для «{unit}» нужна технология «{tech}»").format(unit=new.name_ru, tech=new.tech)
+        return _("для «{unit}» нужна технология «{tech}»").format(unit=shown(new), tech=new.tech)
     return ""
 
 
@@ -333,7 +334,7 @@ def _upgrade(world: World, orders: Orders, dice: Dice, rules: Rules, report: Rep
         deck = deck_of(world, nation.name)
         cards = [c for c in deck.cards if c.unit == old.name_ru and c.state != DESTROYED]
         if not cards:
-            report.result(ref, Status.REJECTED, _("в колоде нет годного войска «{unit}»").format(unit=old.name_ru))
+            report.result(ref, Status.REJECTED, _("в колоде нет годного войска «{unit}»").format(unit=shown(old)))
             continue
         price = rules.upgrade_price(old.name_ru, new.name_ru)
         want = max(1, o.qty)
@@ -346,9 +347,9 @@ def _upgrade(world: World, orders: Orders, dice: Dice, rules: Rules, report: Rep
         if price:
             report.post(COINS, nation.name, UPGRADES, "апгрейд", Fraction(-price * n),
                         _("апгрейд {n} × «{old}» → «{new}» по {price} мон. (2 × разница молотков)").format(
-                            n=n, old=old.name_ru, new=new.name_ru, price=price), ref)
+                            n=n, old=shown(old), new=shown(new), price=price), ref)
         if n < want:
-            short = (_("в колоде только {have} × «{unit}»").format(have=len(cards), unit=old.name_ru)
+            short = (_("в колоде только {have} × «{unit}»").format(have=len(cards), unit=shown(old))
                      if len(cards) < want else lack(coins_word(), price * want, nation.coins + price * n))
             report.result(ref, Status.PARTIAL, _("улучшено {n} из {want}: {why}").format(n=n, want=want, why=short))
         else:
@@ -369,7 +370,7 @@ def _restore(world: World, orders: Orders, dice: Dice, rules: Rules, report: Rep
             continue
         cards = [c for c in deck_of(world, nation.name).cards if c.unit == unit.name_ru and c.state == DESTROYED]
         if not cards:
-            report.result(ref, Status.REJECTED, _("нет уничтоженных «{unit}»").format(unit=unit.name_ru))
+            report.result(ref, Status.REJECTED, _("нет уничтоженных «{unit}»").format(unit=named(unit.name_ru, rules)))
             continue
         price = rules.restore_price(unit.name_ru)
         want = max(1, o.qty)
@@ -382,9 +383,9 @@ def _restore(world: World, orders: Orders, dice: Dice, rules: Rules, report: Rep
         if price:
             report.post(COINS, nation.name, RESTORES, "восстановление", Fraction(-price * n),
                         _("восстановлено {n} × «{unit}» по {price} мон. (стоимость в молотках)").format(
-                            n=n, unit=unit.name_ru, price=price), ref)
+                            n=n, unit=named(unit.name_ru, rules), price=price), ref)
         if n < want:
-            short = (_("уничтоженных «{unit}» только {have}").format(unit=unit.name_ru, have=len(cards))
+            short = (_("уничтоженных «{unit}» только {have}").format(unit=named(unit.name_ru, rules), have=len(cards))
                      if len(cards) < want else lack(coins_word(), price * want, nation.coins + price * n))
             report.result(ref, Status.PARTIAL,
                           _("восстановлено {n} из {want}: {why}").format(n=n, want=want, why=short))
@@ -468,14 +469,14 @@ def _reorganise(world: World, orders: Orders, dice: Dice, rules: Rules, report: 
             if cost_each:
                 n = min(n, nation.coins // cost_each)
             if n == 0:
-                report.result(ref, Status.REJECTED, _("в колоде нет «{unit}»").format(unit=key)
+                report.result(ref, Status.REJECTED, _("в колоде нет «{unit}»").format(unit=named(key, rules))
                               if not any(c.unit == key for c in deck.cards)
                               else lack(coins_word(), cost_each, nation.coins))
                 continue
             n = disbanded(deck, key, n)
             if cost_each:
                 report.post(COINS, nation.name, REORGANISATION, "роспуск", Fraction(-cost_each * n),
-                            _("распущено {n} × «{unit}»").format(n=n, unit=key), ref)
+                            _("распущено {n} × «{unit}»").format(n=n, unit=named(key, rules)), ref)
             status = Status.DONE if n == want else Status.PARTIAL
             reason = "" if n == want else _("распущено {n} из {want}").format(n=n, want=want)
         if nation.name not in paid:
@@ -541,7 +542,7 @@ def _research(world: World, orders: Orders, dice: Dice, rules: Rules, report: Re
             continue
         tech = rules.techs[key]
         if knows(nation, key) and not tech.repeatable:
-            report.result(ref, Status.REJECTED, _("«{tech}» уже изучена").format(tech=key))
+            report.result(ref, Status.REJECTED, _("«{tech}» уже изучена").format(tech=named(key, rules)))
             continue
         why = pyramid_refusal(level_counts(nation, rules), tech, rules)
         if why:
@@ -559,17 +560,18 @@ def _research(world: World, orders: Orders, dice: Dice, rules: Rules, report: Re
             continue
         report.post(SCIENCE, nation.name, RESEARCH, "исследование", Fraction(-cost),
                     _("изучена «{tech}» (уровень {level}): {cost} науки").format(
-                        tech=key, level=tech.level, cost=cost)
+                        tech=named(key, rules), level=tech.level, cost=cost)
                     + (_(" (вдвое дешевле: похищена шпионом)") if stolen else ""), ref)
         if extra:
             report.post(POWER, nation.name, RESEARCH, "исследование", Fraction(-extra),
-                        _("{k}-я технология за ход «{tech}»: {extra} Власти").format(k=k, tech=key, extra=extra), ref)
+                        _("{k}-я технология за ход «{tech}»: {extra} Власти").format(
+                            k=k, tech=named(key, rules), extra=extra), ref)
         if tech.vp:
             report.post(VP, nation.name, RESEARCH, "технологии", Fraction(tech.vp),
-                        _("«{tech}»: +{vp} ПО").format(tech=key, vp=tech.vp), ref)
+                        _("«{tech}»: +{vp} ПО").format(tech=named(key, rules), vp=tech.vp), ref)
         nation.techs.setdefault(key, world.turn)
         done[nation.name] += 1
-        report.facts.tell(nation.name, _("Изучена технология «{tech}»").format(tech=key))
+        report.facts.tell(nation.name, _("Изучена технология «{tech}»").format(tech=named(key, rules)))
         status, reason = Status.DONE, ""
         if o.government:
             gov = government_of(rules, o.government)
@@ -578,11 +580,11 @@ def _research(world: World, orders: Orders, dice: Dice, rules: Rules, report: Re
             elif norm(gov.tech) != norm(key):
                 status, reason = Status.PARTIAL, _(
                     "правление «{government}» открывает «{opens}», а не «{tech}»: бесплатно не сменить").format(
-                    government=gov.name_ru, opens=gov.tech, tech=key)
+                    government=named(gov.name_ru, rules), opens=gov.tech, tech=named(key, rules))
             elif nation.government != gov.key:
                 nation.government = gov.key
                 report.tell(_("{nation}: новое правление — {government}").format(
-                    nation=nation.name, government=gov.name_ru))
+                    nation=nation.name, government=named(gov.name_ru, rules)))
         report.result(ref, status, reason)
     return world
 
@@ -607,11 +609,12 @@ def _government(world: World, orders: Orders, dice: Dice, rules: Rules, report: 
             report.result(ref, Status.REJECTED, _("нет правления «{government}»").format(government=o.government))
             continue
         if nation.government == gov.key:
-            report.result(ref, Status.REJECTED, _("правление и так {government}").format(government=gov.name_ru))
+            report.result(ref, Status.REJECTED,
+                          _("правление и так {government}").format(government=named(gov.name_ru, rules)))
             continue
         if not knows(nation, gov.tech):
             report.result(ref, Status.REJECTED, _("для правления «{government}» нужна технология «{tech}»").format(
-                government=gov.name_ru, tech=gov.tech))
+                government=named(gov.name_ru, rules), tech=gov.tech))
             continue
         price = government_price(nation, rules)
         if nation.power < price:
@@ -621,10 +624,11 @@ def _government(world: World, orders: Orders, dice: Dice, rules: Rules, report: 
         if price:
             report.post(POWER, nation.name, GOVERNMENT, "правление", Fraction(-price),
                         _("смена правления на «{government}»: {n} эпох × {each}").format(
-                            government=gov.name_ru, n=eras_reached(nation, rules),
+                            government=named(gov.name_ru, rules), n=eras_reached(nation, rules),
                             each=rules.prices["government"].amount), ref)
         nation.government = gov.key
-        report.tell(_("{nation}: новое правление — {government}").format(nation=nation.name, government=gov.name_ru))
+        report.tell(_("{nation}: новое правление — {government}").format(
+            nation=nation.name, government=named(gov.name_ru, rules)))
         report.result(ref, Status.DONE)
     return world
 
@@ -683,7 +687,7 @@ def transfer_resource(nation: Nation, other: Nation, item: str, rules: Rules) ->
     key = _find({r: None for r in stock}, item)
     if key is None:
         return Status.REJECTED, _("у нации нет ресурса «{item}»; есть: {stock}").format(
-            item=item, stock=", ".join(stock) or "—")
+            item=item, stock=listed(stock, rules) or "—")
     stock.remove(key)
     other.resources.append(key)
     return Status.DONE, key
@@ -707,7 +711,7 @@ def _transfers(world: World, orders: Orders, dice: Dice, rules: Rules, report: R
         if not transfer_allowed(rules, nation, other, code):
             report.result(ref, Status.REJECTED, _(
                 "для такой передачи хотя бы одна из сторон должна знать «{techs}»").format(
-                techs="», «".join(transfer_techs(rules, code))))
+                techs="», «".join(named(t, rules) for t in transfer_techs(rules, code))))
             continue
         if o.what == "city":
             city = world.cities.get(o.item)
@@ -727,7 +731,7 @@ def _transfers(world: World, orders: Orders, dice: Dice, rules: Rules, report: R
             status, reason = transfer_resource(nation, other, o.item, rules)
             if status is Status.DONE:
                 report.facts.tell(other.name, _("{nation} передаёт вам ресурс «{item}»").format(
-                    nation=nation.name, item=reason))
+                    nation=nation.name, item=named(reason, rules)))
                 reason = ""
             report.result(ref, status, reason)
             continue
