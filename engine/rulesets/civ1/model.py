@@ -5,18 +5,19 @@ Plain dataclasses, read from the sheet by the codec and written back by it; the 
 copy.  Balances (Власть, монеты, наука, ПО per nation; молотки per city) change only by ledger
 postings: `World` is the ledger's `Accounts` (engine/core/ledger.py).
 
-The phases ask for a nation's cities, the city on a hex or named so, once per nation or per order:
+The phases ask for a nation's cities, the city on a hex or of a name, once per nation or per order:
 a scan of every city each time made a turn quadratic in the nations (issue 18 point 9).  `World`
-keeps those indexes and rebuilds them only after an edit that moves a city in them: `World.cities`
-is a `Cities` dict that counts its changes, and a `City` counts the changes of its name, owner and
-hex (`CityEdits`), so that code which edits the dict or a city directly never reads a stale index.
+keeps those indexes and brings them up to date lazily: `World.cities` is a `Cities` dict that logs
+its changes, and a `City` logs the changes of its owner and hex (`CityEdits`), so that code which
+edits the dict or a city directly (a phase, a hook, a test) never reads a stale index.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, insort
 from collections.abc import Iterator
-from dataclasses import dataclass, field, fields
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
 from engine.core.layout import norm
 
@@ -63,26 +64,44 @@ class Tile:
     resource: str = ""
 
 
-class CityEdits:
-    """How many edits have moved a city in `World`'s indexes, in any world: a city's name, owner or
-    hex set (a new city too), an entry of a `Cities` dict set or removed.  An index remembers the
-    count it was built at and is rebuilt when the count moved on."""
+SET, DEL, RESET, MOVED = "set", "del", "reset", "moved"  # the kinds of `CityEdits`
 
-    count = 0
+
+class CityEdits:
+    """The log of the edits that move a city in `World`'s indexes, in every world: an entry of a
+    `Cities` dict set or removed (`SET`, `DEL`; any other change of the dict is a `RESET`), and an
+    existing city's owner or hex set (`MOVED`).  An index remembers how far it had read and replays
+    the edits since then (those of its own world), or is rebuilt when they are no longer kept."""
+
+    log: ClassVar[list[tuple[Any, ...]]] = []
+    base = 0  # the number of the log's first kept edit
+    KEEP = 4096
 
     @classmethod
-    def bump(cls) -> None:
-        cls.count += 1
+    def count(cls) -> int:
+        return cls.base + len(cls.log)
+
+    @classmethod
+    def add(cls, *edit: Any) -> None:
+        cls.log.append(edit)
+        if len(cls.log) > 2 * cls.KEEP:
+            del cls.log[: cls.KEEP]
+            cls.base += cls.KEEP
+
+    @classmethod
+    def since(cls, at: int) -> list[tuple[Any, ...]] | None:
+        """The edits from number `at` on, None when some of them are no longer kept."""
+        return None if at < cls.base else cls.log[at - cls.base:]
 
 
-_INDEXED = frozenset({"name", "nation", "hex"})  # what World's city indexes are keyed by
+_INDEXED = frozenset({"nation", "hex"})  # the city fields World's indexes are keyed by
 
 
 @dataclass
 class City:
     """A city: its owner and hex, population, buildings, stored hammers, wonders, this turn's status
     (founded / transferred / conquered: it skips activation), a counter-spy and its activation rank.
-    Setting its name, owner or hex counts as an edit (`CityEdits`): World's indexes are rebuilt."""
+    Setting the owner or hex of a city is logged (`CityEdits`) for World's indexes."""
 
     name: str
     nation: str
@@ -96,67 +115,119 @@ class City:
     row: int = 0
 
     def __setattr__(self, key: str, value: object) -> None:
-        if key in _INDEXED:
-            CityEdits.bump()
+        if key in _INDEXED and key in self.__dict__:  # not while the city is made: no index holds it yet
+            CityEdits.add(MOVED, self, key, value)
         object.__setattr__(self, key, value)
 
 
 class Cities(dict[str, City]):
-    """`World.cities`: a dict of cities by name whose every change counts as an edit (`CityEdits`),
-    so that `World`'s indexes are rebuilt after it, whoever made it."""
+    """`World.cities`: a dict of cities by name whose every change is logged (`CityEdits`), so that
+    `World`'s indexes follow it, whoever made the change."""
 
     def __setitem__(self, key: str, value: City) -> None:
-        CityEdits.bump()
+        CityEdits.add(SET, self, key, value)
         super().__setitem__(key, value)
 
     def __delitem__(self, key: str) -> None:
-        CityEdits.bump()
+        CityEdits.add(DEL, self, key)
         super().__delitem__(key)
 
-    def __ior__(self, other: Any) -> Cities:  # type: ignore[override,misc]
-        CityEdits.bump()
-        return super().__ior__(other)
+    def pop(self, key: str, *default: Any) -> Any:  # type: ignore[override]
+        CityEdits.add(DEL, self, key)
+        return super().pop(key, *default)
 
-    def pop(self, *args: Any) -> Any:
-        CityEdits.bump()
-        return super().pop(*args)
+    def __ior__(self, other: Any) -> Cities:  # type: ignore[override,misc]
+        CityEdits.add(RESET, self)
+        return super().__ior__(other)  # type: ignore[no-any-return]
 
     def popitem(self) -> tuple[str, City]:
-        CityEdits.bump()
+        CityEdits.add(RESET, self)
         return super().popitem()
 
     def setdefault(self, key: str, default: City) -> City:  # type: ignore[override]
-        CityEdits.bump()
+        CityEdits.add(RESET, self)
         return super().setdefault(key, default)
 
     def update(self, *args: Any, **kw: City) -> None:
-        CityEdits.bump()
+        CityEdits.add(RESET, self)
         super().update(*args, **kw)
 
     def clear(self) -> None:
-        CityEdits.bump()
+        CityEdits.add(RESET, self)
         super().clear()
 
 
-@dataclass
 class _CityIndex:
-    """The indexes of one world's cities at one `CityEdits.count`, each in the order of
-    `World.cities`: a nation's cities, the cities on a hex (with their place in that order), the
-    key of the first city of a normalised name."""
+    """One world's city indexes, in the order of its `cities`: a nation's cities, the cities on a
+    hex, the keys of a normalised name, each as (place, city or key) sorted by the place in that
+    order; `filed` says where each key's city was filed, so that an edit moves it."""
 
-    at: int
-    by_nation: dict[str, list[City]]
-    by_hex: dict[Hex, list[tuple[int, City]]]
-    by_name: dict[str, str]
+    def __init__(self, cities: Cities) -> None:
+        self.cities = cities
+        self.at = CityEdits.count()
+        self.by_nation: dict[str, list[tuple[int, City]]] = {}
+        self.by_hex: dict[Hex, list[tuple[int, City]]] = {}
+        self.by_name: dict[str, list[tuple[int, str]]] = {}
+        self.filed: dict[str, tuple[int, City, str, Hex]] = {}  # key -> (place, city, nation, hex)
+        self.key_of: dict[int, str] = {}  # id(city) -> its key (the index holds the city: ids stay unique)
+        self.places = 0
+        self.shared = False  # one city under two keys: every edit rebuilds
+        for key, city in cities.items():
+            self._file(key, city, self._place(), city.nation, city.hex)
 
-    @classmethod
-    def of(cls, cities: dict[str, City]) -> _CityIndex:
-        out = cls(CityEdits.count, {}, {}, {})
-        for i, (key, c) in enumerate(cities.items()):
-            out.by_nation.setdefault(c.nation, []).append(c)
-            out.by_hex.setdefault(c.hex, []).append((i, c))
-            out.by_name.setdefault(norm(key), key)
-        return out
+    def _place(self) -> int:
+        self.places += 1
+        return self.places
+
+    def _file(self, key: str, city: City, place: int, nation: str, h: Hex) -> None:
+        insort(self.by_nation.setdefault(nation, []), (place, city))
+        insort(self.by_hex.setdefault(h, []), (place, city))
+        insort(self.by_name.setdefault(norm(key), []), (place, key))
+        self.filed[key] = (place, city, nation, h)
+        self.shared = self.shared or id(city) in self.key_of
+        self.key_of[id(city)] = key
+
+    def _unfile(self, key: str) -> int:
+        place, city, nation, h = self.filed.pop(key)
+        _drop(self.by_nation, nation, place)
+        _drop(self.by_hex, h, place)
+        _drop(self.by_name, norm(key), place)
+        del self.key_of[id(city)]
+        return place
+
+    def replay(self, edits: list[tuple[Any, ...]]) -> bool:
+        """Apply `edits` (those of other worlds are skipped); False when the index must be rebuilt."""
+        for edit in edits:
+            kind = edit[0]
+            if kind == MOVED:
+                _kind, city, what, value = edit
+                key = self.key_of.get(id(city))
+                if key is None or self.filed[key][1] is not city:
+                    continue  # not a city of this world
+                if self.shared:
+                    return False
+                _place, _city, nation, h = self.filed[key]
+                place = self._unfile(key)
+                self._file(key, city, place, value if what == "nation" else nation, value if what == "hex" else h)
+            elif edit[1] is not self.cities:
+                continue
+            elif kind == RESET or self.shared:
+                return False
+            elif kind == SET:
+                key, city = edit[2], edit[3]
+                place = self._unfile(key) if key in self.filed else self._place()  # a replaced key keeps its place
+                self._file(key, city, place, city.nation, city.hex)
+            elif kind == DEL and edit[2] in self.filed:
+                self._unfile(edit[2])
+        return True
+
+
+def _drop(index: dict[Any, list[tuple[int, Any]]], key: Any, place: int) -> None:
+    """Remove the entry at `place` from `index[key]` (and the list once empty)."""
+    entries = index[key]
+    del entries[bisect_left(entries, (place,))]
+    if not entries:
+        del index[key]
 
 
 @dataclass
@@ -249,17 +320,29 @@ class World:
         """The nations in seat order."""
         return sorted(self.nations, key=lambda n: (self.nations[n].seat, n))
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What copy.deepcopy and pickle keep: the fields, not the city indexes (a copied index
+        would know the cities of this world by their ids; the copy builds its own)."""
+        return {k: v for k, v in self.__dict__.items() if k != _INDEX}
+
     def _index(self) -> _CityIndex:
-        """The city indexes, rebuilt when a city or `cities` was edited since they were built."""
-        index: _CityIndex | None = self.__dict__.get("_city_index")
-        if index is None or index.at != CityEdits.count:
-            index = _CityIndex.of(self.cities)
-            self.__dict__["_city_index"] = index
+        """The city indexes, brought up to date with the edits logged since they were last read."""
+        index: _CityIndex | None = self.__dict__.get(_INDEX)
+        now = CityEdits.count()
+        if index is not None and index.cities is self.cities and index.at != now:
+            edits = CityEdits.since(index.at)
+            if edits is not None and index.replay(edits):
+                index.at = now
+            else:
+                index = None
+        if index is None or index.cities is not self.cities:
+            index = _CityIndex(self.cities)  # type: ignore[arg-type]
+            self.__dict__[_INDEX] = index
         return index
 
     def cities_of(self, nation: str) -> list[City]:
         """The nation's cities, in the order of `cities`."""
-        return list(self._index().by_nation.get(nation, ()))
+        return [c for _place, c in self._index().by_nation.get(nation, ())]
 
     def city_at(self, h: Hex) -> City | None:
         """The (first) city on hex `h`."""
@@ -268,7 +351,8 @@ class World:
 
     def city_named(self, name: str) -> str | None:
         """The key of the first city named `name` (case, ё and punctuation ignored: rules._find)."""
-        return self._index().by_name.get(norm(name))
+        keys = self._index().by_name.get(norm(name))
+        return keys[0][1] if keys else None
 
     def cities_near(self, h: Hex, radius: int) -> list[City]:
         """The cities at most `radius` from `h`, in the order of `cities` (the hexes around `h` are
@@ -313,24 +397,19 @@ class World:
             raise KeyError(resource)
 
 
-_SHALLOW = (list, dict, set)  # the containers of the model's dataclasses hold strings, numbers, tuples
-
-
 def _copy(obj: Any, **changed: object) -> Any:
-    """A new dataclass of `obj`'s type, its fields given in `changed` or else copied: a list, dict
-    or set field as a new container of the same items (immutable in this model), any other shared."""
+    """A new object of `obj`'s dataclass with its fields, `changed` set and, of the others, every
+    list, dict or set a new container of the same items (immutable in this model: strings, numbers,
+    tuples); no index is copied along."""
     new = object.__new__(type(obj))
-    for f in fields(obj):
-        if f.name in changed:
-            value = changed[f.name]
-        else:
-            value = getattr(obj, f.name)
-            if isinstance(value, _SHALLOW):
-                value = type(value)(value)
-        object.__setattr__(new, f.name, value)
-    if isinstance(new, City):
-        CityEdits.bump()
+    state = {k: v.copy() if type(v) in _SHALLOW else v for k, v in obj.__dict__.items() if k != _INDEX}
+    state.update(changed)
+    new.__dict__.update(state)
     return new
+
+
+_SHALLOW = (list, dict, set)
+_INDEX = "_city_index"  # World's cache of its city indexes (not a field)
 
 
 def _disc(centre: Hex, radius: int) -> Iterator[Hex]:
