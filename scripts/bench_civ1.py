@@ -4,13 +4,15 @@ scripts/bench.py: engine time at 5, 50 and 500 nations (linear), Google requests
 and one write per spreadsheet the stage touches, and the sharing audit), the .xlsx resolve against
 the bare openpyxl load + save of the same workbook.
 
-    python scripts/bench_civ1.py [--quick] [--json] [--runs N] [--sizes 5,50,500]
+    python scripts/bench_civ1.py [--quick] [--json] [--runs N] [--sizes 5,50,500] [--engine-only]
 
 Worlds are generated deterministically (engine/rulesets/civ1/generate.py): a 5×5 block of land per
 nation, its capital, a village two hexes away, a war in every tenth pair; orders for both stages
 (explore, research, found a city, attack; activate, work a hex, build a unit).  A stage's figure is
-the median of `--runs` resolves of the same tables.  Timed unit tests never judge speed; only this
-script prints targets as met or missed (docs/benchmarks.md, «Civilization 1.0»).
+the median of `--runs` resolves of the same tables: wall time (what the targets judge) and, beside
+it, this process's CPU time (on a loaded machine the wall time counts the other processes' turns
+too).  Timed unit tests never judge speed; only this script prints targets as met or missed
+(docs/benchmarks.md, «Civilization 1.0»).
 """
 
 from __future__ import annotations
@@ -61,12 +63,17 @@ def with_orders(tables: Tables, stage: str) -> Tables:
     return hooks.put_orders(tables, generate_orders(codec.decode(tables), stage, SEED))
 
 
-def median_time(fn: Callable[[], object], runs: int) -> float:
-    times = []
+def median_time(fn: Callable[[], object], runs: int, cpu: list[float] | None = None) -> float:
+    """The median wall time of `runs` calls; with `cpu`, the median CPU time of this process is
+    appended to it (on a loaded machine the wall time also counts the other processes' turns)."""
+    times, spent = [], []
     for _ in range(runs):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         fn()
         times.append(time.perf_counter() - t)
+        spent.append(time.process_time() - c)
+    if cpu is not None:
+        cpu.append(statistics.median(spent))
     return statistics.median(times)
 
 
@@ -78,9 +85,12 @@ def bench_engine(nations: int, runs: int) -> dict[str, Any]:
         tables = with_orders(tables, stage)
         ready = tables
         out[f"{stage}_orders"] = sum(len(rows) for rows in generate_orders(codec.decode(ready), stage, SEED).values())
-        out[f"{stage}_s"] = median_time(lambda t=ready: game.RULESET.resolve(t, secret=secret_of(nations)), runs)
+        cpu: list[float] = []
+        out[f"{stage}_s"] = median_time(lambda t=ready: game.RULESET.resolve(t, secret=secret_of(nations)), runs, cpu)
+        out[f"{stage}_cpu_s"] = cpu[0]
         tables = apply_changes(ready, game.RULESET.resolve(ready, secret=secret_of(nations)).changes)
     out["turn_s"] = out["state_s"] + out["cities_s"]
+    out["turn_cpu_s"] = out["state_cpu_s"] + out["cities_cpu_s"]
     return out
 
 
@@ -182,11 +192,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", action="store_true", help="print {targets: [...]} as JSON")
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--sizes", default="5,50,500", help="engine sizes (nations), smallest first")
+    p.add_argument("--engine-only", action="store_true", help="the engine figures only (no .xlsx, no Google)")
     args = p.parse_args(argv)
     runs = max(args.runs, 1)
     sizes = [int(x) for x in args.sizes.split(",")]
     engine = {n: bench_engine(n, runs) for n in sizes}
-    small = sizes[:1] if args.quick else sizes[:2]
+    small = [] if args.engine_only else sizes[:1] if args.quick else sizes[:2]
     xlsx = {n: bench_xlsx(n, runs) for n in small}
     google: dict[int, dict[str, Any] | None] = {}
     failed: dict[int, str] = {}
@@ -224,18 +235,25 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"targets": targets}, ensure_ascii=False, indent=1))
         return 0
-    print("| nations | state orders | state, s | cities orders | cities, s | turn, s |")
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n")
+    print("| nations | state orders | state, s (CPU) | cities orders | cities, s (CPU) | turn, s (CPU) |")
     print("|---:|---:|---:|---:|---:|---:|")
     for n, e in engine.items():
-        print(f"| {n} | {e['state_orders']} | {e['state_s']:.3f} | {e['cities_orders']} | {e['cities_s']:.3f} | "
-              f"{e['turn_s']:.3f} |")
-    print("\n| nations | files, MB | bare load+save: GM's workbook / every file, s | strategos resolve, s | ratio |")
-    print("|---:|---|---|---:|---:|")
+        print(f"| {n} | {e['state_orders']} | {e['state_s']:.3f} ({e['state_cpu_s']:.3f}) | {e['cities_orders']} | "
+              f"{e['cities_s']:.3f} ({e['cities_cpu_s']:.3f}) | {e['turn_s']:.3f} ({e['turn_cpu_s']:.3f}) |")
+    for a, b in itertools.pairwise(sizes):  # not a target: what the wall-time ratio would be on an idle machine
+        print(f"\nCPU time({b})/time({a}): {engine[b]['turn_cpu_s'] / engine[a]['turn_cpu_s']:.2f}", end="")
+    print()
+    if xlsx:
+        print("\n| nations | files, MB | bare load+save: GM's workbook / every file, s | strategos resolve, s "
+              "| ratio |")
+        print("|---:|---|---|---:|---:|")
     for n, x in xlsx.items():
         print(f"| {n} | {x['files']}, {x['bytes'] / 1e6:.2f} | {x['gm_load_save_s']:.2f} / "
               f"{x['bare_load_save_s']:.2f} | {x['full_resolve_s']:.2f} | {x['ratio']:.2f} |")
-    print("\n| nations | stage | spreadsheets | requests (reads + writes + other) | KB | s |")
-    print("|---:|---|---:|---|---:|---:|")
+    if google or failed:
+        print("\n| nations | stage | spreadsheets | requests (reads + writes + other) | KB | s |")
+        print("|---:|---|---:|---|---:|---:|")
     for n, g in google.items():
         for what, c in (g or {}).items():
             print(f"| {n} | {what} | {c['spreadsheets']} | {c['requests']} ({c['reads']} + {c['writes']} + "

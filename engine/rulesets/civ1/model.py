@@ -4,14 +4,24 @@ army decks, spies, treaties and wonder intentions, and the open window.
 Plain dataclasses, read from the sheet by the codec and written back by it; the phases change a
 copy.  Balances (Власть, монеты, наука, ПО per nation; молотки per city) change only by ledger
 postings: `World` is the ledger's `Accounts` (engine/core/ledger.py).
+
+The phases ask for a nation's cities, the city on a hex or of a name, once per nation or per order:
+a scan of every city each time made a turn quadratic in the nations (issue 18 point 9).  `World`
+keeps those indexes and brings them up to date lazily: `World.cities` is a `Cities` dict that logs
+its changes, and a `City` logs the changes of its owner and hex (`CityEdits`), so that code which
+edits the dict or a city directly (a phase, a hook, a test) never reads a stale index.
 """
 
 from __future__ import annotations
 
-import copy
+from bisect import bisect_left, insort
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from .hexes import Hex
+from engine.core.layout import norm
+
+from .hexes import Hex, distance
 from .resources import COINS, HAMMERS, POWER, SCIENCE, VP
 
 READY, RETREATED, ROUTED, DESTROYED = "ready", "retreated", "routed", "destroyed"  # a card's state
@@ -54,10 +64,44 @@ class Tile:
     resource: str = ""
 
 
+SET, DEL, RESET, MOVED = "set", "del", "reset", "moved"  # the kinds of `CityEdits`
+
+
+class CityEdits:
+    """The log of the edits that move a city in `World`'s indexes, in every world: an entry of a
+    `Cities` dict set or removed (`SET`, `DEL`; any other change of the dict is a `RESET`), and an
+    existing city's owner or hex set (`MOVED`).  An index remembers how far it had read and replays
+    the edits since then (those of its own world), or is rebuilt when they are no longer kept."""
+
+    log: ClassVar[list[tuple[Any, ...]]] = []
+    base = 0  # the number of the log's first kept edit
+    KEEP = 4096
+
+    @classmethod
+    def count(cls) -> int:
+        return cls.base + len(cls.log)
+
+    @classmethod
+    def add(cls, *edit: Any) -> None:
+        cls.log.append(edit)
+        if len(cls.log) > 2 * cls.KEEP:
+            del cls.log[: cls.KEEP]
+            cls.base += cls.KEEP
+
+    @classmethod
+    def since(cls, at: int) -> list[tuple[Any, ...]] | None:
+        """The edits from number `at` on, None when some of them are no longer kept."""
+        return None if at < cls.base else cls.log[at - cls.base:]
+
+
+_INDEXED = frozenset({"nation", "hex"})  # the city fields World's indexes are keyed by
+
+
 @dataclass
 class City:
     """A city: its owner and hex, population, buildings, stored hammers, wonders, this turn's status
-    (founded / transferred / conquered: it skips activation), a counter-spy and its activation rank."""
+    (founded / transferred / conquered: it skips activation), a counter-spy and its activation rank.
+    Setting the owner or hex of a city is logged (`CityEdits`) for World's indexes."""
 
     name: str
     nation: str
@@ -69,6 +113,121 @@ class City:
     status: str = ""
     counter_spy: bool = False
     row: int = 0
+
+    def __setattr__(self, key: str, value: object) -> None:
+        if key in _INDEXED and key in self.__dict__:  # not while the city is made: no index holds it yet
+            CityEdits.add(MOVED, self, key, value)
+        object.__setattr__(self, key, value)
+
+
+class Cities(dict[str, City]):
+    """`World.cities`: a dict of cities by name whose every change is logged (`CityEdits`), so that
+    `World`'s indexes follow it, whoever made the change."""
+
+    def __setitem__(self, key: str, value: City) -> None:
+        CityEdits.add(SET, self, key, value)
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        CityEdits.add(DEL, self, key)
+        super().__delitem__(key)
+
+    def pop(self, key: str, *default: Any) -> Any:  # type: ignore[override]
+        CityEdits.add(DEL, self, key)
+        return super().pop(key, *default)
+
+    def __ior__(self, other: Any) -> Cities:  # type: ignore[override,misc]
+        CityEdits.add(RESET, self)
+        return super().__ior__(other)  # type: ignore[no-any-return]
+
+    def popitem(self) -> tuple[str, City]:
+        CityEdits.add(RESET, self)
+        return super().popitem()
+
+    def setdefault(self, key: str, default: City) -> City:  # type: ignore[override]
+        CityEdits.add(RESET, self)
+        return super().setdefault(key, default)
+
+    def update(self, *args: Any, **kw: City) -> None:
+        CityEdits.add(RESET, self)
+        super().update(*args, **kw)
+
+    def clear(self) -> None:
+        CityEdits.add(RESET, self)
+        super().clear()
+
+
+class _CityIndex:
+    """One world's city indexes, in the order of its `cities`: a nation's cities, the cities on a
+    hex, the keys of a normalised name, each as (place, city or key) sorted by the place in that
+    order; `filed` says where each key's city was filed, so that an edit moves it."""
+
+    def __init__(self, cities: Cities) -> None:
+        self.cities = cities
+        self.at = CityEdits.count()
+        self.by_nation: dict[str, list[tuple[int, City]]] = {}
+        self.by_hex: dict[Hex, list[tuple[int, City]]] = {}
+        self.by_name: dict[str, list[tuple[int, str]]] = {}
+        self.filed: dict[str, tuple[int, City, str, Hex]] = {}  # key -> (place, city, nation, hex)
+        self.key_of: dict[int, str] = {}  # id(city) -> its key (the index holds the city: ids stay unique)
+        self.places = 0
+        self.shared = False  # one city under two keys: every edit rebuilds
+        for key, city in cities.items():
+            self._file(key, city, self._place(), city.nation, city.hex)
+
+    def _place(self) -> int:
+        self.places += 1
+        return self.places
+
+    def _file(self, key: str, city: City, place: int, nation: str, h: Hex) -> None:
+        insort(self.by_nation.setdefault(nation, []), (place, city))
+        insort(self.by_hex.setdefault(h, []), (place, city))
+        insort(self.by_name.setdefault(norm(key), []), (place, key))
+        self.filed[key] = (place, city, nation, h)
+        self.shared = self.shared or id(city) in self.key_of
+        self.key_of[id(city)] = key
+
+    def _unfile(self, key: str) -> int:
+        place, city, nation, h = self.filed.pop(key)
+        _drop(self.by_nation, nation, place)
+        _drop(self.by_hex, h, place)
+        _drop(self.by_name, norm(key), place)
+        del self.key_of[id(city)]
+        return place
+
+    def replay(self, edits: list[tuple[Any, ...]]) -> bool:
+        """Apply `edits` (those of other worlds are skipped); False when the index must be rebuilt."""
+        for edit in edits:
+            kind = edit[0]
+            if kind == MOVED:
+                _kind, city, what, value = edit
+                key = self.key_of.get(id(city))
+                if key is None or self.filed[key][1] is not city:
+                    continue  # not a city of this world
+                if self.shared:
+                    return False
+                _place, _city, nation, h = self.filed[key]
+                place = self._unfile(key)
+                self._file(key, city, place, value if what == "nation" else nation, value if what == "hex" else h)
+            elif edit[1] is not self.cities:
+                continue
+            elif kind == RESET or self.shared:
+                return False
+            elif kind == SET:
+                key, city = edit[2], edit[3]
+                place = self._unfile(key) if key in self.filed else self._place()  # a replaced key keeps its place
+                self._file(key, city, place, city.nation, city.hex)
+            elif kind == DEL and edit[2] in self.filed:
+                self._unfile(edit[2])
+        return True
+
+
+def _drop(index: dict[Any, list[tuple[int, Any]]], key: Any, place: int) -> None:
+    """Remove the entry at `place` from `index[key]` (and the list once empty)."""
+    entries = index[key]
+    del entries[bisect_left(entries, (place,))]
+    if not entries:
+        del index[key]
 
 
 @dataclass
@@ -131,25 +290,79 @@ class World:
     last_resolved: str = ""  # the cursor key of the last resolved window
     nations: dict[str, Nation] = field(default_factory=dict)
     tiles: dict[Hex, Tile] = field(default_factory=dict)
-    cities: dict[str, City] = field(default_factory=dict)
+    cities: dict[str, City] = field(default_factory=Cities)
     decks: dict[str, Deck] = field(default_factory=dict)
     spies: list[Spy] = field(default_factory=list)
     treaties: list[Treaty] = field(default_factory=list)
     intentions: list[Intention] = field(default_factory=list)
     letters: list[tuple[str, str, str]] = field(default_factory=list)  # (from, to, text) of this state stage
 
+    def __setattr__(self, key: str, value: object) -> None:
+        if key == "cities" and not isinstance(value, Cities):
+            value = Cities(value)  # type: ignore[arg-type]  # a plain dict given: counted from now on
+        object.__setattr__(self, key, value)
+
     def copy(self) -> World:
-        return copy.deepcopy(self)
+        """A copy that shares nothing mutable with this world (what `copy.deepcopy` gave, field by
+        field: a deepcopy of the whole world was 1.7 s of a turn at 500 nations)."""
+        return _copy(
+            self,
+            nations={k: _copy(n) for k, n in self.nations.items()},
+            tiles={h: _copy(t) for h, t in self.tiles.items()},
+            cities=Cities((k, _copy(c)) for k, c in self.cities.items()),
+            decks={k: _copy(d, cards=[_copy(c) for c in d.cards]) for k, d in self.decks.items()},
+            spies=[_copy(s) for s in self.spies],
+            treaties=[_copy(t) for t in self.treaties],
+            intentions=[_copy(i) for i in self.intentions],
+        )
 
     def seats(self) -> list[str]:
         """The nations in seat order."""
         return sorted(self.nations, key=lambda n: (self.nations[n].seat, n))
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What copy.deepcopy and pickle keep: the fields, not the city indexes (a copied index
+        would know the cities of this world by their ids; the copy builds its own)."""
+        return {k: v for k, v in self.__dict__.items() if k != _INDEX}
+
+    def _index(self) -> _CityIndex:
+        """The city indexes, brought up to date with the edits logged since they were last read."""
+        index: _CityIndex | None = self.__dict__.get(_INDEX)
+        now = CityEdits.count()
+        if index is not None and index.cities is self.cities and index.at != now:
+            edits = CityEdits.since(index.at)
+            if edits is not None and index.replay(edits):
+                index.at = now
+            else:
+                index = None
+        if index is None or index.cities is not self.cities:
+            index = _CityIndex(self.cities)  # type: ignore[arg-type]
+            self.__dict__[_INDEX] = index
+        return index
+
     def cities_of(self, nation: str) -> list[City]:
-        return [c for c in self.cities.values() if c.nation == nation]
+        """The nation's cities, in the order of `cities`."""
+        return [c for _place, c in self._index().by_nation.get(nation, ())]
 
     def city_at(self, h: Hex) -> City | None:
-        return next((c for c in self.cities.values() if c.hex == h), None)
+        """The (first) city on hex `h`."""
+        on = self._index().by_hex.get(h)
+        return on[0][1] if on else None
+
+    def city_named(self, name: str) -> str | None:
+        """The key of the first city named `name` (case, ё and punctuation ignored: rules._find)."""
+        keys = self._index().by_name.get(norm(name))
+        return keys[0][1] if keys else None
+
+    def cities_near(self, h: Hex, radius: int) -> list[City]:
+        """The cities at most `radius` from `h`, in the order of `cities` (the hexes around `h` are
+        looked up, or every city read when there are fewer cities than hexes in the radius)."""
+        if radius < 0:
+            return []
+        if 3 * radius * (radius + 1) + 1 > len(self.cities):
+            return [c for c in self.cities.values() if distance(c.hex, h) <= radius]
+        by_hex = self._index().by_hex
+        return [c for _i, c in sorted(p for d in _disc(h, radius) for p in by_hex.get(d, ()))]
 
     # the ledger's accounts: a nation's Power, coins, science, VP; a city's hammers as «nation/city»
     def balance(self, side: str, resource: str) -> int:
@@ -182,3 +395,25 @@ class World:
             n.vp_tech = v - n.vp_honesty
         else:
             raise KeyError(resource)
+
+
+def _copy(obj: Any, **changed: object) -> Any:
+    """A new object of `obj`'s dataclass with its fields, `changed` set and, of the others, every
+    list, dict or set a new container of the same items (immutable in this model: strings, numbers,
+    tuples); no index is copied along."""
+    new = object.__new__(type(obj))
+    state = {k: v.copy() if type(v) in _SHALLOW else v for k, v in obj.__dict__.items() if k != _INDEX}
+    state.update(changed)
+    new.__dict__.update(state)
+    return new
+
+
+_SHALLOW = (list, dict, set)
+_INDEX = "_city_index"  # World's cache of its city indexes (not a field)
+
+
+def _disc(centre: Hex, radius: int) -> Iterator[Hex]:
+    """Every hex at most `radius` from `centre`."""
+    for dq in range(-radius, radius + 1):
+        for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
+            yield centre[0] + dq, centre[1] + dr

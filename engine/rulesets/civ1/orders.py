@@ -33,7 +33,7 @@ from engine.core.tables import Cell, Formula, is_blank, shorten
 
 from . import hexes
 from .messages import _
-from .model import World
+from .model import CityEdits, World
 from .ordertypes import (
     CITIES,
     STAGE_OF,
@@ -299,11 +299,33 @@ def _tiles_key(world: World) -> int:
     return token
 
 
+_NAMES: dict[int, tuple[World, tuple[int, int, int], int]] = {}  # id(world) -> (world, state, token)
+_NAME_TOKENS: dict[tuple[tuple[str, ...], tuple[str, ...]], int] = {}
+
+
+def _names_key(world: World) -> int:
+    """A token for the names of the world's cities and nations (the same names get the same token),
+    read again only after an edit of the cities (model.CityEdits) or a change in the number of
+    nations: hashing every name for each row of a window made its parse quadratic in the nations."""
+    state = (id(world.cities), CityEdits.count(), len(world.nations))
+    hit = _NAMES.get(id(world))
+    if hit is not None and hit[0] is world and hit[1] == state:
+        return hit[2]
+    names = (tuple(world.cities), tuple(world.nations))
+    if len(_NAMES) > 32 or len(_NAME_TOKENS) > 64:
+        _NAMES.clear()
+        _NAME_TOKENS.clear()
+        _VOCABULARY.clear()  # its keys hold tokens that may now be given again
+    token = _NAME_TOKENS.setdefault(names, max(_NAME_TOKENS.values(), default=0) + 1)
+    _NAMES[id(world)] = (world, state, token)
+    return token
+
+
 def vocabulary(rules: Rules, world: World) -> Vocabulary:
     """The indexes for `rules` and `world`, built once for the same rules, language and names of the
     world (its cities, nations, hexes and their resources: a phase that founds a city changes them;
     the resources lying on the map are read once per world object, as a window never moves them)."""
-    key = (id(rules), i18n.current(), tuple(world.cities), tuple(world.nations), _tiles_key(world))
+    key = (id(rules), i18n.current(), _names_key(world), _tiles_key(world))
     hit = _VOCABULARY.get(key)
     if hit is not None and hit[0] is rules:
         return hit[1]

@@ -210,9 +210,24 @@ def _waiting_words(j: Judged, tab: str) -> dict[int, tuple[OrderRow, OrderResult
             for r, (row, when) in j.waiting.get(tab, {}).items()}
 
 
+def _hammer_postings(j: Judged) -> dict[str, list[LedgerEntry]]:
+    """nation -> the window's postings to the hammers of its cities («nation/city»), grouped once
+    (and again only if the ledger grew): a scan of the whole ledger per nation was quadratic."""
+    entries = j.report.ledger.entries
+    kept = j.__dict__.get("_hammer_postings")
+    if kept is None or kept[0] != len(entries):
+        out: dict[str, list[LedgerEntry]] = {}
+        for e in entries:
+            if e.resource == HAMMERS.code:  # under every «nation/» the account's name starts with
+                for nation in {e.state[:i] for i, ch in enumerate(e.state) if ch == "/"}:
+                    out.setdefault(nation, []).append(e)
+        kept = j.__dict__["_hammer_postings"] = (len(entries), out)
+    return kept[1]
+
+
 def _hammers(j: Judged, nation: str) -> Movement:
     """A nation's hammers, summed over its cities (each city's store is an account of its own)."""
-    mine = [e for e in j.report.ledger.entries if e.resource == HAMMERS.code and e.state.startswith(f"{nation}/")]
+    mine = _hammer_postings(j).get(nation, [])
     return Movement(Fraction(sum(c.hammers for c in j.opening.cities_of(nation))),
                     sum((e.amount for e in mine if e.amount > 0), Fraction(0)),
                     -sum((e.amount for e in mine if e.amount < 0), Fraction(0)),

@@ -13,7 +13,7 @@ first unit of each side; the winner stays in play (CIV-COMBAT-05).  Every die is
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.core.dice import Dice
@@ -186,10 +186,13 @@ def recover(world: World, orders: Mapping[str, list[Given]], dice: Dice, rules: 
     return world
 
 
-def after_battle(world: World) -> None:
+def after_battle(world: World, nations: Iterable[str] | None = None) -> None:
     """Retreated cards may fight in other battles of the turn (CIV-COMBAT-06): ready again, at the
-    bottom of the deck (spec G15), the draw going on where it was."""
-    for deck in world.decks.values():
+    bottom of the deck (spec G15), the draw going on where it was; in every deck, or in the decks
+    of `nations` only (each deck is its own: the others are left as they are)."""
+    decks = world.decks.values() if nations is None else [d for n in dict.fromkeys(nations)
+                                                           if (d := world.decks.get(n)) is not None]
+    for deck in decks:
         back = [c for c in deck.cards if c.state == RETREATED]
         if not back:
             continue
@@ -199,6 +202,20 @@ def after_battle(world: World) -> None:
             card.state = READY
 
 
+class Sweep:
+    """`after_battle` for the battles of one phase: the first battle's sweep reads every deck, each
+    later one only the decks that fought.  Only a battle makes a card retreated (form_army, the
+    duels: the fighters' own decks), so after the first sweep no other deck holds one and the
+    result is the same; a sweep of every deck per battle was quadratic in the nations."""
+
+    def __init__(self) -> None:
+        self.first = True
+
+    def __call__(self, world: World, *fighters: str) -> None:
+        after_battle(world, None if self.first else fighters)
+        self.first = False
+
+
 def _wmd_techs(rules: Rules) -> list[str]:
     return [k for k, t in rules.techs.items() if t.wmd]
 
@@ -206,16 +223,17 @@ def _wmd_techs(rules: Rules) -> list[str]:
 def attacks(world: World, orders: Mapping[str, list[Given]], dice: Dice, rules: Rules, report: Report) -> World:
     """Every «Атака» row in the turn's order: checks, payment, the battle, capture or destruction."""
     sent: dict[str, int] = {}  # city -> armies it sent this stage (CIV-UNIT-02)
+    sweep = Sweep()
     for nation, g in in_order(world, orders, report):
         order = g.order
         if not isinstance(order, Attack):
             continue
-        _attack(world, nation, g, order, dice, rules, report, sent)
+        _attack(world, nation, g, order, dice, rules, report, sent, sweep)
     return world
 
 
 def _attack(world: World, nation: str, g: Given, order: Attack, dice: Dice, rules: Rules, report: Report,
-            sent: dict[str, int]) -> None:
+            sent: dict[str, int], sweep: Sweep | None = None) -> None:
     ref = g.row.ref
     origin, target = world.cities.get(order.origin), world.cities.get(order.target)
     me = world.nations[nation]
@@ -267,7 +285,7 @@ def _attack(world: World, nation: str, g: Given, order: Attack, dice: Dice, rule
     garrison = form_army(garrison_deck, rules, garrison_size, set()) if garrison_deck else []
     won = fight(rules, dice, battle, army, garrison, fort=fortification(rules, target),
                 protects=protection(rules, target), sea=sea, wmd=order.wmd)
-    after_battle(world)
+    (sweep or Sweep())(world, nation, defender)
     if won and order.wmd:
         battle.result = _("разрушен")
         destroy(world, target)

@@ -24,7 +24,7 @@ from ..names import listed, named
 from ..ordertypes import Explore, Given
 from ..resources import COINS, HAMMERS, SCIENCE
 from ..rules import Rules, VillageOutcome
-from .combat import RECOVER, Slot, after_battle, destroy, fight, form_army, fortification, protection
+from .combat import RECOVER, Slot, Sweep, destroy, fight, form_army, fortification, protection
 from .common import crossing, era_reached, in_order, pay_power, reaches
 
 PHASE = "разведка"
@@ -32,13 +32,15 @@ PHASE = "разведка"
 
 def explore(world: World, orders: Mapping[str, list[Given]], dice: Dice, rules: Rules, report: Report) -> World:
     """Every «Разведка» row in the turn's order (an earlier nation may have taken the village)."""
+    sweep = Sweep()  # the barbarians' battles of the phase
     for nation, g in in_order(world, orders, report):
         if isinstance(g.order, Explore):
-            _explore(world, nation, g, g.order.hex, dice, rules, report)
+            _explore(world, nation, g, g.order.hex, dice, rules, report, sweep)
     return world
 
 
-def _explore(world: World, nation: str, g: Given, h: Hex, dice: Dice, rules: Rules, report: Report) -> None:
+def _explore(world: World, nation: str, g: Given, h: Hex, dice: Dice, rules: Rules, report: Report,
+             sweep: Sweep | None = None) -> None:
     ref = g.row.ref
     tile = world.tiles.get(h)
     if tile is None or not tile.village:
@@ -61,7 +63,9 @@ def _explore(world: World, nation: str, g: Given, h: Hex, dice: Dice, rules: Rul
         return
     roll = dice.roll("village", rules.param("village_die"), f"{nation} {text(h)}")
     v = rules.village(roll)
-    gain = _GAINS[v.effect](world, nation, h, v, dice, rules, report, ref)
+    effect = _GAINS[v.effect]
+    gain = (_barbarians(world, nation, h, v, dice, rules, report, ref, sweep) if effect is _barbarians
+            else effect(world, nation, h, v, dice, rules, report, ref))
     report.facts.tell(nation, _("Деревня {hex}, 1к{sides} = {roll}: {gain}").format(
         hex=text(h), sides=rules.param("village_die"), roll=roll, gain=gain))
     report.result(ref, Status.DONE, _("деревня исследована (1к{sides} = {roll})").format(
@@ -147,7 +151,7 @@ def _people(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice, ru
 
 
 def _barbarians(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice, rules: Rules, report: Report,
-                ref: str) -> str:
+                ref: str, sweep: Sweep | None = None) -> str:
     me = world.nations[nation]
     count = v.alt_amount if v.alt_amount and era_reached(me, rules) >= 2 else v.amount
     units = [dice.choice("village:barbarians", _units_of_era(rules, v.era, support=False), subject=nation)
@@ -159,7 +163,7 @@ def _barbarians(world: World, nation: str, h: Hex, v: VillageOutcome, dice: Dice
     garrison = form_army(deck, rules, rules.army_size(me.techs), set()) if deck else []
     won = fight(rules, dice, battle, [Slot(u) for u in units], garrison,
                 fort=fortification(rules, city), protects=protection(rules, city))
-    after_battle(world)
+    (sweep or Sweep())(world, nation)
     if not won:
         battle.result = _("отбит")
     elif me.capital == city.name:

@@ -201,11 +201,11 @@ def founding_refusal(world: World, nation: Nation, h: hexes.Hex, rules: Rules) -
     if tile.village:
         return _("на гексе {hex} неразведанная деревня: сначала разведайте её").format(hex=where)
     spacing = rules.limit("city_spacing")
-    if world.cities:
-        city = min(world.cities.values(), key=lambda c: (hexes.distance(c.hex, h), c.name))
+    near = world.cities_near(h, spacing - 1)  # the nearest city matters only when it is too near
+    if near:
+        city = min(near, key=lambda c: (hexes.distance(c.hex, h), c.name))
         d = hexes.distance(city.hex, h)
-        if d < spacing:
-            return _("до города «{city}» {d} гекс., а ближе {n} основать нельзя").format(city=city.name, d=d, n=spacing)
+        return _("до города «{city}» {d} гекс., а ближе {n} основать нельзя").format(city=city.name, d=d, n=spacing)
     own = world.cities_of(nation.name)
     if not own:
         return _("у нации нет города, от которого основать новый")
@@ -280,7 +280,7 @@ def guarantee_warnings(world: World, nation: str, h: hexes.Hex, rules: Rules) ->
     for t in world.treaties:
         if not (t.turn <= world.turn <= t.until) or nation not in t.parties or "строить" not in norm(t.kind):
             continue
-        for city in world.cities.values():
+        for city in world.cities_near(h, radius - 1):
             d = hexes.distance(city.hex, h)
             if city.nation != nation and city.nation in t.parties and d < radius:
                 out.append(_("{nation} основал город в {d} гекс. от «{city}» ({other}) при гарантии «{kind}» "
