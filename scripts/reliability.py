@@ -9,6 +9,7 @@ subprocess on a sample of each.  It prints one Markdown table.
 
     .venv/bin/python scripts/reliability.py            # the full run (about 10 minutes, 2 cores)
     .venv/bin/python scripts/reliability.py --quick    # a small run (what the test uses)
+    .venv/bin/python scripts/reliability.py --quick --part local    # only the .xlsx half (or: google)
 
 The helpers are the tests' own (tests/test_*.py), imported, so the script attacks the campaign
 exactly as the suite does.
@@ -481,10 +482,11 @@ def _injections_on(run: Run, fig: Figure, book: Any) -> None:
     sync.resolve(book.open(), turn=1)
     tables = book.read()
     fig.tries += len(rows)
+    stored = book.stored_tabs()
     for tab in tables:
         if tab.startswith("_"):
             continue  # hidden program tabs (history snapshots: compressed values, not cells)
-        for (_rc, (kind, value)) in book.stored(tab).items():
+        for (_rc, (kind, value)) in stored[tab].items():
             if any(m in str(value) for m in MARKS):
                 fig.good["cells quoting a payload, stored as text"] += kind != "f"
                 fig.bad["live formulas"] += kind == "f"
@@ -499,20 +501,27 @@ def _injections_on(run: Run, fig: Figure, book: Any) -> None:
         fig.bad["unescaped markup"] += ("[клик](" in text) + (text.count("</details>") != text.count("<details>"))
 
 
+def _injection_figure(run: Run) -> Figure:
+    """The one «injections» row both halves count into (made by whichever runs first)."""
+    for fig in run.figures:
+        if fig.category == "injections":
+            return fig
+    return run.figure("injections", f"{len(PAYLOADS)} formula/BBCode/Markdown payloads × 6 player columns; check + "
+                      "resolve; every cell of every tab, the forum posts and the private report",
+                      "live formulas", "unescaped markup")
+
+
 def injections_xlsx(run: Run) -> None:
     from test_google_support import demo_spec
     from test_player_text import Book
 
-    fig = run.figure("injections", f"{len(PAYLOADS)} formula/BBCode/Markdown payloads × 6 player columns; check + "
-                     "resolve; every cell of every tab, the forum posts and the private report",
-                     "live formulas", "unescaped markup")
+    fig = _injection_figure(run)
     for i in range(run.n(1, 2)):
         book = Book.__new__(Book)
         book.kind, book.path = "xlsx", run.work / f"inject-{i}.xlsx"
         create_xlsx(demo_spec(), book.path)
         _injections_on(run, fig, book)
         run.subprocess_cli("check", str(book.path), "-q")
-    run._inject = fig  # type: ignore[attr-defined]  # the Google half adds to the same row
 
 
 # -------------------------------------------------------------------------- Google (emulator)
@@ -634,7 +643,7 @@ def concurrent_google(run: Run, google: Any) -> None:
 def injections_google(run: Run, google: Any) -> None:
     from test_player_text import Book
 
-    fig = run._inject  # type: ignore[attr-defined]
+    fig = _injection_figure(run)
     for _ in range(1):
         book = Book.__new__(Book)
         book.kind, book.env, book.sid = "google", google, google.campaign("demo", orders=False)
@@ -753,15 +762,25 @@ def timed(part: Callable[..., None], *args: Any) -> None:
 HEAD = "| category | what was tried | tries | outcomes | must be 0 |\n|---|---|---|---|---|"
 
 
-def measure(quick: bool, work: Path) -> Run:
-    """Run every category and return the counts."""
+#: The categories by half: the forking ones on .xlsx, and those on the in-process emulator.
+LOCAL_PARTS: tuple[Callable[[Run], None], ...] = (kills, concurrent_xlsx, hostile_edits, injections_xlsx,
+                                                   rollback_identity)
+GOOGLE_PARTS: tuple[Callable[[Run, Any], None], ...] = (faults, concurrent_google, injections_google, access)
+PARTS = ("local", "google")
+
+
+def measure(quick: bool, work: Path, parts: tuple[str, ...] = PARTS) -> Run:
+    """Run every category of ``parts`` and return the counts (the test runs each half on its own,
+    so that two workers share them)."""
     run = Run(work, quick)
     # the forking parts run before the emulator's threads start
-    for part in (kills, concurrent_xlsx, hostile_edits, injections_xlsx, rollback_identity):
-        timed(part, run)
-    with google_env(run) as google:
-        for google_part in (faults, concurrent_google, injections_google, access):
-            timed(google_part, run, google)
+    if "local" in parts:
+        for part in LOCAL_PARTS:
+            timed(part, run)
+    if "google" in parts:
+        with google_env(run) as google:
+            for google_part in GOOGLE_PARTS:
+                timed(google_part, run, google)
     run.tracebacks.what = "stderr of every CLI run above (in-process and subprocesses) searched for «Traceback»"
     run.tracebacks.tries = run.tracebacks.good["in-process CLI runs"] + run.tracebacks.good["CLI subprocesses"]
     run.figures.append(run.tracebacks)
@@ -776,6 +795,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="a small run (about a minute)")
     parser.add_argument("--json", action="store_true", help="the counts as JSON instead of the table")
+    parser.add_argument("--part", choices=PARTS, action="append",
+                        help="only this half of the categories (repeatable; default: both)")
     args = parser.parse_args(argv)
     saved = dict(os.environ)
     try:
@@ -784,7 +805,7 @@ def main(argv: list[str] | None = None) -> int:
             os.environ["STRATEGOS_SECRETS"] = str(work / "secrets.json")  # never the GM's real store
             os.environ["XDG_CONFIG_HOME"] = str(work / "config")
             started = time.perf_counter()
-            run = measure(args.quick, work)
+            run = measure(args.quick, work, tuple(args.part or PARTS))
             elapsed = time.perf_counter() - started
     finally:  # called from a test: leave the process's environment as it was
         os.environ.clear()

@@ -72,21 +72,28 @@ class Book:
     def stored(self, tab: str) -> dict[tuple[int, int], tuple[str, Any]]:
         """(row, col) 1-based -> (kind, value) as the file / the emulator stores the cell:
         kind 's' for a string, 'f' for a formula, 'n' for a number, 'b' for a bool."""
-        out: dict[tuple[int, int], tuple[str, Any]] = {}
+        return self.stored_tabs()[tab]
+
+    def stored_tabs(self) -> dict[str, dict[tuple[int, int], tuple[str, Any]]]:
+        """Every tab's stored cells (see :meth:`stored`), from one load of the file or one dump of
+        the emulator: a search of every tab costs one load, not one per tab."""
+        out: dict[str, dict[tuple[int, int], tuple[str, Any]]] = {}
         if self.kind == "xlsx":
-            ws = openpyxl.load_workbook(self.path)[tab]
-            for row in ws.iter_rows():
-                for cell in row:
-                    if cell.value is not None:
-                        out[(cell.row, cell.column)] = (cell.data_type, cell.value)
+            for ws in openpyxl.load_workbook(self.path):
+                cells = out[ws.title] = {}
+                for row in ws.iter_rows():
+                    for cell in row:
+                        if cell.value is not None:
+                            cells[(cell.row, cell.column)] = (cell.data_type, cell.value)
             return out
-        sheet = next(s for s in self.env.emu.dump(self.sid)["sheets"] if s["properties"]["title"] == tab)
         kinds = {"stringValue": "s", "formulaValue": "f", "numberValue": "n", "boolValue": "b"}
-        for r, line in enumerate(sheet["data"][0].get("rowData", []), start=1):
-            for c, cell in enumerate(line.get("values", []), start=1):
-                entered = cell.get("userEnteredValue") or {}
-                for key, value in entered.items():
-                    out[(r, c)] = (kinds[key], value)
+        for sheet in self.env.emu.dump(self.sid)["sheets"]:
+            cells = out[sheet["properties"]["title"]] = {}
+            for r, line in enumerate(sheet["data"][0].get("rowData", []), start=1):
+                for c, cell in enumerate(line.get("values", []), start=1):
+                    entered = cell.get("userEnteredValue") or {}
+                    for key, value in entered.items():
+                        cells[(r, c)] = (kinds[key], value)
         return out
 
 
