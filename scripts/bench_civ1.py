@@ -37,6 +37,7 @@ import openpyxl
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine.core import gc_pause  # noqa: E402
 from engine.core.tables import Changeset, Tables, apply_changes  # noqa: E402
 from engine.rulesets.civ1 import codec, game, hooks  # noqa: E402
 from engine.rulesets.civ1.generate import generate, generate_orders  # noqa: E402
@@ -77,6 +78,12 @@ def median_time(fn: Callable[[], object], runs: int, cpu: list[float] | None = N
     return statistics.median(times)
 
 
+def _resolve(tables: Tables, nations: int) -> object:
+    """The engine as the bridge runs it (sheets_bridge/sync.py): the cyclic collector paused."""
+    with gc_pause.paused():
+        return game.RULESET.resolve(tables, secret=secret_of(nations))
+
+
 def bench_engine(nations: int, runs: int) -> dict[str, Any]:
     """Each stage of turn 1 resolved in memory (decode, every phase, encode), with its orders."""
     out: dict[str, Any] = {"nations": nations}
@@ -86,7 +93,7 @@ def bench_engine(nations: int, runs: int) -> dict[str, Any]:
         ready = tables
         out[f"{stage}_orders"] = sum(len(rows) for rows in generate_orders(codec.decode(ready), stage, SEED).values())
         cpu: list[float] = []
-        out[f"{stage}_s"] = median_time(lambda t=ready: game.RULESET.resolve(t, secret=secret_of(nations)), runs, cpu)
+        out[f"{stage}_s"] = median_time(lambda t=ready: _resolve(t, nations), runs, cpu)
         out[f"{stage}_cpu_s"] = cpu[0]
         tables = apply_changes(ready, game.RULESET.resolve(ready, secret=secret_of(nations)).changes)
     out["turn_s"] = out["state_s"] + out["cities_s"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine import rulesets
-from engine.core import history, i18n, meta, window
+from engine.core import gc_pause, history, i18n, meta, window
 from engine.core.cursor import Calendar, Cursor, CursorError
 from engine.core.dice import commitment, cursor_seed
 from engine.core.errors import CampaignError, TurnMismatch, UsageError
@@ -238,7 +238,8 @@ def _check(backend: Backend, progress: Progress | None, turn: int | None = None,
     if turn is not None or stage is not None:
         told["expect"] = window.asked(*cursor_of(tables), turn, stage)
     p.start("turn", _("Проверка приказов"), len(rules.phases) or 1)
-    result = rules.check(tables, on_phase=lambda name: p.advance("turn", name), **told, **_tab_ids(backend))
+    with gc_pause.paused():
+        result = rules.check(tables, on_phase=lambda name: p.advance("turn", name), **told, **_tab_ids(backend))
     p.finish("turn")
     announce_victory(result, rules.victory(tables))  # a game already won says so at every check
     if not _secret(backend, tables, need=False, settle=False).value:
@@ -284,8 +285,9 @@ def _resolve(backend: Backend, turn: int | None, progress: Progress | None, stag
     expect_open(tables, turn, stage)
     sec = _secret(backend, tables)
     p.start("turn", _("Разрешение хода"), len(rules.phases) or 1)
-    result = rules.resolve(sec.tables, expect_turn=turn, secret=sec.value,
-                           on_phase=lambda name: p.advance("turn", name), **_tab_ids(backend))
+    with gc_pause.paused():
+        result = rules.resolve(sec.tables, expect_turn=turn, secret=sec.value,
+                               on_phase=lambda name: p.advance("turn", name), **_tab_ids(backend))
     if sec.history is not None:  # an old campaign's snapshots, now without the secret
         result.changes.replace.insert(0, ReplaceTab(history.tab_of(tables), sec.history))
     announce_victory(result, rules.victory(applied_view(sec.tables, result.changes)))

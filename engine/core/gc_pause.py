@@ -1,0 +1,27 @@
+"""The cyclic garbage collector paused while a window is computed.
+
+A check or a resolve builds many small objects that live until it ends (the world, the ledger,
+the facts, the changeset) and makes almost no cycles: reference counting frees what dies.  The
+collector would still walk the growing heap again and again — at 500 civ1 nations about a fifth
+of the CPU time, and more as campaigns grow (docs/benchmarks.md).  So the bridge, and the
+benchmarks that time the engine as the bridge runs it, compute a window with the collector off;
+it is switched back on (if it was on) and run once when the window is done.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """Run the body with the cyclic collector off; nest freely (only the outermost resumes it)."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
