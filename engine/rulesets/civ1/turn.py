@@ -243,7 +243,7 @@ def summary(mode: str, j: Judged) -> dict[str, Any]:
     return summaries.build(mode, NAME, j.report, RESOURCES, sides, turn=j.at.turn,
                            cursor=CALENDAR.format(j.at, j.lang), waiting=sum(len(w) for w in j.waiting.values()),
                            side_title=_("Нация"),
-                           open_tabs=_("листы казны, городов, карты мира, боёв, журнала, ресурсов, держав и приказов"))
+                           open_tabs=_("листы держав, городов, карты, боёв и журнала"))
 
 
 def check(tables: Tables, on_phase: OnPhase | None = None, expect: Cursor | None = None) -> SyncResult:
