@@ -386,7 +386,7 @@ class XlsxBackend(Backend):
         by then: a book that cannot be written is a warning (``audit``), not a failed command, and
         the next write (a ``check``) writes every book again."""
         try:
-            xlsx_books.write_books(self.path, self._audiences or {}, atomic_save)
+            xlsx_books.write_books(self.path, self._audiences or {}, atomic_save, self._wb)
         except BackendError as exc:
             self._warnings.append(_(
                 "Кампания записана, но книги для игроков рядом с ней не обновлены ({error}). Не отправляйте "
@@ -555,7 +555,7 @@ def create_xlsx(spec: WorkbookSpec, path: str | os.PathLike[str], overwrite: boo
         atomic_save(wb, target, keep_backup=False)
         if record is not None:  # the players' and the public books, ready to send from the start
             try:
-                xlsx_books.write_books(target, record, atomic_save)
+                xlsx_books.write_books(target, record, atomic_save, wb)
             except BackendError:  # `new` makes the whole campaign or none of it
                 with contextlib.suppress(OSError):
                     target.unlink()

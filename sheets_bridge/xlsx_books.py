@@ -8,7 +8,9 @@ sends out (engine/core/audience.py says which tabs each holds):
 * ``<campaign>.players/<side>.xlsx`` — that side's own tabs only (its order tab, its report).
 
 Each is written atomically (a temporary file, then a rename), from the GM's workbook as just saved,
-with every other tab removed — not hidden: a hidden sheet is one click away in Excel.
+with every other tab removed — not hidden: a hidden sheet is one click away in Excel.  The books are
+saved from the GM's workbook in memory, narrowed to each book's tabs for its save and restored
+after: loading the file again for every book cost (nations + 2) loads, each dearer than a save.
 
 Which tab belongs to whom is recorded in the GM's workbook as custom document properties
 (``strategos:audience:<n>`` = ``[tab, audience]``, each short enough for Excel's 255-character
@@ -23,9 +25,11 @@ import json
 import re
 from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 from openpyxl.packaging.custom import CustomPropertyList, StringProperty
+from openpyxl.workbook.defined_name import DefinedNameDict
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.formula import ArrayFormula
 
@@ -76,31 +80,70 @@ def book_path(campaign: Path, reader: Audience) -> Path:
     return campaign.with_name(f"{campaign.stem}.players") / f"{side}.xlsx"
 
 
-def write_books(campaign: Path, record: Mapping[str, Audience], save: Save) -> dict[Audience, Path]:
+def write_books(campaign: Path, record: Mapping[str, Audience], save: Save,
+                wb: Workbook | None = None) -> dict[Audience, Path]:
     """Write every book but the GM's from ``campaign`` as saved; returns where each went.  A fault
-    of the file system is a BackendError naming the book."""
-    try:
-        data = campaign.read_bytes()
-    except OSError as exc:
-        raise backend_error(exc, campaign, prefix=_("книги игроков не записаны — ")) from exc
-    names = openpyxl.load_workbook(io.BytesIO(data), read_only=True).sheetnames
-    cached: Workbook | None = None  # the values a spreadsheet program last computed, read only if needed
+    of the file system is a BackendError naming the book.
+
+    ``wb`` is the GM's workbook as just saved to ``campaign`` by openpyxl (the bridge's own saves):
+    every book is then saved from it, narrowed to that book's tabs for the save and restored after,
+    instead of loading the file again per book — a load costs several times a save.  openpyxl
+    writes a formula without a computed value, so such a file holds none to keep.  Without ``wb``
+    the file is loaded once (and its computed values read once, only when a book needs some)."""
+    data: bytes | None = None
+    if wb is None:
+        try:
+            data = campaign.read_bytes()
+        except OSError as exc:
+            raise backend_error(exc, campaign, prefix=_("книги игроков не записаны — ")) from exc
+        wb = openpyxl.load_workbook(io.BytesIO(data))
+    computed = _Computed(data)
+    names = wb.sheetnames
     written: dict[Audience, Path] = {}
     for reader, tabs in audience.books(names, record).items():
         if reader == GM or not tabs:
             continue
-        wb = openpyxl.load_workbook(io.BytesIO(data))
-        if cached is None and _reads_away(wb, tabs):
-            cached = openpyxl.load_workbook(io.BytesIO(data), data_only=True)
-        _keep_only(wb, tabs, cached, audience.readable(names, record, reader))
         target = book_path(campaign, reader)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise backend_error(exc, target.parent, prefix=_("книги игроков не записаны — ")) from exc
-        save(wb, target, keep_backup=False, prefix=_("книга «{path}» не записана — ").format(path=target))
+        restore = _narrow(wb, tabs, computed.value, audience.readable(names, record, reader))
+        try:
+            save(wb, target, keep_backup=False, prefix=_("книга «{path}» не записана — ").format(path=target))
+        finally:
+            restore()
         written[reader] = target
     return written
+
+
+Lookup = Callable[[str, int, int], object]  # (tab, row, column) -> the value last computed there
+
+
+class _Computed:
+    """The values a spreadsheet program last computed for the formulas of a saved workbook, read
+    from its bytes on first need, one tab at a time (a read-only pass over that tab alone);
+    without bytes (a workbook openpyxl saved, which writes none) every value is a blank."""
+
+    def __init__(self, data: bytes | None) -> None:
+        self._data = data
+        self._book: Any = None
+        self._tabs: dict[str, dict[tuple[int, int], object]] = {}
+
+    def value(self, tab: str, row: int, col: int) -> object:
+        if self._data is None:
+            return None
+        if tab not in self._tabs:
+            if self._book is None:
+                self._book = openpyxl.load_workbook(io.BytesIO(self._data), read_only=True, data_only=True)
+            cells: dict[tuple[int, int], object] = {}
+            if tab in self._book.sheetnames:
+                for line in self._book[tab].iter_rows():
+                    for cell in line:
+                        if getattr(cell, "value", None) is not None:
+                            cells[(cell.row, cell.column)] = cell.value
+            self._tabs[tab] = cells
+        return self._tabs[tab].get((row, col))
 
 
 def _read_sheets(formula: object, sheets: list[str]) -> set[str]:
@@ -120,49 +163,90 @@ def _formula_text(value: object) -> str:
     return str(value.text if isinstance(value, ArrayFormula) else value or "")
 
 
-def _reads_away(wb: Workbook, tabs: list[str]) -> bool:
-    """Whether a cell of ``tabs`` holds a formula reading a sheet that is not among them."""
-    away = [ws.title for ws in wb.worksheets if ws.title not in tabs]
-    return any(_is_formula(c.value) and _read_sheets(c.value, away) for t in tabs for c in wb[t]._cells.values())
-
-
 def _keep_only(wb: Workbook, tabs: list[str], cached: Workbook | None = None,
                readable: Collection[str] = ()) -> None:
-    """Remove every sheet but ``tabs`` (and whatever points into a removed one: dropdowns drawing
-    on it, defined names), drop the audience record, and leave a visible sheet active.
+    """Narrow ``wb`` to ``tabs`` for good (see ``_narrow``), a formula over a removed sheet taking
+    its value from ``cached`` (a workbook as a spreadsheet program saved it, loaded with its values)."""
 
-    A formula that reads a removed sheet would show an error in the book (#REF!): it becomes the
-    value a spreadsheet program last computed for it in the GM's workbook (``cached``) when every
-    removed sheet it reads is one the book's reader may see elsewhere (``readable``: a player's
-    formula over a public tab, the public book's over nothing), else a blank — as it is when no
-    value was ever computed (the program itself writes formulas unevaluated)."""
-    removed = [ws.title for ws in wb.worksheets if ws.title not in tabs]
-    for ws in wb.worksheets:
-        if ws.title not in tabs:
-            continue
-        values = cached[ws.title] if cached is not None and ws.title in cached.sheetnames else None
-        for (r, c), cell in list(ws._cells.items()):
-            read = _read_sheets(cell.value, removed) if _is_formula(cell.value) else set()
-            if read:
-                shown = values is not None and read <= set(readable)
-                cell.value = values.cell(row=r, column=c).value if shown and values is not None else None
+    def value(tab: str, row: int, col: int) -> object:
+        if cached is None or tab not in cached.sheetnames:
+            return None
+        return cached[tab].cell(row=row, column=col).value
+
+    _narrow(wb, tabs, value, readable)
+
+
+def _narrow(wb: Workbook, tabs: Collection[str], computed: Lookup,
+            readable: Collection[str] = ()) -> Callable[[], None]:
+    """Make ``wb`` hold only ``tabs`` for a save, and return what puts it back as it was.
+
+    Every other sheet is left out of the workbook's list of sheets — not hidden: a hidden sheet is
+    one click away in Excel — and so is whatever points into one (dropdowns drawing on it, defined
+    names), the audience record, and the pivot tables openpyxl remembers from earlier saves; a
+    visible sheet is made active.  A formula that reads a left-out sheet would show an error in the
+    book (#REF!): it becomes the value a spreadsheet program last computed for it in the GM's
+    workbook (``computed``) when every left-out sheet it reads is one the book's reader may see
+    elsewhere (``readable``: a player's formula over a public tab, the public book's over nothing),
+    else a blank — as it is when no value was ever computed (the program itself writes formulas
+    unevaluated).  Nothing is copied: the book shares the GM's sheets, changed in place for the
+    save and restored by the returned function (which the caller must run, as in a ``finally``)."""
+    keep = set(tabs)
+    removed = [ws.title for ws in wb._sheets if ws.title not in keep]
+    kept_sheets = [ws for ws in wb.worksheets if ws.title in keep]
+    undo: list[Callable[[], None]] = []
+
+    def restore() -> None:
+        while undo:
+            undo.pop()()
 
     def points_away(formula: object) -> bool:
         return bool(_read_sheets(formula, removed))
 
-    for title in removed:
-        wb.remove(wb[title])
+    try:
+        if removed:
+            see = set(readable)
+            changed: list[tuple[Any, object, str]] = []
+            undo.append(lambda: [_put_back(cell, v, t) for cell, v, t in changed])
+            for ws in kept_sheets:
+                for (r, c), cell in ws._cells.items():
+                    if not _is_formula(cell._value):
+                        continue
+                    read = _read_sheets(cell._value, removed)
+                    if read:
+                        changed.append((cell, cell._value, cell.data_type))
+                        cell.value = computed(ws.title, r, c) if read <= see else None
+        sheets, active = wb._sheets, wb._active_sheet_index
+        undo.append(lambda: (setattr(wb, "_sheets", sheets), setattr(wb, "_active_sheet_index", active)))
+        wb._sheets = [ws for ws in sheets if ws.title in keep]
+        for ws in kept_sheets:
+            validations = ws.data_validations.dataValidation
+            undo.append(lambda ws=ws, v=validations: setattr(ws.data_validations, "dataValidation", v))
+            ws.data_validations.dataValidation = [
+                dv for dv in validations if not (points_away(dv.formula1) or points_away(dv.formula2))
+            ]
+        names, props, pivots = wb.defined_names, wb.custom_doc_props, wb._pivots
+        undo.append(lambda: (setattr(wb, "defined_names", names), setattr(wb, "custom_doc_props", props),
+                             setattr(wb, "_pivots", pivots)))
+        narrowed = DefinedNameDict()
+        for name, dn in names.items():
+            if not points_away(dn.attr_text):
+                narrowed[name] = dn
+        wb.defined_names = narrowed
+        wb.custom_doc_props = CustomPropertyList()
+        wb._pivots = []
+        visible = [i for i, ws in enumerate(wb.worksheets) if ws.sheet_state == "visible"]
+        if not visible:
+            first = wb.worksheets[0]
+            undo.append(lambda state=first.sheet_state: setattr(first, "sheet_state", state))
+            first.sheet_state = "visible"
+            visible = [0]
+        wb.active = visible[0]
+    except BaseException:
+        restore()
+        raise
+    return restore
 
-    for ws in wb.worksheets:
-        validations = ws.data_validations.dataValidation
-        ws.data_validations.dataValidation = [
-            dv for dv in validations if not (points_away(dv.formula1) or points_away(dv.formula2))
-        ]
-    for name in [n for n, dn in wb.defined_names.items() if points_away(dn.attr_text)]:
-        del wb.defined_names[name]
-    wb.custom_doc_props = CustomPropertyList()
-    visible = [i for i, ws in enumerate(wb.worksheets) if ws.sheet_state == "visible"]
-    if not visible:
-        wb.worksheets[0].sheet_state = "visible"
-        visible = [0]
-    wb.active = visible[0]
+
+def _put_back(cell: Any, value: object, data_type: str) -> None:
+    """A cell's value as it was, with its type (a formula stays a formula, not a string)."""
+    cell._value, cell.data_type = value, data_type

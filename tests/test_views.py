@@ -7,6 +7,7 @@ opt-in books of a game without hidden information."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -21,8 +22,8 @@ from test_google_support import GM, P1, P2, GoogleEnv, small_spec
 from engine.core import audience
 from engine.core.audience import GM as GM_AUDIENCE
 from engine.core.audience import PUBLIC, Audience, player
-from engine.core.errors import UsageError
-from engine.core.tables import Changeset, Formula, ReplaceTab, Tables, WorkbookSpec
+from engine.core.errors import BackendError, UsageError
+from engine.core.tables import Changeset, Formula, ReplaceTab, Tables, Validation, WorkbookSpec
 from engine.rulesets import get
 from engine.rulesets.ancient import ruleset
 from sheets_bridge import gsheets, sync, xlsx_books
@@ -131,10 +132,14 @@ def test_google_private_orders_of_the_ancient_game_keep_the_bookkeeping_in_the_g
 
 
 def formula_spec() -> WorkbookSpec:
-    """`hidden_spec` with formulas in A's tab over a public tab and over the GM's."""
+    """`hidden_spec` with formulas in A's tab over a public tab and over the GM's, and dropdowns
+    in A's orders: one listed inline, one drawing on the public «Списки» (not in A's book)."""
     spec = hidden_spec()
     army = next(t for t in spec.tabs if t.name == "Войско A")
     army.rows.append([Formula("='Карта'!B2"), Formula("='Ведущий'!A2"), Formula("=A2")])
+    at = next(i for i, t in enumerate(spec.tabs) if t.name == "Приказы A")
+    spec.tabs[at] = dataclasses.replace(spec.tabs[at], validations=(
+        Validation(2, 0, 1, options=("Идти", "Стоять")), Validation(2, 0, 2, source="'Списки'!A2:A9")))
     return spec
 
 
@@ -160,6 +165,58 @@ def test_xlsx_a_players_formula_over_a_removed_tab_becomes_a_value_or_a_blank(tm
     tabs = ["Приказы A", "Войско A"]
     xlsx_books._keep_only(wb, tabs, cached, readable=["Карта", "Списки", *tabs])
     assert [wb["Войско A"].cell(3, c).value for c in (1, 2, 3)] == ["A", None, "=A2"]
+
+
+def _gm_state(path: Path) -> tuple[list[str], list[str], int, int]:
+    """What the books must never take from the GM's workbook: its tabs, formulas, dropdowns, record."""
+    wb = openpyxl.load_workbook(path)
+    validations = sum(len(ws.data_validations.dataValidation) for ws in wb.worksheets)
+    return wb.sheetnames, sorted(_formulas(path)), validations, len(xlsx_books.record_of(wb) or {})
+
+
+def test_xlsx_books_leave_the_gms_workbook_in_memory_whole_for_its_next_save(tmp_path: Path) -> None:
+    """The books are saved from the GM's workbook in memory, narrowed for each save: it is put back
+    after each, so the same backend's next save writes the GM's whole workbook again."""
+    campaign = tmp_path / "тайны.xlsx"
+    create_xlsx(formula_spec(), campaign)
+    tabs, formulas, validations, recorded = _gm_state(campaign)
+    assert "='Ведущий'!A2" in formulas and validations > 0 and recorded == len(tabs)  # the check can fail
+    backend = XlsxBackend(campaign)
+    backend.read()
+    backend.write(Changeset(replace=[ReplaceTab("Карта", [["Провинция", "Владелец"], ["Гамма", "A"]])]))
+    backend.write(Changeset(replace=[ReplaceTab("Карта", [["Провинция", "Владелец"], ["Дельта", "B"]])]))
+    assert _gm_state(campaign) == (tabs, formulas, validations, recorded)
+    assert "Дельта" in _workbook_values(campaign)
+    book_a = xlsx_books.book_path(campaign, player("A"))
+    assert openpyxl.load_workbook(book_a).sheetnames == ["Приказы A", "Войско A"]
+    ws = openpyxl.load_workbook(book_a)["Войско A"]
+    assert [ws.cell(3, c).value for c in (1, 2, 3)] == [None, None, "=A2"]
+    kept = openpyxl.load_workbook(book_a)["Приказы A"].data_validations.dataValidation
+    assert [dv.formula1 for dv in kept] == ['"Идти,Стоять"']  # the one over a tab A's book lacks is dropped
+    assert "Дельта" in _workbook_values(xlsx_books.book_path(campaign, PUBLIC))
+
+
+def _workbook_values(path: Path) -> list[object]:
+    wb = openpyxl.load_workbook(path)
+    return [c.value for ws in wb.worksheets for row in ws.iter_rows() for c in row]
+
+
+def test_a_book_whose_save_fails_leaves_the_gms_workbook_in_memory_whole(tmp_path: Path) -> None:
+    campaign = tmp_path / "тайны.xlsx"
+    create_xlsx(formula_spec(), campaign)
+    wb = openpyxl.load_workbook(campaign)
+    before = (wb.sheetnames, [(ws.title, c.coordinate, c.value) for ws in wb.worksheets for row in ws.iter_rows()
+                              for c in row], len(wb.custom_doc_props.props))
+
+    def failing(book: object, path: Path, **_: object) -> str:
+        assert len(wb.sheetnames) < len(before[0])  # the workbook is narrowed for the book's save
+        raise BackendError("диск полон")
+
+    with pytest.raises(BackendError):
+        xlsx_books.write_books(campaign, xlsx_books.record_of(wb) or {}, failing, wb)
+    after = (wb.sheetnames, [(ws.title, c.coordinate, c.value) for ws in wb.worksheets for row in ws.iter_rows()
+                             for c in row], len(wb.custom_doc_props.props))
+    assert after == before
 
 
 def test_libreoffice_opens_a_players_book_without_an_error_cell(tmp_path: Path) -> None:
