@@ -35,6 +35,7 @@ def _checked(tmp_path: Path, secret: str, capsys: pytest.CaptureFixture[str]) ->
     return changes, summary, capsys.readouterr().out
 
 
+@pytest.mark.slow  # run first: a long pole (tests/conftest.py)
 def test_i15_p6_campaigns_differing_only_in_their_secret_check_identically(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

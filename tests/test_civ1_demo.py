@@ -116,6 +116,7 @@ def _cells(path: Path) -> tuple[set[str], set[object]]:
                                 if c.value is not None}
 
 
+@pytest.mark.slow  # run first: a long pole (tests/conftest.py)
 def test_CIV_TURN_02_strategos_demo_civ1_plays_five_turns_of_both_stages_on_xlsx(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -15,6 +15,8 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from engine.core.tables import WorkbookSpec
 from engine.rulesets.ancient import ruleset
 from sheets_bridge import secrets, sync, xlsx
@@ -39,6 +41,7 @@ def _resolve_in_child(path: Path) -> int:
     return pid
 
 
+@pytest.mark.slow  # run first: a long pole (tests/conftest.py)
 def test_sigkill_during_resolve_never_leaves_a_partial_workbook(tmp_path: Path) -> None:
     pre = tmp_path / "pre.xlsx"
     create_xlsx(_kept(ruleset.new_workbook(scenario="generated:3", secret="kill-test")), pre)

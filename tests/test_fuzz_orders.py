@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import string
 
+import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -47,6 +48,7 @@ batch = st.lists(st.tuples(st.sampled_from(ORDER_TABS), row), min_size=ROWS, max
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck),
           phases=(Phase.explicit, Phase.reuse, Phase.generate), print_blob=True)
+@pytest.mark.slow  # run first: a long pole (tests/conftest.py)
 @given(batch)
 def test_every_hostile_row_gets_a_status_and_a_reason(rows: list) -> None:
     tables = {name: [list(r) for r in grid] for name, grid in BASE.items()}

@@ -26,6 +26,7 @@ TRIES = 200
 KINDS = ("500", "503", "drop", "drop-after", "timeout")
 
 
+@pytest.mark.slow  # run first: a long pole (tests/conftest.py)
 @pytest.mark.parametrize("kind", KINDS)
 def test_two_hundred_faults_on_the_write_never_leave_a_partial_turn(google: GoogleEnv, kind: str) -> None:
     sid = google.campaign("small")

@@ -446,6 +446,7 @@ def _scale_spec(spec: WorkbookSpec, n: int) -> WorkbookSpec:
     return dataclasses.replace(spec, tabs=tabs)  # keeps the campaign id and the secret
 
 
+@pytest.mark.slow  # run first: a long pole (tests/conftest.py)
 def test_a_thousand_states_still_cost_one_read_and_one_write(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -32,6 +32,7 @@ def _script():
     return module
 
 
+@pytest.mark.slow  # run first: a long pole (tests/conftest.py)
 @pytest.mark.parametrize("part", sorted(CATEGORIES))
 def test_i15_done_when_the_quick_run_tries_every_category_and_loses_leaks_nothing(
     part: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
