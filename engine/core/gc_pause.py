@@ -2,8 +2,8 @@
 
 A check or a resolve builds many small objects that live until it ends (the world, the ledger,
 the facts, the changeset) and makes almost no cycles: reference counting frees what dies.  The
-collector would still walk the growing heap again and again — at 500 civ1 nations about a fifth
-of the CPU time, and more as campaigns grow (docs/benchmarks.md).  So the bridge, and the
+collector would still walk the growing heap again and again — about a fifth of the CPU time of a
+500-side window, and more as campaigns grow (docs/benchmarks.md).  So the bridge, and the
 benchmarks that time the engine as the bridge runs it, compute a window with the collector off;
 it is switched back on (if it was on) and run once when the window is done.
 """
