@@ -45,6 +45,6 @@ def _source_language() -> Iterator[None]:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The long poles (marked ``slow``) first: run last, one of them would keep a worker busy
-    after the other had finished (with ``--dist worksteal``, pyproject.toml, the idle worker
-    takes over the rest of the busy one's queue)."""
+    after the other had finished (with ``--dist worksteal``, as README.md's test command runs
+    it, the idle worker takes over the rest of the busy one's queue)."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
