@@ -82,7 +82,7 @@ def _rollback(backend: Backend, at: Cursor | int | str) -> Cursor:
     to = _cursor(real, at)
     sec = _secret(backend, real, need=False)
     tables = sec.tables
-    snapshot = settled(history.entry(tables, to).tables(), sec.campaign_id)
+    snapshot = settled(history.entry(tables, to, cursor_of(tables)[0], i18n.current()).tables(), sec.campaign_id)
     changes = Changeset()
     meta_tab = meta.meta_tab(snapshot)
     for name, grid in snapshot.items():
@@ -186,7 +186,7 @@ def verify(backend: Backend, at: Cursor | int | str, seed_lookup: SeedLookup | N
     at = _cursor(tables, at)
     turn = cursor_of(tables)[0].format(at, i18n.current()) if at.stage else str(at.turn)
     cid = meta.text(tables, meta.CAMPAIGN_ID)  # an old campaign's secret row reads as this id: never shown
-    before = settled(history.entry(tables, at).tables(), cid)
+    before = settled(history.entry(tables, at, cursor_of(tables)[0], i18n.current()).tables(), cid)
     rules = ruleset_of(before)
     seed = _seed_of(tables, at, seed_lookup or rules.chronicle_seed)
     if seed is None:

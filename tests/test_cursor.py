@@ -162,6 +162,11 @@ def test_history_keeps_old_turn_rows_and_staged_cursors_side_by_side() -> None:
     assert [r[0] for r in history.history_grid(camp, keep_before=2)[1:]] == [1]
     with pytest.raises(CampaignError, match="нет хода 2:cities:1"):
         history.entry(camp, Cursor(2, "cities", 1))
+    # with the game's calendar a missing window is named in the campaign's words, not by its stored key
+    both = Calendar((*CIV.stages, Stage("battle", "бой", "battle", rounds=3)))
+    named = r"нет хода 4:города \(сохранены ходы: 1, 2:государство, 2:города, 3:бой:2\)"
+    with pytest.raises(CampaignError, match=named):
+        history.entry(camp, Cursor(4, "cities"), both)
     assert from_key("12:battle:2") == Cursor(12, "battle", 2)
     assert from_key(3) == Cursor(3) == from_key("3")
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import meta
-from .cursor import Cursor, from_key
+from .cursor import Calendar, Cursor, from_key
 from .errors import CampaignError
 from .messages import _
 from .tables import Cell, CoreTab, Formula, Grid, Tables, is_blank
@@ -141,14 +141,20 @@ def _as_cursor(at: Cursor | int) -> Cursor:
     return at if isinstance(at, Cursor) else Cursor(at)
 
 
-def entry(tables: Tables, at: Cursor | int) -> Entry:
-    """The snapshot taken when `at` was open (a turn number is a stage-less cursor)."""
+def entry(tables: Tables, at: Cursor | int, calendar: Calendar | None = None, lang: str = "ru") -> Entry:
+    """The snapshot taken when `at` was open (a turn number is a stage-less cursor).  With the
+    game's `calendar`, a missing one is named in the campaign's words («1:государство»), not by
+    the stored key («1:state»)."""
     at = _as_cursor(at)
     for e in entries(tables):
         if e.cursor == at:
             return e
-    kept = ", ".join(str(e.cursor) for e in entries(tables)) or _("нет")
-    raise CampaignError(_("в истории нет хода {turn} (сохранены ходы: {kept})").format(turn=at, kept=kept))
+
+    def shown(c: Cursor) -> str:
+        return calendar.format(c, lang) if calendar is not None else str(c)
+
+    kept = ", ".join(shown(e.cursor) for e in entries(tables)) or _("нет")
+    raise CampaignError(_("в истории нет хода {turn} (сохранены ходы: {kept})").format(turn=shown(at), kept=kept))
 
 
 def following(tables: Tables, at: Cursor | int) -> Entry | None:
