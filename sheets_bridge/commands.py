@@ -34,6 +34,7 @@ def add_parsers(sub: Any, campaign: Callable[[argparse.ArgumentParser], None]) -
     r.add_argument("--to", type=argparse_texts.cursor, required=True, metavar="N",
                    help=_("ход (в играх с этапами — ХОД:ЭТАП, например 3:города): кампания станет такой, "
                           "какой была, когда он был открыт"))
+    r.add_argument("-q", "--quiet", action="store_true", help=_("ничего не печатать, кроме ошибок"))
 
     v = sub.add_parser("verify", help=_("пересчитать опубликованный ход по раскрытому зерну и сверить"))
     campaign(v)
@@ -86,7 +87,8 @@ def run(args: argparse.Namespace, options: sync.Options | None = None) -> int:
         return 0
     if args.command == "rollback":
         timeline.rollback(backend, args.to)
-        print(_("Кампания возвращена к ходу {turn}: открыт приём приказов на ход {turn}.").format(turn=args.to))
+        if not args.quiet:
+            print(_("Кампания возвращена к ходу {turn}: открыт приём приказов на ход {turn}.").format(turn=args.to))
         return 0
     if args.command == "verify":
         verdict = timeline.verify(backend, args.turn)
