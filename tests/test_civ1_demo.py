@@ -153,19 +153,6 @@ google = support.google
 EMAILS = {n: f"p{i}@example.com" for i, n in enumerate(NATIONS, start=1)}
 
 
-def _leaves(answer: dict[str, Any]) -> set[object]:
-    """Every value and note of every cell of a spreadsheets.get answer (hidden tabs too)."""
-    out: set[object] = set()
-    for sheet in answer.get("sheets", []):
-        for data in sheet.get("data", []):
-            for row in data.get("rowData", []):
-                for cell in row.get("values", []):
-                    for key in ("userEnteredValue", "effectiveValue"):
-                        out.update((cell.get(key) or {}).values())
-                    out.update(v for v in (cell.get("formattedValue"), cell.get("note")) if v is not None)
-    return out
-
-
 def write_as_players(google: GoogleEnv, sid: str) -> None:
     """The open window's sample orders, each nation's rows typed by its own player into its own
     spreadsheet; the demo's head start (the GM's tabs) written by the GM."""
@@ -217,12 +204,12 @@ def test_CIV_TURN_02_five_turns_on_the_emulator_orders_typed_by_each_player_and_
     answer = gsheets.get_spreadsheet(greek, books["Греция"], "*")
     titles = {s["properties"]["title"] for s in answer["sheets"]} - {""}
     assert {t for t in titles if not t.startswith("_strategos_lock")} == {orders_tab("Греция"), realm_tab("Греция")}
-    leaves = _leaves(answer)
+    leaves = support.leaves(answer)
     world = codec.decode(tables)
     egypt = world.nations["Египет"]
     assert demo.SPY_TECH in egypt.techs and demo.SPY_TECH not in world.nations["Греция"].techs
     assert demo.SPY_TECH not in leaves and not {f"Держава: {n}" for n in NATIONS if n != "Греция"} & leaves
-    mine = _leaves(gsheets.get_spreadsheet(make_client(google.key(EMAILS["Египет"])), books["Египет"], "*"))
+    mine = support.leaves(gsheets.get_spreadsheet(make_client(google.key(EMAILS["Египет"])), books["Египет"], "*"))
     assert demo.SPY_TECH in mine  # the check can fail: Египет's own book does show it
     public = gsheets.get_spreadsheet(greek, sid, "*")
     titles = {s["properties"]["title"] for s in public["sheets"]}

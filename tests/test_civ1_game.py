@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import openpyxl
 import pytest
@@ -260,19 +259,6 @@ emulator_server = support.emulator_server
 google = support.google
 
 
-def _leaves(answer: dict[str, Any]) -> set[object]:
-    """Every value, formula and note of every cell of a spreadsheets.get answer (hidden tabs too)."""
-    out: set[object] = set()
-    for sheet in answer.get("sheets", []):
-        for data in sheet.get("data", []):
-            for row in data.get("rowData", []):
-                for cell in row.get("values", []):
-                    for key in ("userEnteredValue", "effectiveValue"):
-                        out.update((cell.get(key) or {}).values())
-                    out.update(v for v in (cell.get("formattedValue"), cell.get("note")) if v is not None)
-    return out
-
-
 def test_google_rome_secrets_in_romes_spreadsheet_only_greece_opens_none_of_them(
     google: GoogleEnv, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -309,11 +295,11 @@ def test_google_rome_secrets_in_romes_spreadsheet_only_greece_opens_none_of_them
         titles = {s["properties"]["title"] for s in answer["sheets"]}
         assert not titles & {"Казна", "Технологии", "Войска", orders_tab("Рим"), realm_tab("Рим"),
                              history.HISTORY_TAB}, readable
-        leaves = _leaves(answer)
+        leaves = support.leaves(answer)
         for value in (ROME_COINS, float(ROME_COINS), str(ROME_COINS), ROME_SCIENCE, float(ROME_SCIENCE),
                       "Держава: Рим"):
             assert value not in leaves, (readable, value)
-    own = _leaves(gsheets.get_spreadsheet(make_client(google.key(support.P1)), book_rome, "*"))
+    own = support.leaves(gsheets.get_spreadsheet(make_client(google.key(support.P1)), book_rome, "*"))
     assert ROME_TECH in own and (ROME_COINS in own or float(ROME_COINS) in own)  # the check can fail
 
 

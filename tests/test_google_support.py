@@ -135,6 +135,20 @@ class GoogleEnv:
         return {k: v for k, v in settled_stats(self.emu)["by_endpoint"].items() if k != "oauth.token"}
 
 
+def leaves(answer: dict[str, Any]) -> set[object]:
+    """Every value, formula and note of every cell of a spreadsheets.get answer (hidden tabs too):
+    what a reader of the spreadsheet can see, searched by the hidden-information tests."""
+    out: set[object] = set()
+    for sheet in answer.get("sheets", []):
+        for data in sheet.get("data", []):
+            for row in data.get("rowData", []):
+                for cell in row.get("values", []):
+                    for key in ("userEnteredValue", "effectiveValue"):
+                        out.update((cell.get(key) or {}).values())
+                    out.update(v for v in (cell.get("formattedValue"), cell.get("note")) if v is not None)
+    return out
+
+
 def settled_stats(emu: Emulator) -> dict[str, Any]:
     """The emulator's statistics once the last answer has been recorded (it records just after
     sending, so a counter read right after an answer may miss it by a moment)."""
