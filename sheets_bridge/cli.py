@@ -78,8 +78,12 @@ def build_parser() -> argparse.ArgumentParser:
     google.add_argument("--gm", metavar="EMAIL", help=_("адрес ведущего (получит права редактора)"))
     google.add_argument("--player", action="append", default=[], metavar=_("ГОСУДАРСТВО=EMAIL"),
                         help=_("игрок: может править только свой лист приказов (можно повторять)"))
-    google.add_argument("--private-orders", action="store_true",
-                        help=_("лист приказов каждого игрока — в отдельной таблице, видной только ему и ведущему"))
+    mode = google.add_mutually_exclusive_group()
+    mode.add_argument("--private-orders", action="store_true",
+                      help=_("лист приказов каждого игрока — в отдельной таблице, видной только ему и ведущему "
+                             "(так и без этого флага)"))
+    mode.add_argument("--open-orders", action="store_true",
+                      help=_("открытый режим: одна таблица, каждый игрок видит приказы и адреса всех остальных"))
     _google_auth(google)
 
     for name, text in (("check", _("проверить приказы и записать статусы")),
@@ -169,8 +173,13 @@ def _new_google(args: argparse.Namespace) -> int:
     specs: list[WorkbookSpec] = []
 
     def seen(spec: WorkbookSpec) -> None:
-        """Keep the spec for the summary; refuse a player for an AI state before anything is made."""
+        """Keep the spec for the summary; refuse a player for an AI state, or the open mode for a
+        game with hidden information, before anything is made."""
         specs.append(spec)
+        if args.open_orders and spec.hidden_information:
+            with i18n.using(args.lang):
+                raise UsageError(_("--open-orders невозможен: в этой игре есть скрытая информация, у каждого "
+                                   "игрока — своя таблица"))
         ai = [s for s in players if s in spec.ai_sides]
         if ai:
             with i18n.using(args.lang):
@@ -180,11 +189,16 @@ def _new_google(args: argparse.Namespace) -> int:
                 )
 
     created = sync.create_google(ruleset=args.ruleset, scenario=args.scenario, lang=args.lang, title=args.title,
-                                 gm=args.gm, players=players, private_orders=args.private_orders,
+                                 gm=args.gm, players=players, private_orders=not args.open_orders,
                                  options=_options(args), on_spec=seen)
     played, ai = (specs[0].played_sides(), list(specs[0].ai_sides)) if specs else ([], [])
+    mode = "open" if args.open_orders else "private"
+    if args.open_orders:  # the GM's explicit choice, said even with --json and --quiet (on stderr)
+        print(_("Предупреждение: открытый режим (--open-orders) — вся кампания в одной таблице: каждый игрок "
+                "видит приказы всех остальных до конца хода, «Архив приказов» и адреса всех игроков. Без "
+                "--open-orders лист приказов каждого игрока — в его собственной таблице."), file=sys.stderr)
     if args.json:
-        print(json.dumps({"created": created.url, "spreadsheet_id": created.spreadsheet_id,
+        print(json.dumps({"created": created.url, "spreadsheet_id": created.spreadsheet_id, "orders": mode,
                           "order_spreadsheets": created.order_urls(), "requests": created.requests, "turn": 1,
                           "played": played, "ai": ai, "without_player": [s for s in played if s not in players]},
                          ensure_ascii=False))
@@ -192,6 +206,9 @@ def _new_google(args: argparse.Namespace) -> int:
     if args.quiet:
         return 0
     print(_("Создана кампания в Google Таблицах: {url}").format(url=created.url))
+    if not args.open_orders:
+        print(_("Общая таблица открыта по ссылке для чтения — опубликуйте её адрес для игроков; листы "
+                "приказов — каждый в своей таблице, видной только игроку и ведущему:"))
     for tab, url in created.order_urls().items():
         print(f"  {tab}: {url}")
     if args.gm:
@@ -361,6 +378,7 @@ def _run(args: argparse.Namespace) -> int:
             return _new_google(args)
         google_only = [flag for flag, value in (("--gm", args.gm), ("--player", args.player),
                                                 ("--private-orders", args.private_orders),
+                                                ("--open-orders", args.open_orders),
                                                 ("--credentials", args.credentials),
                                                 ("--oauth-client-secrets", args.oauth_client_secrets)) if value]
         if google_only:

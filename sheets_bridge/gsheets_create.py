@@ -148,9 +148,18 @@ class _Creator:
         gsheets_sharing.restrict(self.client, spreadsheet_id)
 
     def share(self, spreadsheet_id: str, email: str, role: str) -> None:
-        """One Drive permission (idempotent: retried safely)."""
+        """One Drive permission for one person (idempotent: retried safely)."""
         body = {"type": "user", "role": role, "emailAddress": email}
-        params = {"sendNotificationEmail": "true" if self.notify else "false", "supportsAllDrives": "true"}
+        self._permission(spreadsheet_id, body, self.notify)
+
+    def share_link(self, spreadsheet_id: str, role: str) -> None:
+        """"Anyone with the link" (not discoverable): the public book, readable by every player
+        without listing them to each other (idempotent: Drive keeps one such permission)."""
+        self._permission(spreadsheet_id, gsheets_sharing.link_permission(role), False)
+
+    def _permission(self, spreadsheet_id: str, body: dict[str, Any], notify: bool) -> None:
+        """``permissions.create`` (Google e-mails only named people, and only when asked)."""
+        params = {"sendNotificationEmail": "true" if notify else "false", "supportsAllDrives": "true"}
         self.requests += 1
         self.http.request(
             "post", f"{google_http.GOOGLE_DRIVE_URL}/{spreadsheet_id}/permissions", params=params, json=body
@@ -172,7 +181,7 @@ def create_campaign(
     *,
     gm: str | None = None,
     players: Mapping[str, str] | None = None,
-    private_orders: bool = False,
+    private_orders: bool = True,
     notify: bool = True,
     locale: str | None = None,
     max_write_bytes: int = MAX_WRITE_BYTES,
@@ -180,13 +189,17 @@ def create_campaign(
     """Create the campaign spreadsheet(s) from a WorkbookSpec, protect and share them.
 
     Every tab is protected (editors: the program's account and the GM); a player may edit
-    only the input block of their own order tab.  With ``private_orders`` (always for a spec with
-    ``hidden_information``) the tabs are split by audience (engine/core/audience.py): each side's
-    own tabs (its order tab…) get a spreadsheet of that side's, shared with its player and the GM;
-    the GM-only tabs one shared with the GM alone; the campaign keeps the public tabs and is shared
-    with the players as readers.  The hidden tab ``_strategos`` records where each tab lives, what
-    was shared with whom and the spreadsheets' titles: split, in the GM's spreadsheet (the
-    campaign's own points there and says nothing else), so no player reads another's e-mail or book.
+    only the input block of their own order tab.  With ``private_orders`` (the default, and always
+    for a spec with ``hidden_information``) the tabs are split by audience (engine/core/audience.py):
+    each side's own tabs (its order tab…) get a spreadsheet of that side's, shared with its player
+    and the GM; the GM-only tabs one shared with the GM alone; the campaign keeps the public tabs
+    and is shared by its link ("anyone with the link", reader, not discoverable), so that every
+    player reads it and none finds the others' addresses in its sharing list.  The hidden tab
+    ``_strategos`` records where each tab lives, what was shared with whom and the spreadsheets'
+    titles: split, in the GM's spreadsheet (the campaign's own points there and says nothing else),
+    so no player reads another's e-mail or book.  ``private_orders=False`` is the open mode the GM
+    asks for explicitly: one spreadsheet, every player a named writer of it, every order readable
+    by every player.
     ``locale`` is left to Google's default unless given (formulas keep their comma syntax).
     """
     players = dict(players or {})
@@ -241,11 +254,14 @@ def create_campaign(
         if gm:
             shares += [(sid, gm, "writer") for sid in record.names]
         for state, email in players.items():
-            shares.append((campaign_id, email, "reader" if private else "writer"))
+            if not private:  # the open mode: every player types into the one spreadsheet
+                shares.append((campaign_id, email, "writer"))
             if state in created.player_books:  # the player's own spreadsheet: theirs alone (and the GM's)
                 shares.append((created.player_books[state], email, "writer"))
         for sid, email, role in shares:
             record.shares.setdefault(sid, {})[email.casefold()] = role
+        if private:  # the public book: by its link, so its sharing list names no player
+            record.links[campaign_id] = "reader"
         # the bookkeeping: where each tab lives, the spreadsheets' titles, who was given access.  A
         # split campaign keeps it in the GM's spreadsheet, the campaign (which every player reads)
         # only the row that points there; a campaign in one spreadsheet keeps it there, as before
@@ -276,6 +292,8 @@ def create_campaign(
             maker.restrict(sid)
         for sid, email, role in shares:
             maker.share(sid, email, role)
+        for sid, role in record.links.items():
+            maker.share_link(sid, role)
     created.requests = maker.requests
     return created
 
@@ -308,7 +326,7 @@ def create(
     client: StrategosClient | None = None,
     gm: str | None = None,
     players: Mapping[str, str] | None = None,
-    private_orders: bool = False,
+    private_orders: bool = True,
     notify: bool = True,
     max_write_bytes: int = MAX_WRITE_BYTES,
     **client_options: Any,

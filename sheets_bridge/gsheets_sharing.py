@@ -3,8 +3,10 @@
 ``new --google`` turns Drive's "writers can share" off on every spreadsheet (so a player with
 edit rights cannot add evil@example.com, remove the GM or demote another player: only the
 program's account, the owner, changes sharing) and records in the hidden, protected tab
-``_strategos`` what it shared: rows ``["#share", spreadsheet id, e-mail, role]`` and
-``["#name", spreadsheet id, title]``.  What Google cannot forbid an editor -- renaming the file --
+``_strategos`` what it shared: rows ``["#share", spreadsheet id, e-mail, role]``,
+``["#link", spreadsheet id, role]`` (the public book of a split campaign is shared by its link,
+not with each player by name, so that no player finds the others' addresses in its sharing list)
+and ``["#name", spreadsheet id, title]``.  What Google cannot forbid an editor -- renaming the file --
 and any drift of the permissions from that record are found by :func:`audit` with one Drive
 ``files.list`` (every spreadsheet the program owns, with its name, ``writersCanShare`` and
 permissions) and reported by ``check`` / ``resolve`` as warnings.
@@ -22,9 +24,11 @@ from . import google_http
 from .google_http import GoogleError, StrategosClient
 
 SHARE_ROW = "#share"
+LINK_ROW = "#link"
 NAME_ROW = "#name"
 SPREADSHEET_MIME = "application/vnd.google-apps.spreadsheet"
-LIST_FIELDS = "nextPageToken,files(id,name,writersCanShare,permissions(type,role,emailAddress,domain))"
+LIST_FIELDS = ("nextPageToken,files(id,name,writersCanShare,"
+               "permissions(type,role,emailAddress,domain,allowFileDiscovery))")
 
 
 @dataclass
@@ -33,11 +37,13 @@ class Record:
 
     names: dict[str, str] = field(default_factory=dict)
     shares: dict[str, dict[str, str]] = field(default_factory=dict)  # spreadsheet -> e-mail -> role
+    links: dict[str, str] = field(default_factory=dict)  # spreadsheet -> role of "anyone with the link"
 
     def rows(self) -> list[list[str]]:
         """The rows of ``_strategos`` that keep it."""
         out = [[NAME_ROW, sid, name] for sid, name in self.names.items()]
         out += [[SHARE_ROW, sid, email, role] for sid, people in self.shares.items() for email, role in people.items()]
+        out += [[LINK_ROW, sid, role] for sid, role in self.links.items()]
         return out
 
     def add(self, line: Sequence[Any]) -> bool:
@@ -49,10 +55,19 @@ class Record:
         if len(cells) >= 4 and cells[0] == SHARE_ROW:
             self.shares.setdefault(cells[1], {})[cells[2].casefold()] = cells[3]
             return True
+        if len(cells) >= 3 and cells[0] == LINK_ROW:
+            self.links[cells[1]] = cells[2]
+            return True
         return bool(cells) and cells[0].startswith("#")  # a record row of a later version: not a tab
 
     def __bool__(self) -> bool:
-        return bool(self.names or self.shares)
+        return bool(self.names or self.shares or self.links)
+
+
+def link_permission(role: str) -> dict[str, Any]:
+    """Drive's "anyone with the link" permission: whoever has the address opens the spreadsheet
+    with ``role``; it is not findable by search, and nobody is listed by name."""
+    return {"type": "anyone", "role": role, "allowFileDiscovery": False}
 
 
 def restrict(client: StrategosClient, spreadsheet_id: str) -> None:
@@ -86,7 +101,7 @@ def audit(client: StrategosClient, record: Record, owner: str | None) -> list[st
     """Warnings (in the campaign's language) about every way its spreadsheets differ from what ``new`` set."""
     if not record:
         return []
-    ids = list(dict.fromkeys([*record.names, *record.shares]))
+    ids = list(dict.fromkeys([*record.names, *record.shares, *record.links]))
     try:
         files = owned_files(client, ids)
     except GoogleError as exc:
@@ -118,6 +133,8 @@ def drift(sid: str, file: Mapping[str, Any] | None, record: Record, owner: str |
         ).format(where=where))
     want = record.shares.get(sid, {})
     have: dict[str, str] = {}
+    link = record.links.get(sid)
+    linked = False
     for perm in file.get("permissions", []):
         kind, role = str(perm.get("type", "")), str(perm.get("role", ""))
         if role == "owner":
@@ -127,9 +144,20 @@ def drift(sid: str, file: Mapping[str, Any] | None, record: Record, owner: str |
         elif kind == "domain":
             out.append(_("{where}: доступ всему домену {domain} ({role}) — его не давала команда new.").format(
                 where=where, domain=perm.get("domain", ""), role=_role(role)))
-        else:
+        elif link is None:
             out.append(_("{where}: доступ по ссылке для всех ({role}) — его не давала команда new.").format(
                 where=where, role=_role(role)))
+        else:
+            linked = True
+            if role != link:
+                out.append(_("{where}: доступ по ссылке — роль «{role}» вместо «{wanted}».").format(
+                    where=where, role=_role(role), wanted=_role(link)))
+            if perm.get("allowFileDiscovery"):
+                out.append(_("{where}: таблицу можно найти поиском в интернете (доступ «всем в интернете»), "
+                             "а не только по ссылке; верните «всем, у кого есть ссылка».").format(where=where))
+    if link is not None and not linked:
+        out.append(_("{where}: доступа по ссылке больше нет (был «{role}») — игроки не могут открыть таблицу.").format(
+            where=where, role=_role(link)))
     for email, role in sorted(have.items()):
         if email not in want:
             out.append(_("{where}: доступ у {email} ({role}) — его не давала команда new.").format(

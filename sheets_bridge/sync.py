@@ -62,11 +62,11 @@ class Options:
 def open_backend(target: str, options: Options | None = None, books: bool = False) -> Backend:
     """A backend for a workbook path or a Google spreadsheet id/URL.  ``books``: an .xlsx campaign
     also writes the players' and the public books beside it from now on (docs/audiences.md); a
-    Google campaign has its books from `new` (--private-orders), so asking there is a UsageError."""
+    Google campaign has its books from `new --google`, so asking there is a UsageError."""
     sid = google_id(target)
     if sid is not None and books:
         raise UsageError(_("--player-books — только для кампании в .xlsx; в Google Таблицах книги игроков "
-                           "создаёт new --google --private-orders"))
+                           "создаёт new --google"))
     if sid is not None:
         from . import gsheets
 
@@ -427,11 +427,13 @@ def create(target: str, ruleset: str = rulesets.DEFAULT, scenario: str = "demo",
 
 
 def create_google(ruleset: str = rulesets.DEFAULT, scenario: str = "demo", lang: str = "ru", title: str | None = None,
-                  gm: str | None = None, players: Mapping[str, str] | None = None, private_orders: bool = False,
+                  gm: str | None = None, players: Mapping[str, str] | None = None, private_orders: bool = True,
                   options: Options | None = None, secret: str | None = None,
                   on_spec: Callable[[WorkbookSpec], None] | None = None) -> CreatedCampaign:
-    """Create a new campaign as Google spreadsheet(s), protected and shared (see gsheets.create_campaign);
-    its secret goes to the GM's store under the campaign id, in no cell. `on_spec` sees the campaign's
+    """Create a new campaign as Google spreadsheet(s), protected and shared (see gsheets.create_campaign):
+    by default each player's orders in a spreadsheet of their own (``private_orders=False`` is the
+    open mode, one spreadsheet every player reads); its secret goes to the GM's store under the
+    campaign id, in no cell. `on_spec` sees the campaign's
     spec before anything is created (the CLI names the played and the AI sides from it)."""
     from . import gsheets
 

@@ -93,10 +93,14 @@ class GoogleEnv:
     ) -> gsheets.CreatedCampaign:
         """Create a campaign through the backend's own create, as the program's account.  A huge
         creation asks for a longer ``timeout``: a batch the client gave up on is still being
-        applied, and its late answer would be counted after the test's next reset."""
+        applied, and its late answer would be counted after the test's next reset.  Unless a test
+        asks for ``private_orders`` (the product's default), it gets the open mode, one spreadsheet:
+        what most tests exercise (a write, a read, a fault) is the same there, at a fraction of the
+        requests."""
         kwargs.setdefault("gm", GM)
         kwargs.setdefault("players", PLAYERS)
         kwargs.setdefault("notify", False)
+        kwargs.setdefault("private_orders", False)
         client = self.client(SA, timeout=timeout) if timeout else self.client(SA)
         return gsheets.create_campaign(spec, client, **kwargs)
 

@@ -3,8 +3,9 @@ comments, plus the v2 media upload gspread's ``import_csv`` uses.
 
 Visibility follows Drive: a file the caller has no role on is *not found* (404 with
 ``File not found: <id>.``), a write with too low a role answers 403
-``insufficientFilePermissions``.  Answers honour ``fields`` and otherwise use Drive's
-default field sets (``kind,id,name,mimeType`` for a file).
+``insufficientFilePermissions``, and so does reading the permissions of a file the caller may
+not share (a file's ``permissions`` field is then left out, as Drive documents).  Answers
+honour ``fields`` and otherwise use Drive's default field sets (``kind,id,name,mimeType`` for a file).
 """
 
 from __future__ import annotations
@@ -113,7 +114,7 @@ def file_resource(store: Store, file: DriveFile, identity: str | None) -> dict[s
         "ownedByMe": file.owner.casefold() == me,
         "capabilities": {
             "canEdit": level >= ROLE_LEVELS["writer"],
-            "canShare": level >= ROLE_LEVELS["owner"] or (file.writers_can_share and level >= ROLE_LEVELS["writer"]),
+            "canShare": _may_share(store, file, identity),
             "canCopy": True,
             "canComment": level >= ROLE_LEVELS["commenter"],
             "canDelete": level >= ROLE_LEVELS["owner"],
@@ -131,7 +132,7 @@ def file_resource(store: Store, file: DriveFile, identity: str | None) -> dict[s
     }
     if file.description:
         out["description"] = file.description
-    if level >= ROLE_LEVELS["writer"]:
+    if _may_share(store, file, identity):  # Drive: "only available if the requesting user can share the file"
         out["permissions"] = [_permission_out(p) for p in _all_permissions(file)]
     if file.mime_type == SPREADSHEET_MIME:
         out["exportLinks"] = {
@@ -563,9 +564,13 @@ def _xlsx(ss: Spreadsheet) -> bytes:
 
 
 def _permissions(store: Store, req: ApiRequest, identity: str, file_id: str, perm_id: str | None) -> ApiResponse:
-    """``permissions`` list/get/update/delete."""
+    """``permissions`` list/get/update/delete.  Reading the list (or one entry of it) takes what
+    changing it takes -- the right to share: a reader, or a writer while ``writersCanShare`` is
+    off, gets Drive's 403 ``insufficientFilePermissions`` and learns nobody's address."""
     method = req.method
     file = _visible(store, file_id, identity)
+    if method == "GET" and not _may_share(store, file, identity):
+        raise drive_forbidden(file_id)
     if perm_id is None and method == "GET":
         perms = [_permission_out(p) for p in _all_permissions(file)]
         fields = req.param("fields")
@@ -600,7 +605,7 @@ def _permissions(store: Store, req: ApiRequest, identity: str, file_id: str, per
     raise drive_error(405, "Method not allowed", "methodNotAllowed")
 
 
-def _may_share(store: Store, file: DriveFile, identity: str) -> bool:
+def _may_share(store: Store, file: DriveFile, identity: str | None) -> bool:
     """Whether ``identity`` may add, change or remove permissions: a writer only while the file's
     ``writersCanShare`` is on (Drive's default), the owner always."""
     level = store.role_level(file, identity)
