@@ -195,7 +195,7 @@ def _new_google(args: argparse.Namespace) -> int:
     mode = "open" if args.open_orders else "private"
     if args.open_orders:  # the GM's explicit choice, said even with --json and --quiet (on stderr)
         print(_("Предупреждение: открытый режим (--open-orders) — вся кампания в одной таблице: каждый игрок "
-                "видит приказы всех остальных до конца хода, «Архив приказов» и адреса всех игроков. Без "
+                "видит приказы всех остальных ещё до конца хода, все листы ведущего и адреса всех игроков. Без "
                 "--open-orders лист приказов каждого игрока — в его собственной таблице."), file=sys.stderr)
     if args.json:
         print(json.dumps({"created": created.url, "spreadsheet_id": created.spreadsheet_id, "orders": mode,

@@ -217,7 +217,7 @@ def test_google_books_the_hidden_fact_is_in_no_spreadsheet_b_can_open(google: Go
     assert roles(created.gm_book) == {GM: "writer"}
     assert roles(created.player_books["A"]) == {GM: "writer", P1: "writer"}
     assert roles(created.player_books["B"]) == {GM: "writer", P2: "writer"}
-    assert roles(created.spreadsheet_id) == {GM: "writer", P1: "reader", P2: "reader"}
+    assert roles(created.spreadsheet_id) == {GM: "writer", None: "reader"}  # the players: by its link (i23 p7)
 
     for sid in (created.gm_book, created.player_books["A"]):
         with pytest.raises((GoogleNotFoundError, GooglePermissionError)):

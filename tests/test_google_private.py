@@ -1,8 +1,9 @@
 """Private orders: each player's order tab in a spreadsheet only that player and the GM can open.
 
-The campaign spreadsheet is shared with the players as readers and lists in its hidden tab
-``_strategos`` where each order tab lives; the engine still sees one Tables dict.  check and
-resolve read every spreadsheet once and write each at most once.
+The campaign spreadsheet is shared by its link, for reading (no player is named in its sharing
+list), and the bookkeeping tab ``_strategos`` lists where each order tab lives; the engine
+still sees one Tables dict.  check and resolve read every spreadsheet once and write each at
+most once.
 """
 
 from __future__ import annotations
@@ -50,8 +51,9 @@ def test_each_order_book_is_open_only_to_its_player_and_the_gm(google: GoogleEnv
     titles = {s["properties"]["title"]: s["properties"] for s in campaign["sheets"]}
     assert not [t for t in titles if t.startswith("Приказы — ")]
     assert titles[gsheets.BACKEND_TAB].get("hidden") is True
-    roles = {p.get("emailAddress"): p["role"] for p in campaign["permissions"]}
-    assert roles[GM] == "writer" and roles[P1] == "reader" and roles[P2] == "reader"
+    roles = {p.get("emailAddress", p["type"]): p["role"] for p in campaign["permissions"]}
+    # the players read it by its link, named nowhere in its sharing list (issue 23, point 7)
+    assert roles[GM] == "writer" and roles["anyone"] == "reader" and P1 not in roles and P2 not in roles
 
     p1 = make_client(google.key(P1))
     own = p1.open_by_key(books[EGYPT]).worksheet(EGYPT)
@@ -70,9 +72,14 @@ def test_each_order_book_is_open_only_to_its_player_and_the_gm(google: GoogleEnv
     for tab, sid in books.items():
         assert gm.open_by_key(sid).worksheet(tab).get("A1")
     outsider = make_client(google.key(OUTSIDER))
-    for sid in [created.spreadsheet_id, *books.values()]:
+    for sid in books.values():
         with pytest.raises((GoogleNotFoundError, GooglePermissionError)):
             outsider.open_by_key(sid).sheet1.get("A1")
+    # the public campaign opens for whoever has its link (that is what public means), read-only,
+    # and Drive's search lists it to nobody who was not given it by name
+    with pytest.raises(GooglePermissionError):
+        outsider.open_by_key(created.spreadsheet_id).worksheet("Государства").update([["взлом"]], "A2")
+    assert outsider.list_spreadsheet_files() == []
 
 
 def test_check_and_resolve_read_each_spreadsheet_once_write_each_at_most_once_and_agree(google: GoogleEnv) -> None:
@@ -82,11 +89,12 @@ def test_check_and_resolve_read_each_spreadsheet_once_write_each_at_most_once_an
     created = google.create(small_spec(), players=PLAYERS, private_orders=True)
     books = len(created.order_books)
     # campaign, GM-only book (issue 15 p10), each order book: create + batch + "writers can share"
-    # off (p9); permissions: the GM on every spreadsheet, each player on the campaign and their book
+    # off (p9); permissions: the GM on every spreadsheet, the campaign's link (issue 23 p7), each
+    # player on their own book
     sheets = 2 + books
     assert google.counts() == {"sheets.create": sheets, "sheets.batchUpdate": sheets, "drive.files.update": sheets,
-                               "drive.permissions.create": sheets + 2 * 2}
-    assert created.requests == 3 * sheets + sheets + 4
+                               "drive.permissions.create": sheets + 1 + 2}
+    assert created.requests == 3 * sheets + sheets + 3
     backend = google.backend(created.spreadsheet_id)
     backend.write(ruleset.demo_changes(backend.read()))
     every = {created.spreadsheet_id, created.gm_book, *created.order_books.values()}

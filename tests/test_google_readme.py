@@ -1,8 +1,9 @@
 """The README's «Играть в Google Таблицах» steps, end to end against the emulator.
 
 The GM's program account (gm-bot@…) creates and shares the campaign with `strategos new
---google`; a player, with credentials of their own, may write only the input block of their
-own order tab; the GM checks and resolves through the CLI.  Also the CLI's Russian messages
+--google` -- each player's orders in a spreadsheet of their own, the public one shared by its
+link; a player, with credentials of their own, may write only the input block of their own
+order tab and cannot open another's; the GM checks and resolves through the CLI.  Also the CLI's Russian messages
 for the three errors a GM meets first: no credentials, a sheet not shared, quota exhausted.
 """
 
@@ -16,9 +17,14 @@ from test_google_support import GM, P1, P2, SA, GoogleEnv, meta, small_spec
 
 from engine.core.tables import column_letter
 from engine.rulesets.ancient.vocab import ORDERS
-from sheets_bridge import gsheets
+from sheets_bridge import gsheets, sync
 from sheets_bridge.cli import main
-from sheets_bridge.google_http import GoogleProtectedRangeError, make_client
+from sheets_bridge.google_http import (
+    GoogleNotFoundError,
+    GooglePermissionError,
+    GoogleProtectedRangeError,
+    make_client,
+)
 
 emulator_server = support.emulator_server
 google = support.google
@@ -36,6 +42,7 @@ def test_readme_flow_new_share_player_edits_check_resolve(
     google: GoogleEnv, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(google.sa_key))
+    google.reset()
     code, out, err = _run(capsys, "new", "--google", "--title", "Пробная кампания", "--gm", GM,
                           "--player", f"Египет={P1}", "--player", f"Рим={P2}", "--json")
     assert code == 0, err
@@ -43,20 +50,31 @@ def test_readme_flow_new_share_player_edits_check_resolve(
     url = created["created"]
     sid = created["spreadsheet_id"]
     assert url == f"https://docs.google.com/spreadsheets/d/{sid}/edit"
-    assert created["requests"] == 6  # create, one batchUpdate, "writers can share" off, three permissions
+    assert created["orders"] == "private"  # the default (issue 23, point 8): a spreadsheet per player
+    books = {tab: sync.google_id(link) for tab, link in created["order_spreadsheets"].items()}
+    # per spreadsheet (the campaign, the GM's, one per order tab): create, one batchUpdate, "writers
+    # can share" off, the GM; the campaign's link; each player on their own
+    n = 2 + len(books)
+    assert google.counts() == {"sheets.create": n, "sheets.batchUpdate": n, "drive.files.update": n,
+                               "drive.permissions.create": n + 1 + 2}
+    assert created["requests"] == 4 * n + 3
 
-    dump = google.emu.dump(sid)
-    roles = {p.get("emailAddress"): p["role"] for p in dump["permissions"]}
-    assert roles[GM] == "writer" and roles[P1] == "writer" and roles[P2] == "writer"
+    def roles(book: str) -> dict[str, str]:
+        return {p.get("emailAddress", p["type"]): p["role"] for p in google.emu.dump(book)["permissions"]}
 
-    # the player, with their own key and their own gspread client
-    player = make_client(google.key(P1)).open_by_key(sid)
-    own = player.worksheet("Приказы — Египет")
+    assert roles(sid) == {GM: "writer", "anyone": "reader"}  # the players: by its link
+    assert roles(books["Приказы — Египет"]) == {GM: "writer", P1: "writer"}
+
+    # the player, with their own key and their own gspread client, in their own spreadsheet
+    player = make_client(google.key(P1))
+    own = player.open_by_key(books["Приказы — Египет"]).worksheet("Приказы — Египет")
     own.update([["Построить", "Храмм", "Нижний Египет"]], "A2:C2")
     own.update([["=IMPORTXML(\"http://x\",\"//a\")"]], "F3", raw=True)
+    with pytest.raises((GoogleNotFoundError, GooglePermissionError)):  # another player's orders: not even read
+        player.open_by_key(books["Приказы — Рим"])
+    with pytest.raises(GooglePermissionError):  # the public campaign: read, never written
+        player.open_by_key(sid).worksheet("Государства").update([["взлом"]], "B2")
     refused = [
-        (player.worksheet("Приказы — Рим"), "A2"),      # another player's orders
-        (player.worksheet("Государства"), "B2"),        # the states tab
         (own, f"{STATUS}2"),                            # the status column of their own tab
         (own, "A1"),                                    # the header
         (own, "G2"),                                    # the turn stamp, right of the input block

@@ -42,7 +42,9 @@ def test_i15_p9_a_player_cannot_add_remove_or_demote_anyone(google: GoogleEnv) -
     assert before == {SA: "owner", GM: "writer", P1: "writer", P2: "writer"}
     with pytest.raises(GooglePermissionError):
         _drive(google, P1, "post", f"{sid}/permissions", json={"type": "user", "role": "writer", "emailAddress": EVIL})
-    ids = {p["emailAddress"]: p["id"] for p in _drive(google, P1, "get", f"{sid}/permissions",
+    with pytest.raises(GooglePermissionError):  # nor list who has access (issue 23, point 7)
+        _drive(google, P1, "get", f"{sid}/permissions")
+    ids = {p["emailAddress"]: p["id"] for p in _drive(google, SA, "get", f"{sid}/permissions",
                                                         params={"fields": "permissions(id,emailAddress)"}
                                                         ).json()["permissions"]}
     with pytest.raises(GooglePermissionError):

@@ -11,6 +11,7 @@ honour ``fields`` and otherwise use Drive's default field sets (``kind,id,name,m
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import re
 from typing import Any
@@ -427,9 +428,7 @@ def _list(store: Store, req: ApiRequest, identity: str) -> ApiResponse:
     q = req.param("q") or ""
     try:
         query = _Query(q)
-        matches = [
-            f for f in store.files.values() if store.role_level(f, identity) >= 1 and query.match(store, f, identity)
-        ]
+        matches = [f for f in store.files.values() if _listed(store, f, identity) and query.match(store, f, identity)]
     except (ValueError, TypeError):
         raise _invalid("Invalid Value", "q") from None
     order = req.param("orderBy") or "modifiedTime desc"
@@ -462,6 +461,18 @@ def _list(store: Store, req: ApiRequest, identity: str) -> ApiResponse:
             out["nextPageToken"] = resource["nextPageToken"]
         return ApiResponse(200, out)
     return ApiResponse(200, _project(resource, fields, ()))
+
+
+def _listed(store: Store, file: DriveFile, identity: str) -> bool:
+    """Whether ``files.list`` shows ``file`` to ``identity``: a file they own or were given a role
+    on by name or domain, or one shared with anyone *discoverably*.  A file open to "anyone with
+    the link" (``allowFileDiscovery`` off) opens for whoever has its id, but is in nobody's list."""
+    if store.role_level(file, identity) < 1:
+        return False
+    if file.owner.casefold() == identity.casefold():
+        return True
+    named = [p for p in file.permissions if p.get("type") != "anyone" or p.get("allowFileDiscovery")]
+    return store.role_level(dataclasses.replace(file, permissions=named), identity) >= 1
 
 
 def _update(store: Store, req: ApiRequest, identity: str, file_id: str) -> ApiResponse:
