@@ -132,7 +132,9 @@ def bench_google(states: int, runs: int) -> dict[str, Any] | None:
         os.environ["STRATEGOS_GOOGLE_API_BASE"] = emu.base_url
         spec = ruleset.new_workbook(data=generate(states, seed=SEED), secret=f"bench-{states}")
         secrets.keep(spec)
-        sid = gsheets.create(spec, credentials=str(creds)).spreadsheet_id
+        # one spreadsheet (the open mode): what this measures is one read and one write against the
+        # naive flow; a split campaign costs that per spreadsheet (scripts/bench_google_modes.py)
+        sid = gsheets.create(spec, credentials=str(creds), private_orders=False).spreadsheet_id
         backend = gsheets.GoogleBackend.open(sid, credentials=str(creds))
         tables = backend.read()
         d = codec.decode(tables)
