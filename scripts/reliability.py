@@ -653,8 +653,9 @@ def injections_google(run: Run, google: Any) -> None:
 
 def access(run: Run, google: Any) -> None:
     """A player's identity against a private-orders campaign: share, unshare, demote, re-enable
-    sharing, open the GM book and the other player's book; then every cell (hidden tabs and
-    history snapshots unpacked) of every spreadsheet the player can open is searched."""
+    sharing, list who has access, open the GM book and the other player's book; then every cell
+    (hidden tabs and history snapshots unpacked) of every spreadsheet the player can open, and
+    every Drive answer about them, is searched for the other player's orders and address."""
     import test_google_private as gp
     from test_google_support import GM, P1, P2, SA, SECRET, small_spec
 
@@ -662,8 +663,9 @@ def access(run: Run, google: Any) -> None:
     from sheets_bridge.google_http import GoogleNotFoundError, GooglePermissionError, make_client
 
     fig = run.figure("access attempts", "as a player on the emulator (private orders): share, unshare, demote, "
-                     "re-enable sharing, open the GM's book and other players' books; read every cell incl. hidden "
-                     "tabs and history", "successes", "leaked orders", "leaked secrets")
+                     "re-enable sharing, list who has access, open the GM's book and other players' books; read "
+                     "every cell incl. hidden tabs and history, and every Drive answer", "successes",
+                     "leaked orders", "leaked secrets", "leaked addresses")
     players = {gp.FIRST: P1, gp.SECOND: P2}
     for round_ in range(run.n(1, 2)):
         created = google.create(small_spec(), players=players, private_orders=True)  # secret in the store
@@ -685,12 +687,24 @@ def access(run: Run, google: Any) -> None:
         for state, who in players.items():
             other = next(w for w in players.values() if w != who)
             client = google.client(who)
+            answers: list[str] = []  # what Drive told the player about the campaign's spreadsheets
 
             def attempt(method: str, path: str, client: Any = client, **kwargs: Any) -> None:
                 fig.tries += 1
                 try:
                     client.http_client.request(method, f"{google_http.GOOGLE_DRIVE_URL}/{path}", **kwargs)
                     fig.bad["successes"] += 1
+                except (GooglePermissionError, GoogleNotFoundError):
+                    fig.good["refused"] += 1
+
+            def ask(path: str, client: Any = client, answers: list[str] = answers, **kwargs: Any) -> None:
+                """A read that may be answered (a file the player opens); the answer is searched below."""
+                fig.tries += 1
+                try:
+                    url = f"{google_http.GOOGLE_DRIVE_URL}/{path}" if path else google_http.GOOGLE_DRIVE_URL
+                    answer = client.http_client.request("get", url, **kwargs)
+                    answers.append(answer.text)
+                    fig.good["Drive answers searched"] += 1
                 except (GooglePermissionError, GoogleNotFoundError):
                     fig.good["refused"] += 1
 
@@ -705,6 +719,9 @@ def access(run: Run, google: Any) -> None:
                 if other in ids:
                     attempt("patch", f"{book}/permissions/{ids[other]}", json={"role": "reader"})
                 attempt("patch", book, json={"writersCanShare": True})
+                attempt("get", f"{book}/permissions", params={"fields": "permissions(id,emailAddress,role)"})
+                ask(book, params={"fields": "id,name,owners,permissions,permissionIds,lastModifyingUser"})
+            ask("", params={"q": "trashed = false", "fields": "files(id,name,owners,permissions)"})
             from sheets_bridge import gsheets
 
             for book in (created.gm_book, created.order_books[f"Приказы — {next(s for s in players if s != state)}"]):
@@ -722,6 +739,7 @@ def access(run: Run, google: Any) -> None:
                                                                  for r in g)
             fig.bad["leaked orders"] += marks[other] in text
             fig.bad["leaked secrets"] += SECRET in text
+            fig.bad["leaked addresses"] += other.casefold() in "\n".join([text, *answers]).casefold()
         # the CLI as a player: the GM book refused in words
         run.subprocess_cli("check", created.gm_book, "-q", "--credentials", str(google.key(P1)))
 
