@@ -433,8 +433,8 @@ def create_google(ruleset: str = rulesets.DEFAULT, scenario: str = "demo", lang:
     """Create a new campaign as Google spreadsheet(s), protected and shared (see gsheets.create_campaign):
     by default each player's orders in a spreadsheet of their own (``private_orders=False`` is the
     open mode, one spreadsheet every player reads); its secret goes to the GM's store under the
-    campaign id, in no cell. `on_spec` sees the campaign's
-    spec before anything is created (the CLI names the played and the AI sides from it)."""
+    campaign id, in no cell. `on_spec` sees the campaign's spec before anything is created (the CLI
+    names the played and the AI sides from it, and refuses the open mode for hidden information)."""
     from . import gsheets
 
     spec = _spec(ruleset, scenario, lang, title, secret)
