@@ -14,6 +14,7 @@ GM's explicit choice, and it is said with a warning.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -167,6 +168,9 @@ def test_i23_p8_the_open_mode_is_the_gms_explicit_choice_with_a_warning(
     assert "Предупреждение: открытый режим (--open-orders)" in err and "видит приказы всех" in err
     roles = {p.get("emailAddress"): p["role"] for p in google.emu.dump(made["spreadsheet_id"])["permissions"]}
     assert roles == {GM: "writer", P1: "writer"}  # every player named: they read each other's address
+
+    code, _out, err = _run(capsys, "new", "--google", *small, "--lang", "en", "--open-orders", "-q", *creds)
+    assert code == 0 and "Warning: the open mode (--open-orders)" in err and not re.search("[а-яё]", err, re.I)
 
     code, out, err = _run(capsys, "new", "--google", *small, "--player", f"Г0000={P1}", "--json",
                           "--private-orders", *creds)  # the old flag: still accepted, what is done anyway
