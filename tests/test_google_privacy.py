@@ -231,3 +231,20 @@ def test_i23_p7_the_audit_reports_a_link_share_that_drifted(google: GoogleEnv) -
     rows = gsheets_sharing.Record(links={sid: "reader"}).rows()
     again = gsheets_sharing.Record()
     assert all(again.add(r) for r in rows) and again.links == {sid: "reader"}
+
+
+def test_i23_p7_in_civ1_too_a_nation_reads_no_other_nations_address(
+    google: GoogleEnv, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The mechanism is the bridge's, for every game: a «Civilization 1.0» campaign (hidden
+    information, always split) shares its public spreadsheet by its link too, and Греция's player,
+    with its own credentials, finds Рим's player's address in nothing the API gives it."""
+    code, out, err = _run(capsys, "new", "--google", "--ruleset", "civ1", "--gm", GM, "--player", f"Рим={P1}",
+                          "--player", f"Греция={P2}", "--json", "--credentials", str(google.sa_key))
+    assert code == 0, err
+    sid = json.loads(out)["spreadsheet_id"]
+    backend = google.backend(sid)
+    backend.read()
+    text, tried, refused = _all_a_player_gets(google, P2, sorted(backend.books))
+    assert sid in text and P1.casefold() not in text.casefold()
+    assert 0 < refused < tried
