@@ -163,6 +163,24 @@ def test_an_english_campaign_is_told_in_english_with_its_own_headers() -> None:
         assert where(found) == [("World map", 2, "B")] and "no terrain «lava»" in found[0].message
 
 
+def test_the_ancient_game_too_refuses_a_parameter_written_twice() -> None:
+    """The same class in the other game: its «Правила — Параметры» names a key once (its other
+    checks, bounds.py, keep their words)."""
+    from engine.rulesets.ancient import rules_loaders
+    from engine.rulesets.ancient import ruleset as ancient
+
+    t = tables_of(ancient.new_workbook(scenario="generated:5", secret="s" * 32, campaign_id="dup"))
+    grid = t["Правила — Параметры"]
+    first = next(i for i, r in enumerate(grid, start=1) if r and r[0] == "events_per_turn")
+    again = [*grid[first - 1]]
+    again[1] = 0
+    problems: list[Problem] = []
+    rules = rules_loaders.load_rules({**t, "Правила — Параметры": [*grid, again]}, problems)
+    assert where(problems) == [("Правила — Параметры", len(grid) + 1, "A")]
+    assert problems[0].message == f"«events_per_turn» уже есть в строке {first}"
+    assert rules.params["events_per_turn"] == Fraction(grid[first - 1][1])  # the first row, not the last
+
+
 # ---------------------------------------------------------------- the mechanism, on a made-up game
 
 BOARD = Layout("Доска", "Board", (Column("square", "Клетка", "Square"), Column("piece", "Фигура", "Piece"),

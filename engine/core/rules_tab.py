@@ -184,7 +184,7 @@ class TabReader:
         self.problems = problems
         self.game = game
         self.spec: TabFields | None = game.fields.get(layout)
-        self.bounds: Mapping[str, Bound] = self.spec.bounds() if self.spec else game.bounds.get(layout, {})
+        self.bounds: Mapping[str, Bound] = {**game.bounds.get(layout, {}), **(self.spec.bounds() if self.spec else {})}
         self.tab = find_tab(tables, layout) or ""
         self.rows: list[tuple[int, Record]] = []
         self.cols: dict[str, int] = {}

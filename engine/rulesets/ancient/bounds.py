@@ -10,6 +10,7 @@ of 150 % or a blank treasury are refused with the tab, row and column.
 from __future__ import annotations
 
 from engine.core.cells import BIG, Bound
+from engine.core.fields import Field, TabFields, declared
 from engine.core.layout import Layout
 
 from .vocab import (
@@ -26,6 +27,7 @@ from .vocab import (
     RULES_EVENT_ODDS,
     RULES_EVENTS,
     RULES_GOVERNMENTS,
+    RULES_PARAMS,
     RULES_STABILITY,
     RULES_TECHS,
     RULES_TRADE,
@@ -166,9 +168,14 @@ PARAM_BOUNDS: dict[str, Bound] = {
 OTHER_PARAM = AMOUNT  # a key the GM added that no rule reads: any ordinary number
 
 
+#: the rules tabs whose rows are named once (engine/core/fields.py): a parameter written twice is a
+#: problem at its second row, not a silent win of the last one (issue 23, point 9)
+FIELDS = declared([TabFields(RULES_PARAMS, (Field("key"),), unique=("key",))])
+
+
 def param_bound(key: str) -> Bound:
     """The bound of one parameter's value."""
     return PARAM_BOUNDS.get(key, OTHER_PARAM)
 
 
-__all__ = ["BOUNDS", "PARAM_BOUNDS", "param_bound"]
+__all__ = ["BOUNDS", "FIELDS", "PARAM_BOUNDS", "param_bound"]
