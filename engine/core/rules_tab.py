@@ -189,6 +189,8 @@ class TabReader:
         self.rows: list[tuple[int, Record]] = []
         self.cols: dict[str, int] = {}
         self.lang = "ru"  # the language of the tab's title, so of its headers and of its own names
+        self._norms: dict[int, tuple[Collection[str], frozenset[str]]] = {}  # see _normalised
+        self._parsed: dict[tuple[str, str], object | None] = {}  # see _parse
         texts = game.texts
         if not self.tab:
             if required:
@@ -232,7 +234,7 @@ class TabReader:
         f = self.spec.field(key) if self.spec is not None else None
         text = self.text(rec, key)
         if f is not None and f.kind == "form" and f.parse is not None and text:
-            return f.parse(text) or norm(text)
+            return self._parse(f, text) or norm(text)
         if f is not None and f.kind in ("whole", "number") and text:
             try:
                 return amount(rec.get(key))
@@ -328,6 +330,8 @@ class TabReader:
             if bound.required:
                 self.bad(row, key, self.game.texts.say(self.game.texts.blank_number))
             return default
+        if type(value) is int and (bound.lo is None or value >= bound.lo) and (bound.hi is None or value <= bound.hi):
+            return value  # the common case, without a Fraction
         num = self._amount(row, key, value)
         if num is None or not self._within(row, key, num, bound):
             return default
@@ -394,7 +398,7 @@ class TabReader:
         """One item of a name or form field, checked (a name against its collection, when given)."""
         if f.kind == "form":
             assert f.parse is not None and f.form_msgid is not None
-            parsed = f.parse(text)
+            parsed = self._parse(f, text)
             if parsed is None:
                 self.bad(row, f.key, self.game.texts.say(f.form_msgid, value=text))
                 return f.default
@@ -407,19 +411,41 @@ class TabReader:
 
     def _known(self, row: int, f: Field, value: object, text: str, refs: Mapping[str, Collection[str]] | None) -> None:
         """A problem when ``value`` is none of the names of the field's collection (a collection
-        not given, or given empty, is not checked: there is nothing to check against)."""
+        not given, or given empty, is not checked: there is nothing to check against).  A collection
+        that is a mapping accepts its keys (every alias) and lists its values (the names shown)."""
         names = (refs or {}).get(f.ref or "")
         if not names:
             return
-        found = value in names if not isinstance(value, str) else norm(value) in {norm(n) for n in names}
-        if found:
+        if not isinstance(value, str):
+            if value in names:
+                return
+        elif norm(value) in self._normalised(names):
             return
-        listed = [str(n) for n in names]
+        # a mapping names each accepted alias's shown name: list those (once, in order); else the names
+        listed = list(dict.fromkeys(str(v) for v in names.values())) if isinstance(names, Mapping) else \
+            [str(n) for n in names]
         known_text = ", ".join(listed[:KNOWN_SHOWN]) + (", …" if len(listed) > KNOWN_SHOWN else "")
         msgid = f.unknown_msgid
         message = (self.game.texts.say(msgid, text=text, known=known_text) if msgid is not None
                    else _("неизвестное «{text}»; есть: {known}").format(text=text, known=known_text))
         self.bad(row, f.key, message)
+
+    def _parse(self, f: Field, text: str) -> object | None:
+        """``text`` parsed by the field's parser, once per text (a unique column is read twice)."""
+        key = (f.key, text)
+        if key not in self._parsed:
+            assert f.parse is not None
+            self._parsed[key] = f.parse(text)
+        return self._parsed[key]
+
+    def _normalised(self, names: Collection[str]) -> frozenset[str]:
+        """The names of a collection as :func:`norm` makes them, worked out once per collection."""
+        key = id(names)
+        found = self._norms.get(key)
+        if found is None or found[0] is not names:
+            found = (names, frozenset(norm(n) for n in names))
+            self._norms[key] = found
+        return found[1]
 
     def values(self, row: int, rec: Record, refs: Mapping[str, Collection[str]] | None = None) -> dict[str, Any]:
         """Every declared field of one row, read and checked (see :meth:`value`)."""

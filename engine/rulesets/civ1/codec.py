@@ -63,11 +63,14 @@ STATE_TEXTS = RulesTabTexts(
 STATE_TABS = StateTabs(STATE_TEXTS, STATE_FIELDS)
 
 
-def _names(items: Mapping[str, object]) -> set[str]:
-    """Every name a rules table accepts for its items: the key, the Russian and the English name."""
-    out: set[str] = set()
+def _names(items: Mapping[str, object]) -> dict[str, str]:
+    """Every name a rules table accepts for its items (the key, the Russian and the English name),
+    each with the name a problem shows: the item's in the language of the texts."""
+    out: dict[str, str] = {}
     for key, item in items.items():
-        out |= {key, str(getattr(item, "name_ru", "") or key), str(getattr(item, "name_en", "") or key)}
+        shown = str(getattr(item, "name_en", "") or key) if i18n.current() == "en" else key
+        for alias in (key, str(getattr(item, "name_ru", "") or key), str(getattr(item, "name_en", "") or key)):
+            out.setdefault(alias, shown)
     return out
 
 
