@@ -208,7 +208,7 @@ class TabReader:
 
     def _once(self, rows: list[tuple[int, Record]]) -> list[tuple[int, Record]]:
         """The rows, without one whose ``unique`` columns (as declared) repeat an earlier row's:
-        that row is a problem at its first unique column (««Рим» уже есть в строке 2»), so a row
+        that row is a problem at its first unique column (««a1» уже есть в строке 2»), so a row
         written twice never silently wins."""
         unique = self.spec.unique if self.spec is not None else ()
         if not unique:
