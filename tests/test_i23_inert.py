@@ -184,3 +184,14 @@ def test_a_name_that_is_a_formula_for_matplotlib_draws_as_typed(game: str, tmp_p
     else:
         png = ancient_report.chart_png(renamed(ancient_played(), "Г0000", name), tmp_path / "a.png")
     assert png.stat().st_size > 0
+
+
+def test_a_message_quoting_sheet_text_sends_the_terminal_no_escape_sequence() -> None:
+    """The GM's terminal (``plain`` text without a formula guard): a problem quoting a cell prints
+    without the cell's escape sequences or direction overrides."""
+    from sheets_bridge.cli import _located
+
+    printed = _located(f"Приказы — Рим!B2: непонятное «{CONTROL}»")
+    assert "\x1b" not in printed and "\u202e" not in printed and "\x00" not in printed
+    assert printed == "strategos: Приказы — Рим!B2: непонятное «[2JРим»"
+    assert inert.terminal("--turns: 0") == "--turns: 0"  # the program's own words as they are

@@ -13,7 +13,7 @@ text into an output without one of these:
   (CommonMark reads ``\\<``, ``\\[``, ``\\!`` as the characters themselves);
 * :func:`html` — HTML, and an HTML block inside Markdown (``<summary>``), where a backslash is no
   escape: ``<``, ``>``, ``&`` and quotes as entities;
-* :func:`plain` — a plain-text line (a terminal, a text file);
+* :func:`plain` — a plain-text line (a text file); :func:`terminal` — a line printed at a terminal;
 * :func:`mathtext` — a label matplotlib draws (a ``$`` would start a formula there).
 
 All of them drop control characters (a terminal's escape sequences, NUL) and the bidirectional
@@ -85,6 +85,12 @@ def plain(value: object) -> str:
     """``value`` inert as plain text."""
     s = _text(value)
     return ZWSP + s if _formula(s) else s
+
+
+def terminal(value: object) -> str:
+    """``value`` safe to print at a terminal: no escape sequence, NUL or direction override (a
+    terminal is no spreadsheet: a leading ``-`` or ``=`` stays as it is)."""
+    return _text(value)
 
 
 def mathtext(value: object) -> str:
