@@ -195,3 +195,8 @@ def test_a_message_quoting_sheet_text_sends_the_terminal_no_escape_sequence() ->
     assert "\x1b" not in printed and "\u202e" not in printed and "\x00" not in printed
     assert printed == "strategos: Приказы — Рим!B2: непонятное «[2JРим»"
     assert inert.terminal("--turns: 0") == "--turns: 0"  # the program's own words as they are
+
+
+def test_a_multi_line_text_starts_no_heading_list_or_quote_in_markdown() -> None:
+    shown = rendered("Итог: " + inert.markdown("Рим\n===\n- пункт\n> цитата\n1. раз"))
+    assert shown.tags == ["p"] and "".join(shown.text).strip() == "Итог: Рим === - пункт > цитата 1. раз"

@@ -35,6 +35,7 @@ ZWSP = "\u200b"  # a zero-width space: invisible, and no parser sees a tag or a 
 FORMATS = ("bbcode", "markdown", "html", "plain")
 
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")  # \t and \n stay
+_NEWLINES = re.compile(r"\r\n|\r|\n")
 _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!])")
 _FORMULA_START = ("=", "+", "-", "@")
 
@@ -70,8 +71,9 @@ def bbcode_arg(value: object) -> str:
 
 
 def markdown(value: object) -> str:
-    """``value`` inert in Markdown (see the module's docstring)."""
-    s = _MD_SPECIAL.sub(r"\\\1", _text(value))
+    """``value`` inert in Markdown (see the module's docstring); its line breaks are spaces, so no
+    line of it starts a heading («===» under it), a list or a quote."""
+    s = _MD_SPECIAL.sub(r"\\\1", _NEWLINES.sub(" ", _text(value)))
     return "\\" + s if _formula(s) else s
 
 
