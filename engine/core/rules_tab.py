@@ -342,8 +342,14 @@ class TabReader:
         value = self.whole(row, rec, key)
         return 0 if value is None else value
 
-    def word(self, row: int, rec: Record, key: str, words: Words, default: str | None = None) -> str:
-        """The code of the word in column ``key``; a blank cell is ``default`` (a problem if None)."""
+    def word(self, row: int, rec: Record, key: str, words: Words | None = None, default: str | None = None) -> str:
+        """The code of the word in column ``key``; a blank cell is ``default`` (a problem if None).
+        Without ``words``, the column's declared field gives the vocabulary and the default."""
+        if words is None:
+            f = self._spec().field(key)
+            if f is None or f.words is None:
+                raise UndeclaredBound(f"{self.tab or self.layout.ru}: no declared vocabulary for the column {key!r}")
+            words, default = f.words, (None if f.required else str(f.default or ""))
         texts = self.game.texts
         if texts.blank_word is None or texts.unknown_word is None:
             raise NotImplementedError(f"{self.layout.ru}: the game declares no messages for words (column {key!r})")

@@ -41,12 +41,6 @@ from .rules import (
     Wonder,
 )
 from .tabs import (
-    APPLIES,
-    BUILDING_KINDS,
-    LOSERS,
-    PER,
-    RESOURCES,
-    RESULTS,
     RULES_BUILDINGS,
     RULES_CLASSES,
     RULES_COMBAT,
@@ -64,9 +58,7 @@ from .tabs import (
     RULES_VILLAGES,
     RULES_WONDERS,
     TRANSFERS,
-    VILLAGE_EFFECTS,
     YES_NO,
-    YIELDS,
 )
 
 REQUIRED_PRICES = (
@@ -160,9 +152,9 @@ def read_prices(r: TabReader, rules: Rules) -> Rules:
             key,
             r.text(rec, "name_ru") or key,
             r.text(rec, "name_en") or key,
-            r.word(row, rec, "resource", RESOURCES),
+            r.word(row, rec, "resource"),
             r.need(row, rec, "amount"),
-            r.word(row, rec, "per", PER),
+            r.word(row, rec, "per"),
             rule_ids(r, rec),
         )
     for key in REQUIRED_PRICES:
@@ -298,9 +290,9 @@ def read_terrain_modifiers(r: TabReader, rules: Rules) -> Rules:
             TerrainModifier(
                 tech,
                 tuple(terrains),
-                r.word(row, rec, "yield", YIELDS),
+                r.word(row, rec, "yield"),
                 r.need(row, rec, "amount"),
-                r.word(row, rec, "applies", APPLIES, "hex"),
+                r.word(row, rec, "applies"),
                 rule_ids(r, rec),
             )
         )
@@ -368,7 +360,7 @@ def read_buildings(r: TabReader, rules: Rules) -> Rules:
             r.text(rec, "name_en") or name,
             tech or "",
             era_of(r, rules, row, rec, "era"),
-            r.word(row, rec, "kind", BUILDING_KINDS),
+            r.word(row, rec, "kind"),
             *(r.need(row, rec, k) for k in ("hammers", "coins", "science", "protects", "defence")),
             replaces=None,
             rule_ids=rule_ids(r, rec),
@@ -418,7 +410,7 @@ def read_villages(r: TabReader, rules: Rules) -> Rules:
             VillageOutcome(
                 lo,
                 hi,
-                r.word(row, rec, "effect", VILLAGE_EFFECTS),
+                r.word(row, rec, "effect"),
                 r.need(row, rec, "amount"),
                 r.whole(row, rec, "alt_amount", None),
                 eras[0],
@@ -443,8 +435,8 @@ def read_combat(r: TabReader, rules: Rules) -> Rules:
             CombatOutcome(
                 r.need(row, rec, "diff_min"),
                 r.whole(row, rec, "diff_max", None),
-                r.word(row, rec, "result", RESULTS),
-                r.word(row, rec, "loser", LOSERS, "loser"),
+                r.word(row, rec, "result"),
+                r.word(row, rec, "loser"),
                 rule_ids(r, rec),
             )
         )
