@@ -23,7 +23,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from engine import rulesets
-from engine.core import i18n, meta
+from engine.core import i18n, inert, meta
 from engine.core.errors import SCREENFUL, CampaignError, StrategosError, UsageError
 from engine.core.messages import _
 from engine.core.orders import STATUS_TEXT, Status
@@ -260,10 +260,10 @@ def print_summary(s: Mapping[str, Any], console: Console) -> None:
     heading = _("Проверен ход {turn}.") if s["mode"] == "check" else _("Разрешён ход {turn}.")
     console.print(heading.format(turn=s.get("cursor") or s["turn"]))  # a staged game's window: «1:города»
     for notice in s.get("notices") or ():  # e.g. the secret moved to the GM's store
-        console.print(escape(str(notice)))
+        console.print(escape(inert.terminal(notice)))
     console.print(_("Приказы — {counts}").format(counts=_counts(s["orders"]) or _("приказов нет")))
     for warning in s.get("warnings", []):
-        console.print(f"[yellow]{escape(_('Предупреждение:'))}[/yellow] {escape(str(warning))}")
+        console.print(f"[yellow]{escape(_('Предупреждение:'))}[/yellow] {escape(inert.terminal(warning))}")
     rows = [st for st in s["states"] if not st["ai"]]
     if not rows:
         return
@@ -514,7 +514,7 @@ def _guarded(args: argparse.Namespace) -> int:
 
 def _located(error: Exception | str) -> str:
     """«strategos: <message>», never «strategos: : …» when a message came with an empty location."""
-    text = str(error).lstrip()
+    text = inert.terminal(error).lstrip()  # sheet text quoted in a message sends the terminal no escape
     while text.startswith(":"):
         text = text[1:].lstrip()
     if not text:

@@ -17,16 +17,18 @@ game keeps the words and the English its GMs already know).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from . import i18n
 from .cells import Bound, UndeclaredBound
 from .errors import Problem
+from .fields import Field, Keyed, TabFields
 from .layout import Layout, find_tab, norm, records
+from .messages import _
 from .money import amount
 from .tables import Cell, Tables, column_letter, is_blank
 
@@ -34,6 +36,8 @@ R = TypeVar("R")  # a game's typed rules (a frozen dataclass filled tab by tab)
 
 Record = dict[str, Cell]  # one row of a tab: column key -> cell
 Words = Mapping[str, Sequence[str]]  # a column's vocabulary: code -> (Russian, English, other accepted words…)
+
+KNOWN_SHOWN = 12  # the names an unknown-name problem lists at most
 
 #: «да» / «нет» (yes / no), the vocabulary of :meth:`TabReader.yes`
 YES_NO: Words = {"yes": ("да", "yes", "true"), "no": ("нет", "no", "false")}
@@ -99,6 +103,36 @@ class TabLoader(Generic[R]):
     needs: tuple[str, ...] = ()
 
 
+class Declared(Protocol):
+    """What a reader needs of a game's declaration of a family of tabs (its rules tabs, its state
+    tabs): the wording of problems, the declared fields (and the older bounds-only table), and
+    whether a row's name is read in the campaign's language."""
+
+    @property
+    def texts(self) -> RulesTabTexts: ...
+    @property
+    def bounds(self) -> Mapping[Layout, Mapping[str, Bound]]: ...
+    @property
+    def fields(self) -> Mapping[Layout, TabFields]: ...
+    @property
+    def names_by_language(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class StateTabs:
+    """A game's state tabs declared (:mod:`engine.core.fields`): read with the same reader and the
+    same checks as its rules tabs, each problem in the game's words."""
+
+    texts: RulesTabTexts
+    fields: Mapping[Layout, TabFields]
+    names_by_language: bool = False
+    bounds: Mapping[Layout, Mapping[str, Bound]] = field(default_factory=dict)
+
+    def reader(self, tables: Tables, layout: Layout, problems: list[Problem], required: bool = True) -> TabReader:
+        """A reader of the tab of ``layout``; a missing tab is a problem when ``required``."""
+        return TabReader(tables, layout, problems, self, required)
+
+
 class UnknownTabRole(KeyError):
     """A rules tab asked for by a role no loader has (a bug: add its loader to the game's table)."""
 
@@ -116,6 +150,7 @@ class RulesTabs(Generic[R]):
     texts: RulesTabTexts
     empty: Callable[[], R]
     names_by_language: bool = True
+    fields: Mapping[Layout, TabFields] = field(default_factory=dict)
 
     def reader(self, tables: Tables, layout: Layout, problems: list[Problem]) -> TabReader:
         """A reader of the tab of ``layout`` in ``tables``; its problems go to ``problems``."""
@@ -142,26 +177,70 @@ class TabReader:
     names its tab, row and column (the column's header too, where the game says so), and every
     number read is checked against its column's declared bound."""
 
-    def __init__(self, tables: Tables, layout: Layout, problems: list[Problem], game: RulesTabs[Any]) -> None:
+    def __init__(
+        self, tables: Tables, layout: Layout, problems: list[Problem], game: Declared, required: bool = True
+    ) -> None:
         self.layout = layout
         self.problems = problems
         self.game = game
-        self.bounds: Mapping[str, Bound] = game.bounds.get(layout, {})
+        self.spec: TabFields | None = game.fields.get(layout)
+        self.bounds: Mapping[str, Bound] = {**game.bounds.get(layout, {}), **(self.spec.bounds() if self.spec else {})}
         self.tab = find_tab(tables, layout) or ""
         self.rows: list[tuple[int, Record]] = []
         self.cols: dict[str, int] = {}
         self.lang = "ru"  # the language of the tab's title, so of its headers and of its own names
+        self._norms: dict[int, tuple[Collection[str], frozenset[str]]] = {}  # see _normalised
+        self._parsed: dict[tuple[str, str], object | None] = {}  # see _parse
         texts = game.texts
         if not self.tab:
-            problems.append(Problem(layout.ru, 0, "", texts.say(texts.no_tab, tab=layout.tab_name(i18n.current()))))
+            if required:
+                lang = i18n.current()
+                problems.append(Problem(layout.ru, 0, "", texts.say(
+                    texts.no_tab, tab=layout.tab_name(lang), other=layout.tab_name("ru" if lang == "en" else "en"))))
             return
         grid = tables[self.tab]
         if not grid:
             problems.append(Problem(self.tab, 0, "", texts.say(texts.empty_tab)))
             return
         self.cols = layout.locate(self.tab, grid[0], problems)
-        self.rows = records(grid, self.cols)
+        self.rows = self._once(records(grid, self.cols))
         self.lang = "en" if norm(self.tab) == norm(layout.en) and norm(layout.en) != norm(layout.ru) else "ru"
+
+    def _once(self, rows: list[tuple[int, Record]]) -> list[tuple[int, Record]]:
+        """The rows, without one whose ``unique`` columns (as declared) repeat an earlier row's:
+        that row is a problem at its first unique column (««a1» уже есть в строке 2»), so a row
+        written twice never silently wins."""
+        unique = self.spec.unique if self.spec is not None else ()
+        if not unique:
+            return rows
+        seen: dict[tuple[object, ...], int] = {}
+        out: list[tuple[int, Record]] = []
+        for row, rec in rows:
+            key = tuple(self._identity(rec, k) for k in unique)
+            if any(k in ("", None) for k in key):
+                out.append((row, rec))  # a blank key is its field's own problem
+                continue
+            if key in seen:
+                shown = ", ".join(self.text(rec, k) for k in unique)
+                self.bad(row, unique[0], _("«{value}» уже есть в строке {row}").format(value=shown, row=seen[key]))
+                continue
+            seen[key] = row
+            out.append((row, rec))
+        return out
+
+    def _identity(self, rec: Record, key: str) -> object:
+        """What makes a unique cell the same as another: its parsed form (a hex), else its text
+        with case, ё and punctuation ignored."""
+        f = self.spec.field(key) if self.spec is not None else None
+        text = self.text(rec, key)
+        if f is not None and f.kind == "form" and f.parse is not None and text:
+            return self._parse(f, text) or norm(text)
+        if f is not None and f.kind in ("whole", "number") and text:
+            try:
+                return amount(rec.get(key))
+            except (ValueError, TypeError, ZeroDivisionError, OverflowError):
+                return norm(text)
+        return norm(text)
 
     # --- problems -------------------------------------------------------------------------------
 
@@ -251,6 +330,8 @@ class TabReader:
             if bound.required:
                 self.bad(row, key, self.game.texts.say(self.game.texts.blank_number))
             return default
+        if type(value) is int and (bound.lo is None or value >= bound.lo) and (bound.hi is None or value <= bound.hi):
+            return value  # the common case, without a Fraction
         num = self._amount(row, key, value)
         if num is None or not self._within(row, key, num, bound):
             return default
@@ -261,8 +342,14 @@ class TabReader:
         value = self.whole(row, rec, key)
         return 0 if value is None else value
 
-    def word(self, row: int, rec: Record, key: str, words: Words, default: str | None = None) -> str:
-        """The code of the word in column ``key``; a blank cell is ``default`` (a problem if None)."""
+    def word(self, row: int, rec: Record, key: str, words: Words | None = None, default: str | None = None) -> str:
+        """The code of the word in column ``key``; a blank cell is ``default`` (a problem if None).
+        Without ``words``, the column's declared field gives the vocabulary and the default."""
+        if words is None:
+            f = self._spec().field(key)
+            if f is None or f.words is None:
+                raise UndeclaredBound(f"{self.tab or self.layout.ru}: no declared vocabulary for the column {key!r}")
+            words, default = f.words, (None if f.required else str(f.default or ""))
         texts = self.game.texts
         if texts.blank_word is None or texts.unknown_word is None:
             raise NotImplementedError(f"{self.layout.ru}: the game declares no messages for words (column {key!r})")
@@ -281,3 +368,121 @@ class TabReader:
     def yes(self, row: int, rec: Record, key: str, default: bool = False) -> bool:
         """«да» / «нет» (yes / no) in column ``key``; blank is ``default``."""
         return self.word(row, rec, key, YES_NO, "yes" if default else "no") == "yes"
+
+    # --- the declared fields (engine/core/fields.py) ----------------------------------------------
+
+    def _spec(self) -> TabFields:
+        if self.spec is None:
+            raise UndeclaredBound(f"{self.tab or self.layout.ru}: the tab's fields are not declared")
+        return self.spec
+
+    def value(self, row: int, rec: Record, f: Field, refs: Mapping[str, Collection[str]] | None = None) -> Any:
+        """The cell of field ``f`` read and checked as the field declares; after a problem, the
+        field's default (0 for a number, '' for a text)."""
+        if f.kind == "whole":
+            default = f.default if isinstance(f.default, int) or f.default is None else int(str(f.default))
+            if f.required and is_blank(rec.get(f.key)):
+                self.bad(row, f.key, self.game.texts.say(self.game.texts.blank_number))
+                return default
+            return self.whole(row, rec, f.key, default)
+        if f.kind == "number":
+            default = Fraction(str(f.default)) if f.default is not None else Fraction(0)
+            return self.num(row, rec, f.key, None if f.required else default)
+        if f.kind == "word":
+            assert f.words is not None
+            return self.word(row, rec, f.key, f.words, None if f.required else str(f.default or ""))
+        text = self.text(rec, f.key)
+        if not text:
+            if f.required:
+                self.bad(row, f.key, _("пустая ячейка"))
+            return () if f.many else (f.default if f.kind == "form" else "")
+        items = split_list(text, f.separators) if f.many else (text,)
+        out = tuple(self._item(row, f, item, refs) for item in items)
+        return out if f.many else out[0]
+
+    def _item(self, row: int, f: Field, text: str, refs: Mapping[str, Collection[str]] | None) -> Any:
+        """One item of a name or form field, checked (a name against its collection, when given)."""
+        if f.kind == "form":
+            assert f.parse is not None and f.form_msgid is not None
+            parsed = self._parse(f, text)
+            if parsed is None:
+                self.bad(row, f.key, self.game.texts.say(f.form_msgid, value=text))
+                return f.default
+            if f.ref is not None:
+                self._known(row, f, parsed, text, refs)
+            return parsed
+        if f.kind == "name":
+            self._known(row, f, text, text, refs)
+        return text
+
+    def _known(self, row: int, f: Field, value: object, text: str, refs: Mapping[str, Collection[str]] | None) -> None:
+        """A problem when ``value`` is none of the names of the field's collection (a collection
+        not given, or given empty, is not checked: there is nothing to check against).  A collection
+        that is a mapping accepts its keys (every alias) and lists its values (the names shown)."""
+        names = (refs or {}).get(f.ref or "")
+        if not names:
+            return
+        if not isinstance(value, str):
+            if value in names:
+                return
+        elif norm(value) in self._normalised(names):
+            return
+        # a mapping names each accepted alias's shown name: list those (once, in order); else the names
+        listed = list(dict.fromkeys(str(v) for v in names.values())) if isinstance(names, Mapping) else \
+            [str(n) for n in names]
+        known_text = ", ".join(listed[:KNOWN_SHOWN]) + (", …" if len(listed) > KNOWN_SHOWN else "")
+        msgid = f.unknown_msgid
+        message = (self.game.texts.say(msgid, text=text, known=known_text) if msgid is not None
+                   else _("неизвестное «{text}»; есть: {known}").format(text=text, known=known_text))
+        self.bad(row, f.key, message)
+
+    def _parse(self, f: Field, text: str) -> object | None:
+        """``text`` parsed by the field's parser, once per text (a unique column is read twice)."""
+        key = (f.key, text)
+        if key not in self._parsed:
+            assert f.parse is not None
+            self._parsed[key] = f.parse(text)
+        return self._parsed[key]
+
+    def _normalised(self, names: Collection[str]) -> frozenset[str]:
+        """The names of a collection as :func:`norm` makes them, worked out once per collection."""
+        key = id(names)
+        found = self._norms.get(key)
+        if found is None or found[0] is not names:
+            found = (names, frozenset(norm(n) for n in names))
+            self._norms[key] = found
+        return found[1]
+
+    def values(self, row: int, rec: Record, refs: Mapping[str, Collection[str]] | None = None) -> dict[str, Any]:
+        """Every declared field of one row, read and checked (see :meth:`value`)."""
+        return {f.key: self.value(row, rec, f, refs) for f in self._spec().fields}
+
+    def checked(self, refs: Mapping[str, Collection[str]] | None = None) -> list[tuple[int, dict[str, Any]]]:
+        """(sheet row, values) of every row, each field checked (see :meth:`value`)."""
+        return [(row, values) for row, _rec, values in self._checked(refs)]
+
+    def _checked(self, refs: Mapping[str, Collection[str]] | None) -> list[tuple[int, Record, dict[str, Any]]]:
+        return [(row, rec, self.values(row, rec, refs)) for row, rec in self.rows]
+
+    def settings(self) -> dict[str, tuple[int, Fraction, dict[str, Any]]]:
+        """A key/value tab (:class:`~engine.core.fields.Keyed`): key -> (sheet row, value, the
+        row's other values).  A blank, unknown or repeated key, a value outside its key's range
+        and a needed key missing are each a problem."""
+        keyed: Keyed | None = self._spec().keyed
+        if keyed is None:
+            raise UndeclaredBound(f"{self.tab or self.layout.ru}: not a key/value tab")
+        out: dict[str, tuple[int, Fraction, dict[str, Any]]] = {}
+        for row, rec, values in self._checked(None):
+            key = str(values.get(keyed.key) or "")
+            if not key:
+                continue
+            bound = keyed.bounds.get(key)
+            if bound is None:
+                self.bad(row, keyed.key, _("неизвестный ключ «{key}»; известны: {known}").format(
+                    key=key, known=", ".join(keyed.bounds)))
+                continue
+            out[key] = (row, self.num(row, rec, keyed.value, bound=bound), values)
+        for key in keyed.required:
+            if self.tab and key not in out:
+                self.problems.append(Problem(self.tab, 0, "", _("нет строки с ключом «{key}»").format(key=key)))
+        return out

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from engine.core import inert
 from engine.core.cursor import from_key
 from engine.core.tables import Grid, Tables, is_blank
 
@@ -23,10 +24,15 @@ def _turn_of(value: object) -> int | None:
 def forum_post(tables: Tables, turn: int, fmt: str = "bbcode", limit: int = 60_000) -> list[str]:
     """The public post of `turn`: its chronicle lines and the gold ranking, split at `limit`."""
     bold = ("[b]", "[/b]") if fmt == "bbcode" else ("**", "**")
+
+    def text(value: object) -> str:  # sheet text opens no tag (engine/core/inert.py)
+        return inert.inert(value, fmt)
+
     lines = [f"{bold[0]}Дуэт, ход {turn}{bold[1]}", ""]
-    lines += [f"{r[0]}: {r[1]}" for r in tables.get(CHRONICLE, [])[1:] if len(r) > 1 and _turn_of(r[0]) == turn]
+    lines += [f"{text(r[0])}: {text(r[1])}" for r in tables.get(CHRONICLE, [])[1:]
+              if len(r) > 1 and _turn_of(r[0]) == turn]
     lines += ["", f"{bold[0]}Золото{bold[1]}"]
-    lines += [f"{r[0]}. {r[1]} — {r[2]}" for r in tables.get(RANKING, [])[1:] if len(r) > 2]
+    lines += [f"{text(r[0])}. {text(r[1])} — {text(r[2])}" for r in tables.get(RANKING, [])[1:] if len(r) > 2]
     posts: list[str] = []
     current = ""
     for line in lines:
@@ -37,15 +43,20 @@ def forum_post(tables: Tables, turn: int, fmt: str = "bbcode", limit: int = 60_0
     return [*posts, current]
 
 
-def report_lines(tables: Tables, side: str, turn: int | None) -> list[str]:
-    """`side`'s private report: its stocks and its ledger lines of `turn` (every turn when None)."""
-    lines = [f"# {side}: отчёт" + (f" за ход {turn}" if turn else ""), "", "## Запасы"]
-    lines += [f"- {r[0]}: {r[1]}" for r in tables.get(stock_tab(side), [])[1:] if len(r) > 1]
+def report_lines(tables: Tables, side: str, turn: int | None, fmt: str = "markdown") -> list[str]:
+    """`side`'s private report: its stocks and its ledger lines of `turn` (every turn when None);
+    sheet text inert in ``fmt`` (Markdown for the file, plain for the tab)."""
+    def text(value: object) -> str:
+        return inert.inert(value, fmt)
+
+    lines = [f"# {text(side)}: отчёт" + (f" за ход {turn}" if turn else ""), "", "## Запасы"]
+    lines += [f"- {text(r[0])}: {text(r[1])}" for r in tables.get(stock_tab(side), [])[1:] if len(r) > 1]
     lines += ["", "## Книга"]
     mine = [r for r in tables.get(LEDGER, [])[1:] if len(r) > 6 and r[1] == side
             and (turn is None or _turn_of(r[0]) == turn)]
     names = {r.code: r.name_ru for r in RESOURCES}
-    lines += [f"- {r[0]}: {names.get(str(r[2]), r[2])} {int(r[5]):+d} ({r[4]}: {r[6]})" for r in mine]
+    lines += [f"- {text(r[0])}: {text(names.get(str(r[2]), r[2]))} {int(r[5]):+d} ({text(r[4])}: {text(r[6])})"
+              for r in mine]
     if not mine:
         lines.append("- движений нет")
     return lines
@@ -53,7 +64,7 @@ def report_lines(tables: Tables, side: str, turn: int | None) -> list[str]:
 
 def report_grid(tables: Tables, side: str, turn: int | None) -> Grid:
     """The report as a tab of the side's own book (one line a row)."""
-    return [[line] for line in report_lines(tables, side, turn) if not is_blank(line)]
+    return [[line] for line in report_lines(tables, side, turn, "plain") if not is_blank(line)]
 
 
 def chart_png(tables: Tables, path: Path) -> Path:
@@ -65,7 +76,7 @@ def chart_png(tables: Tables, path: Path) -> Path:
 
     rows = [r for r in tables.get(RANKING, [])[1:] if len(r) > 2]
     fig, ax = plt.subplots(figsize=(4, 3))
-    ax.bar([str(r[1]) for r in rows], [float(r[2] or 0) for r in rows])
+    ax.bar([inert.mathtext(r[1]) for r in rows], [float(r[2] or 0) for r in rows])
     ax.set_title("Золото")
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path)

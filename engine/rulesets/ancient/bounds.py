@@ -3,13 +3,16 @@
 One declarative table: for each tab layout, the bound of each numeric column; for the rules
 parameters, the bound of each key.  The readers (rules_loaders.load_rules, codec.decode) look every
 number up here, and reading a numeric column that is not listed is an error of the program, so
-no GM-editable number goes unchecked.  A cost of −1000 Д, a price of −50 slaves, a probability
+no GM-editable number goes unchecked.  The table is the core's one declaration of a tab's
+fields (:data:`FIELDS`, engine/core/fields.py), as every game's is; the readers keep this game's
+own words for its problems.  A cost of −1000 Д, a price of −50 slaves, a probability
 of 150 % or a blank treasury are refused with the tab, row and column.
 """
 
 from __future__ import annotations
 
 from engine.core.cells import BIG, Bound
+from engine.core.fields import Field, TabFields, declared
 from engine.core.layout import Layout
 
 from .vocab import (
@@ -26,6 +29,7 @@ from .vocab import (
     RULES_EVENT_ODDS,
     RULES_EVENTS,
     RULES_GOVERNMENTS,
+    RULES_PARAMS,
     RULES_STABILITY,
     RULES_TECHS,
     RULES_TRADE,
@@ -47,7 +51,7 @@ SHARE = Bound(0, 1)  # a share as a fraction (battle losses)
 WEIGHT = Bound(0, BIG)  # relative weights of event cards
 FLAG = Bound(0, 1, integer=True)  # a 0/1 switch
 
-BOUNDS: dict[Layout, dict[str, Bound]] = {
+_BOUNDS: dict[Layout, dict[str, Bound]] = {
     # ---- rules tabs
     RULES_GOVERNMENTS: {
         "tax": PRICE,
@@ -166,9 +170,27 @@ PARAM_BOUNDS: dict[str, Bound] = {
 OTHER_PARAM = AMOUNT  # a key the GM added that no rule reads: any ordinary number
 
 
+
+
+def _numbers(bounds: dict[str, Bound]) -> tuple[Field, ...]:
+    """A tab's numeric columns as fields of the core's declaration (whole where the bound says so)."""
+    return tuple(Field(k, "whole" if b.integer else "number", bound=b) for k, b in bounds.items())
+
+
+#: Every tab above as the core's one declaration of a tab's fields (engine/core/fields.py, shared
+#: with every game); «Правила — Параметры» names a key once: a parameter written twice is a problem
+#: at its second row, not a silent win of the last one (issue 23, point 9).
+FIELDS = declared([
+    *(TabFields(layout, _numbers(bounds)) for layout, bounds in _BOUNDS.items()),
+    TabFields(RULES_PARAMS, (Field("key"),), unique=("key",)),
+])
+#: the bound of each numeric column by tab, as the readers (CellReader, TabReader) look them up
+BOUNDS: dict[Layout, dict[str, Bound]] = {layout: spec.bounds() for layout, spec in FIELDS.items()}
+
+
 def param_bound(key: str) -> Bound:
     """The bound of one parameter's value."""
     return PARAM_BOUNDS.get(key, OTHER_PARAM)
 
 
-__all__ = ["BOUNDS", "PARAM_BOUNDS", "param_bound"]
+__all__ = ["BOUNDS", "FIELDS", "PARAM_BOUNDS", "param_bound"]

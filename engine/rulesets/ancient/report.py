@@ -8,14 +8,13 @@ balance. A post longer than the forum allows is split between blocks, never insi
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from engine.core import i18n
+from engine.core import i18n, inert
 from engine.core.errors import CampaignError
 from engine.core.i18n import N_
 from engine.core.layout import find_tab, norm
@@ -87,21 +86,11 @@ def _rows(tables: Tables, layout: Any, turn: int) -> list[list[Any]]:
     return [r for r in tables.get(tab or "", [])[1:] if r and r[0] == turn]
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>#|~!])")
-
-
 def neutral(text: object, fmt_name: str) -> str:
     """Text from the sheet made inert for a post in ``fmt_name``: whatever it holds (a player's
-    ``[url=…]``, ``[/spoiler]``, ``</details>`` or ``**``) shows as typed and opens no tag.
-
-    BBCode: a zero-width space after every ``[`` (no forum parser sees a tag then, and the
-    reader sees the same text).  Markdown: a backslash before each character that is markup."""
-    s = str(text)
-    if fmt_name == "bbcode":
-        return s.replace("[", "[\u200b")
-    if fmt_name == "markdown":
-        return _MD_SPECIAL.sub(r"\\\1", s)
-    return s
+    ``[url=…]``, ``[/spoiler]``, ``</details>``, ``<img …>``, ``**`` or ``=FORMULA()``) shows as
+    typed and opens no tag, link or formula (the core's helper of that format: engine/core/inert.py)."""
+    return inert.inert(text, fmt_name)
 
 
 def _style(fmt_name: str) -> dict[str, str]:
@@ -175,7 +164,8 @@ def forum_post(tables: Tables, turn: int, fmt_name: str = "bbcode", limit: int =
             )
         )
         body += listed
-        title = text(name).replace("]", "\u200b]") if fmt_name == "bbcode" else text(name)  # a tag's argument
+        # a tag's argument in BBCode; in Markdown, HTML (<summary>: a backslash is no escape there)
+        title = inert.bbcode_arg(name) if fmt_name == "bbcode" else inert.html(name)
         blocks.append(s["spoiler"].format(title, "\n".join(body)))
     starts = {SEED_LINE.split("{", 1)[0], _(SEED_LINE).split("{", 1)[0]}
     seed = [x for x in chronicle if x.startswith(tuple(starts))]
@@ -379,7 +369,7 @@ def chart_figure(tables: Tables, states: list[str] | None = None) -> Any:
         for name in chosen[first : last + 1]:
             pts = sorted(series.get(name, []))
             turns = [p[0] for p in pts]
-            (line,) = top.plot(turns, [p[1] for p in pts], marker="o", markersize=4, label=name)
+            (line,) = top.plot(turns, [p[1] for p in pts], marker="o", markersize=4, label=inert.mathtext(name))
             bottom.plot(
                 turns,
                 [p[2] for p in pts],
@@ -387,7 +377,7 @@ def chart_figure(tables: Tables, states: list[str] | None = None) -> Any:
                 markersize=4,
                 color=line.get_color(),
                 drawstyle="steps-mid",
-                label=name,
+                label=inert.mathtext(name),
             )
         part = f" ({g + 1}/{len(groups)})" if len(groups) > 1 else ""
         top.set_title(_("Казна, {d}").format(d=money_unit()) + part)

@@ -21,7 +21,7 @@ from engine.core.rules_tab import RulesTabs, RulesTabTexts, TabLoader, TabReader
 from engine.core.tables import Tables, is_blank
 
 from . import conditions, naming
-from .bounds import BOUNDS, param_bound
+from .bounds import BOUNDS, FIELDS, param_bound
 from .messages import _
 from .rules import (
     PARAM_DEFAULTS,
@@ -442,7 +442,7 @@ TEXTS = RulesTabTexts(
 
 #: The ancient rules tabs: a row's name is read in the campaign's language (its own names are in
 #: its language's column; the other column holds aliases).
-RULES_TABS: RulesTabs[Rules] = RulesTabs(TAB_LOADERS, BOUNDS, TEXTS, Rules)
+RULES_TABS: RulesTabs[Rules] = RulesTabs(TAB_LOADERS, BOUNDS, TEXTS, Rules, fields=FIELDS)
 
 
 def load_tab(role: str, tables: Tables, problems: list[Problem], rules: Rules | None = None) -> Rules:

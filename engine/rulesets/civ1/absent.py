@@ -78,8 +78,8 @@ def default_orders(tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
     draws the random technology with the window's own dice (seeded by the GM's secret), so nobody
     can predict it from what the sheet shows."""
     codec = importlib.import_module(f"{__package__}.codec")
-    world: World = codec.decode(tables, cursor)
     rules: Rules = codec.read_rules(tables)
+    world: World = codec.decode(tables, cursor, rules)
     dice = Dice.blind_dice()
     return [g.row for g in stand_ins(world, rules, side, cursor.stage, dice, cursor.key())]
 

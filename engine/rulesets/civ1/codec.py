@@ -8,16 +8,18 @@ carry nothing of it, and a nation's «Держава» tab is written from the w
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from engine.core import history, i18n, meta
 from engine.core.cursor import Cursor
 from engine.core.errors import CampaignError, Problem
-from engine.core.layout import Layout, find_tab, records
-from engine.core.tables import Cell, Grid, Tables, column_letter, is_blank
+from engine.core.i18n import N_
+from engine.core.layout import Layout
+from engine.core.rules_tab import RulesTabTexts, StateTabs, TabReader
+from engine.core.tables import Cell, Grid, Tables
 
 from . import hexes
+from .declared import STATE_FIELDS
 from .messages import _
 from .model import READY, Card, City, Deck, Intention, Nation, Spy, Tile, Treaty, World
 from .names import listed, named
@@ -41,82 +43,41 @@ from .vocab import (
     TURN,
     UNITS,
     WORKS,
-    YES,
     code,
     realm_tab,
     word,
 )
 
+#: How a problem of a civ1 state tab is worded (msgids of the civ1 catalogue).
+STATE_TEXTS = RulesTabTexts(
+    _,
+    no_tab=N_("нет листа «{tab}» ({other})"),
+    empty_tab=N_("лист пуст: нет даже строки заголовков"),
+    blank_number=N_("пустая ячейка, нужно число"),
+    not_a_number=N_("не число: «{value}»"),
+    blank_word=N_("пустая ячейка, нужно одно из: {known}"),
+    unknown_word=N_("непонятное «{text}»: нужно одно из: {known}"),
+    in_column=N_("столбец «{column}»: {message}"),
+)
+#: The civ1 state tabs: read by the core's reader, every field as declared.STATE_FIELDS declares it.
+STATE_TABS = StateTabs(STATE_TEXTS, STATE_FIELDS)
 
-@dataclass
-class Tab:
-    """One state tab as read: its title, located columns and records; problems go to `problems`."""
 
-    layout: Layout
-    problems: list[Problem]
-    title: str = ""
-    cols: dict[str, int] = field(default_factory=dict)
-    rows: list[tuple[int, dict[str, Cell]]] = field(default_factory=list)
+def _names(items: Mapping[str, object]) -> dict[str, str]:
+    """Every name a rules table accepts for its items (the key, the Russian and the English name),
+    each with the name a problem shows: the item's in the language of the texts."""
+    out: dict[str, str] = {}
+    for key, item in items.items():
+        shown = str(getattr(item, "name_en", "") or key) if i18n.current() == "en" else key
+        for alias in (key, str(getattr(item, "name_ru", "") or key), str(getattr(item, "name_en", "") or key)):
+            out.setdefault(alias, shown)
+    return out
 
-    @classmethod
-    def read(cls, tables: Tables, layout: Layout, problems: list[Problem], required: bool = True) -> Tab:
-        tab = cls(layout, problems)
-        tab.title = find_tab(tables, layout) or ""
-        if not tab.title:
-            if required:
-                lang = i18n.current()
-                problems.append(Problem(layout.ru, 0, "", _("нет листа «{tab}» ({other})").format(
-                    tab=layout.tab_name(lang), other=layout.tab_name("ru" if lang == "en" else "en"))))
-            return tab
-        grid = tables[tab.title]
-        if not grid:
-            problems.append(Problem(tab.title, 0, "", _("лист пуст: нет даже строки заголовков")))
-            return tab
-        tab.cols = layout.locate(tab.title, grid[0], problems)
-        tab.rows = records(grid, tab.cols)
-        return tab
 
-    def bad(self, row: int, key: str, message: str) -> None:
-        col = column_letter(self.cols[key] + 1) if key in self.cols else ""
-        header = next((c.header(i18n.current()) for c in self.layout.columns if c.key == key), key)
-        self.problems.append(Problem(self.title, row, col, _("столбец «{column}»: {message}").format(
-            column=header, message=message)))
-
-    def text(self, rec: dict[str, Cell], key: str) -> str:
-        v = rec.get(key)
-        return "" if is_blank(v) else str(v).strip()
-
-    def num(self, row: int, rec: dict[str, Cell], key: str, default: int = 0, low: int = 0) -> int:
-        v = rec.get(key)
-        if is_blank(v):
-            return default
-        try:
-            n = float(str(v).replace(",", "."))
-        except ValueError:
-            self.bad(row, key, _("не число: «{value}»").format(value=v))
-            return default
-        if not n.is_integer() or n < low:
-            self.bad(row, key, _("нужно целое не меньше {low}, а там «{value}»").format(low=low, value=v))
-            return default
-        return int(n)
-
-    def yes(self, rec: dict[str, Cell], key: str) -> bool:
-        return self.text(rec, key).lower() in YES
-
-    def hex(self, row: int, rec: dict[str, Cell], key: str) -> hexes.Hex | None:
-        h = hexes.parse(rec.get(key))
-        if h is None:
-            self.bad(row, key, _("гекс пишут «q,r» (например «3,4»), а там «{value}»").format(
-                value=self.text(rec, key)))
-        return h
-
-    def nation(self, row: int, rec: dict[str, Cell], key: str, world: World) -> str | None:
-        name = self.text(rec, key)
-        if name not in world.nations:
-            known = ", ".join(world.seats())
-            self.bad(row, key, _("нет нации «{name}»; нации: {known}").format(name=name, known=known))
-            return None
-        return name
+def _rules_refs(rules: Rules) -> dict[str, Collection[str]]:
+    """The rules' names a state tab's fields are checked against (declared.STATE_FIELDS' ``ref``)."""
+    return {"terrain": _names(rules.terrain), "techs": _names(rules.techs), "units": _names(rules.units),
+            "buildings": _names(rules.buildings)}
 
 
 def split(cell: Cell) -> list[str]:
@@ -134,10 +95,10 @@ def read_rules(tables: Tables) -> Rules:
 
 
 
-def _stolen(tab: Tab, row: int, rec: dict[str, Cell]) -> dict[str, int]:
+def _stolen(tab: TabReader, row: int, text: str) -> dict[str, int]:
     """«Похищено»: «технология: ход; …» — what a spy stole and the turn it costs half (CIV-SPY-02)."""
     out: dict[str, int] = {}
-    for part in tab.text(rec, "stolen").split(";"):
+    for part in text.split(";"):
         tech, _sep, turn = part.rpartition(":")
         if not part.strip():
             continue
@@ -147,112 +108,105 @@ def _stolen(tab: Tab, row: int, rec: dict[str, Cell]) -> dict[str, int]:
         out[tech.strip()] = int(turn)
     return out
 
-def decode(tables: Tables, at: Cursor | None = None) -> World:
+def decode(tables: Tables, at: Cursor | None = None, rules: Rules | None = None) -> World:
     """The world of the campaign at its open window (or `at`); a CampaignError lists every problem
-    of the state tabs, each by tab, row and column."""
+    of the state tabs, each by tab, row and column: every field is checked as declared.STATE_FIELDS
+    declares it (its range, its words, the names the rules and the campaign know), and a nation's
+    next card must lie in its deck.  ``rules`` are read from the campaign when not given (their own
+    problems are :func:`read_rules`'s)."""
     problems: list[Problem] = []
     at = at or meta.open_cursor(tables, CALENDAR)
+    if rules is None:
+        rules = load_rules(tables, [])
+    refs: dict[str, Collection[str]] = _rules_refs(rules)
     world = World(title=meta.text(tables, META_KEYS["title"]), turn=at.turn, stage=at.stage,
                   lang=meta.lang(tables) or "ru", campaign_id=meta.text(tables, meta.CAMPAIGN_ID))
     kept = history.entries(tables)
     world.last_resolved = kept[-1].cursor.key() if kept else ""  # «15:cities»: the end of the game reads it
-    nations = Tab.read(tables, NATIONS, problems)
-    for r, rec in nations.rows:
-        name = nations.text(rec, "name")
+
+    def read(layout: Layout) -> TabReader:
+        return STATE_TABS.reader(tables, layout, problems)
+
+    for r, v in read(NATIONS).checked(refs):
+        name = v["name"]
         if not name:
-            nations.bad(r, "name", _("пустое имя нации"))
             continue
         world.nations[name] = Nation(
-            name, leader=nations.text(rec, "leader"), seat=nations.num(r, rec, "seat", low=1),
-            capital=nations.text(rec, "capital"), government=nations.text(rec, "government"),
-            vp_honesty=nations.num(r, rec, "vp_honesty", 0, low=-99), missed=nations.num(r, rec, "missed"),
-            excused=nations.yes(rec, "excused"), ai=nations.yes(rec, "ai"), row=r)
+            name, leader=v["leader"], seat=v["seat"] or 0, capital=v["capital"], government=v["government"],
+            vp_honesty=v["vp_honesty"] or 0, missed=v["missed"] or 0, excused=v["excused"] == "yes",
+            ai=v["ai"] == "yes", row=r)
         world.decks[name] = Deck()
-    treasury = Tab.read(tables, TREASURY, problems)
-    for r, rec in treasury.rows:
-        name = treasury.nation(r, rec, "name", world)
-        if name is None:
+    refs["nations"] = set(world.nations)
+    treasury = read(TREASURY)
+    next_card: dict[str, tuple[int, int]] = {}
+    for r, v in treasury.checked(refs):
+        n = world.nations.get(v["name"])
+        if n is None:
             continue
-        n = world.nations[name]
-        n.power, n.coins = treasury.num(r, rec, "power"), treasury.num(r, rec, "coins")
-        n.science, n.vp_tech = treasury.num(r, rec, "science"), treasury.num(r, rec, "vp_tech")
-        n.spies = treasury.num(r, rec, "spies")
-        world.decks[name].next = treasury.num(r, rec, "next_card")
-        n.resources = [x.strip() for x in treasury.text(rec, "resources").split(",") if x.strip()]
-        n.stolen = _stolen(treasury, r, rec)
-    terrain = Tab.read(tables, MAP, problems)
-    for r, rec in terrain.rows:
-        h = terrain.hex(r, rec, "hex")
-        if h is None:
-            continue
-        if h in world.tiles:
-            terrain.bad(r, "hex", _("гекс {hex} уже описан выше").format(hex=hexes.text(h)))
-        world.tiles[h] = Tile(h, terrain.text(rec, "terrain"), terrain.yes(rec, "village"),
-                              terrain.text(rec, "resource"))
-    _cities(tables, world, problems)
-    units = Tab.read(tables, UNITS, problems)
-    for r, rec in sorted(units.rows, key=lambda x: (units.text(x[1], "nation"), units.num(x[0], x[1], "number"))):
-        name = units.nation(r, rec, "nation", world)
-        state = code(CARD_STATES, rec.get("state"))
+        n.power, n.coins, n.science, n.vp_tech = v["power"] or 0, v["coins"] or 0, v["science"] or 0, v["vp_tech"] or 0
+        n.spies = v["spies"] or 0
+        next_card[n.name] = (r, v["next_card"] or 0)
+        world.decks[n.name].next = v["next_card"] or 0
+        n.resources = list(v["resources"])
+        n.stolen = _stolen(treasury, r, v["stolen"])
+    for _r, v in read(MAP).checked(refs):
+        h = v["hex"]
+        if h is not None:
+            world.tiles[h] = Tile(h, v["terrain"], v["village"] == "yes", v["resource"])
+    refs["map"] = set(world.tiles)
+    _cities(tables, world, problems, refs)
+    units = read(UNITS)
+    for r, v in sorted(units.checked(refs), key=lambda x: (str(x[1]["nation"]), x[1]["number"] or 0)):
+        state = code(CARD_STATES, v["state"])
         if state is None:
             units.bad(r, "state", _("непонятное «{text}»: готов, отступил, разгромлен, уничтожен").format(
-                text=units.text(rec, "state")))
-        if name is not None:
-            world.decks[name].cards.append(Card(units.text(rec, "unit"), state or READY))
-    techs = Tab.read(tables, TECHS, problems)
-    for r, rec in techs.rows:
-        name = techs.nation(r, rec, "nation", world)
-        if name is not None:
-            world.nations[name].techs[techs.text(rec, "tech")] = techs.num(r, rec, "turn")
-    spies = Tab.read(tables, SPIES, problems)
-    for r, rec in spies.rows:
-        name = spies.nation(r, rec, "nation", world)
-        if name is not None:
-            world.spies.append(Spy(name, spies.num(r, rec, "number", low=1), spies.text(rec, "where"),
-                                   spies.yes(rec, "busy")))
-    treaties = Tab.read(tables, TREATIES, problems)
-    for r, rec in treaties.rows:
-        world.treaties.append(Treaty(treaties.num(r, rec, "turn"), tuple(split(rec.get("parties"))),
-                                     treaties.text(rec, "kind"), treaties.num(r, rec, "until"),
-                                     treaties.text(rec, "breached_by")))
-    intentions = Tab.read(tables, INTENTIONS, problems)
-    for r, rec in intentions.rows:
-        name = intentions.nation(r, rec, "nation", world)
-        if name is not None:
-            world.intentions.append(Intention(name, intentions.text(rec, "city"), intentions.text(rec, "wonder")))
-    mail = Tab.read(tables, MAIL, problems)
-    for _r, rec in mail.rows:
-        world.letters.append((mail.text(rec, "sender"), mail.text(rec, "to"), mail.text(rec, "text")))
+                text=v["state"]))
+        if v["nation"] in world.decks:
+            world.decks[v["nation"]].cards.append(Card(v["unit"], state or READY))
+    for name, (r, nxt) in next_card.items():
+        size = len(world.decks[name].cards)
+        if nxt > size:
+            treasury.bad(r, "next_card", _("следующая карта {next} — в колоде «{nation}» всего {size}").format(
+                next=nxt, nation=name, size=size))
+    for _r, v in read(TECHS).checked(refs):
+        if v["nation"] in world.nations and v["tech"]:
+            world.nations[v["nation"]].techs[v["tech"]] = v["turn"] or 0
+    for _r, v in read(SPIES).checked(refs):
+        if v["nation"] in world.nations:
+            world.spies.append(Spy(v["nation"], v["number"] or 1, v["where"], v["busy"] == "yes"))
+    for _r, v in read(TREATIES).checked(refs):
+        world.treaties.append(Treaty(v["turn"] or 0, tuple(v["parties"]), v["kind"], v["until"] or 0,
+                                     v["breached_by"]))
+    for _r, v in read(INTENTIONS).checked(refs):
+        if v["nation"] in world.nations:
+            world.intentions.append(Intention(v["nation"], v["city"], v["wonder"]))
+    for _r, v in read(MAIL).checked(refs):
+        world.letters.append((v["sender"], v["to"], v["text"]))
     if problems:
         raise CampaignError(problems)
     return world
 
 
-def _cities(tables: Tables, world: World, problems: list[Problem]) -> None:
+def _cities(tables: Tables, world: World, problems: list[Problem], refs: dict[str, Collection[str]]) -> None:
     """«Города» (public) and «Постройки» (the GM's: what each city holds alone)."""
-    cities = Tab.read(tables, CITIES_TAB, problems)
-    for r, rec in cities.rows:
-        name, nation, h = cities.text(rec, "name"), cities.nation(r, rec, "nation", world), cities.hex(r, rec, "hex")
-        status = code(CITY_STATUS, rec.get("status"))
+    cities = STATE_TABS.reader(tables, CITIES_TAB, problems)
+    for r, v in cities.checked(refs):
+        status = code(CITY_STATUS, v["status"])
         if status is None:
             cities.bad(r, "status", _("непонятное «{text}»: основан, передан, завоёван или —").format(
-                text=cities.text(rec, "status")))
-        if not name or nation is None or h is None:
+                text=v["status"]))
+        if not v["name"] or v["nation"] not in world.nations or v["hex"] is None:
             continue
-        if name in world.cities:
-            cities.bad(r, "name", _("город «{name}» уже есть выше").format(name=name))
-        world.cities[name] = City(name, nation, h, cities.num(r, rec, "population", 1, low=1),
-                                  wonders=split(rec.get("wonders")), status=status or "", row=r)
-    works = Tab.read(tables, WORKS, problems)
-    for r, rec in works.rows:
-        city = world.cities.get(works.text(rec, "city"))
+        world.cities[v["name"]] = City(v["name"], v["nation"], v["hex"], v["population"] or 1,
+                                       wonders=list(v["wonders"]), status=status or "", row=r)
+    refs["cities"] = set(world.cities)
+    for _r, v in STATE_TABS.reader(tables, WORKS, problems).checked(refs):
+        city = world.cities.get(v["city"])
         if city is None:
-            works.bad(r, "city", _("нет города «{name}» на листе «{tab}»").format(
-                name=works.text(rec, "city"), tab=CITIES_TAB.tab_name(i18n.current())))
             continue
-        city.buildings = split(rec.get("buildings"))
-        city.hammers = works.num(r, rec, "hammers")
-        city.counter_spy = works.yes(rec, "counter_spy")
+        city.buildings = list(v["buildings"])
+        city.hammers = v["hammers"] or 0
+        city.counter_spy = v["counter_spy"] == "yes"
 
 
 # ---------------------------------------------------------------- encode

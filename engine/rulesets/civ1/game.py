@@ -66,10 +66,11 @@ def demo_orders(tables: Tables) -> dict[str, list[list[Cell]]]:
     """The sample orders of the open window for every nation, in the campaign's language (demo.py)."""
     lang = _lang(tables)
     at = meta.open_cursor(tables, CALENDAR)
-    world = codec.decode(tables, at)
+    rules = codec.read_rules(tables)
+    world = codec.decode(tables, at, rules)
     if at == CALENDAR.first():
         world = demo.grant(world)
-    rows = demo.sample_orders(world, codec.read_rules(tables), at, lang)
+    rows = demo.sample_orders(world, rules, at, lang)
     return {n: r for n, r in rows.items() if orders_tab(n, lang) in tables}
 
 
@@ -82,7 +83,7 @@ def demo_changes(tables: Tables) -> Changeset:
     if at != CALENDAR.first():
         return Changeset(blocks=blocks)
     rules = codec.read_rules(tables)
-    world = demo.grant(codec.decode(tables, at))
+    world = demo.grant(codec.decode(tables, at, rules))
     techs = TECHS.tab_name(lang)
     replace = [ReplaceTab(techs, codec.encode(world, lang, rules)[techs], audience=GM)]
     for n, grid in codec.all_realms(world, rules, {}, lang).items():
@@ -96,8 +97,8 @@ def victory(tables: Tables) -> Victory | None:
     """After the last turn's cities stage (CIV-TURN-01): score.py's verdict when it is there (C5's),
     else the nations with the most ПО, together."""
     at = meta.open_cursor(tables, CALENDAR)
-    world = codec.decode(tables, at)
     rules = codec.read_rules(tables)
+    world = codec.decode(tables, at, rules)
     last = rules.param("last_turn") if "last_turn" in rules.params else LAST_TURN
     if at.turn <= last:
         return None

@@ -244,7 +244,8 @@ def build_tables(setup: Mapping[str, Any]) -> Tables:
         patch_rules(tables, setup["rules"])
     if not any(k in setup for k in SETUP_KEYS - {"secret", "scenario", "rules"}):
         return tables
-    world = codec.decode(tables)
+    rules = codec.read_rules(tables)
+    world = codec.decode(tables, rules=rules)
     for name, values in (setup.get("nations") or {}).items():
         _patch_nation(world, str(name), values or {})
     for where, values in (setup.get("tiles") or {}).items():
@@ -254,7 +255,6 @@ def build_tables(setup: Mapping[str, Any]) -> Tables:
     for name, values in (setup.get("decks") or {}).items():
         _patch_deck(world, str(name), values)
     _lists(world, setup)
-    rules = codec.read_rules(tables)
     tables.update(codec.encode(world, "ru", rules))
     tables.update(codec.all_realms(world, rules, {}))  # each nation's view of the patch
     return tables

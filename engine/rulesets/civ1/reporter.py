@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine.core import history, meta
+from engine.core import history, inert, meta
 from engine.core.cursor import CursorError
 from engine.core.errors import CampaignError
 from engine.core.i18n import using
@@ -49,14 +49,9 @@ def _turn_of(value: object) -> int | None:
 
 
 def neutral(text: object, fmt: str) -> str:
-    """Text from the sheet made inert for a post: a player's «[url=…]» or «**» opens no tag (a
-    zero-width space after every «[» in BBCode, a backslash before markup in Markdown)."""
-    s = "" if is_blank(text) else str(text)
-    if fmt == "bbcode":
-        return s.replace("[", "[\u200b")
-    if fmt == "markdown":
-        return "".join(f"\\{c}" if c in "\\`*_[]<>#|~!" else c for c in s)
-    return s
+    """Text from the sheet made inert for a post: a player's «[url=…]», «<img …>», «**» or
+    «=FORMULA()» opens no tag, link or formula (the core's helper of that format: engine/core/inert.py)."""
+    return inert.inert(text, fmt)
 
 
 def _bold(text: str, fmt: str) -> str:
@@ -210,7 +205,8 @@ def report_lines(tables: Tables, nation: str, turn: int | None = None) -> list[s
     resource), one line a row — nothing of another nation's."""
     tables = as_of(tables, turn)
     grid = tables.get(realm_tab(nation, _lang(tables)), [])
-    return [" — ".join(str(v) for v in row if not is_blank(v)) for row in grid if any(not is_blank(v) for v in row)]
+    return [" — ".join(inert.markdown(v) for v in row if not is_blank(v))  # a .md file: names are inert
+            for row in grid if any(not is_blank(v) for v in row)]
 
 
 # ------------------------------------------------------------------ the chart
@@ -258,7 +254,8 @@ def chart_figure(tables: Tables) -> Any:
         fig, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
         for nation in chosen:
             pts = series[nation]
-            (line,) = top.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=4, label=nation)
+            (line,) = top.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", markersize=4,
+                                label=inert.mathtext(nation))
             bottom.plot([p[0] for p in pts], [p[2] for p in pts], marker="o", markersize=4,
                         color=line.get_color(), drawstyle="steps-mid")
         top.set_title(_("Население"))

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from fractions import Fraction
 
 from engine.core import rules_tab
 from engine.core.errors import Problem
@@ -21,6 +20,7 @@ from engine.core.layout import norm
 from engine.core.rules_tab import Record, RulesTabs, RulesTabTexts, TabLoader, TabReader, code_of
 from engine.core.tables import Cell, Tables
 
+from .declared import RULES_FIELDS
 from .messages import _
 from .rules import (
     Building,
@@ -41,13 +41,6 @@ from .rules import (
     Wonder,
 )
 from .tabs import (
-    APPLIES,
-    BOUNDS,
-    BUILDING_KINDS,
-    LOSERS,
-    PER,
-    RESOURCES,
-    RESULTS,
     RULES_BUILDINGS,
     RULES_CLASSES,
     RULES_COMBAT,
@@ -64,24 +57,10 @@ from .tabs import (
     RULES_UNITS,
     RULES_VILLAGES,
     RULES_WONDERS,
-    SOURCES,
     TRANSFERS,
-    VILLAGE_EFFECTS,
     YES_NO,
-    YIELDS,
 )
 
-# the parameters and limits the rules' arithmetic reads; a campaign without one is refused
-REQUIRED_PARAMS = (
-    "last_turn", "explore_range", "found_range", "army_range", "village_die", "die_sides", "advantage_dice",
-    "wmd_advantages", "sea_defence_advantages", "wonder_discount_percent", "stolen_tech_divisor", "honesty_vp",
-    "guarantee_turns", "no_city_guarantee_radius", "palace_power", "start_power", "level5_per_level4",
-    "pyramid_last_level", "worked_hex_extra",
-)
-REQUIRED_LIMITS = (
-    "army_start", "army_stated_max", "armies_per_city", "city_size_base", "city_size_new", "growth_per_turn",
-    "city_spacing", "capital_min_population",
-)
 REQUIRED_PRICES = (
     "explore", "spy", "counter_spy", "found_city", "upgrade", "restore", "reorganise", "disband", "attack",
     "research_extra", "government", "activate", "extra_building", "wmd",
@@ -144,29 +123,21 @@ def era_of(r: TabReader, rules: Rules, row: int, rec: Record, key: str) -> int:
 # --- the loaders, one per tab --------------------------------------------------------------------
 
 
-def _settings(r: TabReader, required: tuple[str, ...]) -> dict[str, Setting]:
-    out: dict[str, Setting] = {}
-    for row, rec in r.rows:
-        key = r.text(rec, "key")
-        if not key:
-            r.bad(row, "key", _("пустой ключ"))
-            continue
-        source = r.word(row, rec, "source", SOURCES, "seed")
-        out[key] = Setting(key, Fraction(r.need(row, rec, "value")), source, rule_ids(r, rec))
-    for key in required:
-        if r.tab and key not in out:
-            r.problems.append(Problem(r.tab, 0, "", _("нет строки с ключом «{key}»").format(key=key)))
-    return out
+def _settings(r: TabReader) -> dict[str, Setting]:
+    """A key/value tab: each key's value within its declared range (declared.PARAM_BOUNDS,
+    LIMIT_BOUNDS); an unknown, repeated or missing key is the reader's problem."""
+    return {key: Setting(key, value, str(values["source"] or "seed"), split_list(values["rule_ids"]))
+            for key, (_row, value, values) in r.settings().items()}
 
 
 def read_params(r: TabReader, rules: Rules) -> Rules:
     """«Правила — Параметры»: the numbers of the seed that belong to no table."""
-    return replace(rules, params=_settings(r, REQUIRED_PARAMS))
+    return replace(rules, params=_settings(r))
 
 
 def read_limits(r: TabReader, rules: Rules) -> Rules:
     """«Правила — Пределы»: army and city sizes, growth, spacing."""
-    return replace(rules, limits=_settings(r, REQUIRED_LIMITS))
+    return replace(rules, limits=_settings(r))
 
 
 def read_prices(r: TabReader, rules: Rules) -> Rules:
@@ -181,9 +152,9 @@ def read_prices(r: TabReader, rules: Rules) -> Rules:
             key,
             r.text(rec, "name_ru") or key,
             r.text(rec, "name_en") or key,
-            r.word(row, rec, "resource", RESOURCES),
+            r.word(row, rec, "resource"),
             r.need(row, rec, "amount"),
-            r.word(row, rec, "per", PER),
+            r.word(row, rec, "per"),
             rule_ids(r, rec),
         )
     for key in REQUIRED_PRICES:
@@ -319,9 +290,9 @@ def read_terrain_modifiers(r: TabReader, rules: Rules) -> Rules:
             TerrainModifier(
                 tech,
                 tuple(terrains),
-                r.word(row, rec, "yield", YIELDS),
+                r.word(row, rec, "yield"),
                 r.need(row, rec, "amount"),
-                r.word(row, rec, "applies", APPLIES, "hex"),
+                r.word(row, rec, "applies"),
                 rule_ids(r, rec),
             )
         )
@@ -389,7 +360,7 @@ def read_buildings(r: TabReader, rules: Rules) -> Rules:
             r.text(rec, "name_en") or name,
             tech or "",
             era_of(r, rules, row, rec, "era"),
-            r.word(row, rec, "kind", BUILDING_KINDS),
+            r.word(row, rec, "kind"),
             *(r.need(row, rec, k) for k in ("hammers", "coins", "science", "protects", "defence")),
             replaces=None,
             rule_ids=rule_ids(r, rec),
@@ -439,7 +410,7 @@ def read_villages(r: TabReader, rules: Rules) -> Rules:
             VillageOutcome(
                 lo,
                 hi,
-                r.word(row, rec, "effect", VILLAGE_EFFECTS),
+                r.word(row, rec, "effect"),
                 r.need(row, rec, "amount"),
                 r.whole(row, rec, "alt_amount", None),
                 eras[0],
@@ -464,8 +435,8 @@ def read_combat(r: TabReader, rules: Rules) -> Rules:
             CombatOutcome(
                 r.need(row, rec, "diff_min"),
                 r.whole(row, rec, "diff_max", None),
-                r.word(row, rec, "result", RESULTS),
-                r.word(row, rec, "loser", LOSERS, "loser"),
+                r.word(row, rec, "result"),
+                r.word(row, rec, "loser"),
                 rule_ids(r, rec),
             )
         )
@@ -561,7 +532,7 @@ TEXTS = RulesTabTexts(
 
 #: The civ1 rules tabs: a row's name is its Russian one whatever the campaign's language (the
 #: rules are keyed by it), the English column giving the name shown in an English campaign.
-RULES_TABS: RulesTabs[Rules] = RulesTabs(TAB_LOADERS, BOUNDS, TEXTS, Rules, names_by_language=False)
+RULES_TABS: RulesTabs[Rules] = RulesTabs(TAB_LOADERS, {}, TEXTS, Rules, names_by_language=False, fields=RULES_FIELDS)
 
 
 def load_tab(role: str, tables: Tables, problems: list[Problem], rules: Rules | None = None) -> Rules:

@@ -1,12 +1,12 @@
 """The «Правила — …» tabs of «Civilization 1.0»: their columns (Russian and English headers, read
-in either language), the bound of every numeric column, and the words their cells may hold.
+in either language) and the words their cells may hold.
 
-Declarative only: :mod:`.rules_loaders` reads by these layouts, :mod:`.templates` writes them.
+Declarative only: :mod:`.declared` gives every field its range, :mod:`.rules_loaders` reads by
+these layouts, :mod:`.templates` writes them.
 """
 
 from __future__ import annotations
 
-from engine.core.cells import BIG, Bound
 from engine.core.layout import Column, Layout
 
 C = Column
@@ -233,52 +233,6 @@ RULES_RESOURCES = Layout(
     (NAME_RU, NAME_EN, _opt("wonder_discount", "Скидка на чудо", "Wonder discount", width=10),
      _opt("effects", "Эффект", "Effect", width=30), DESC_RU, DESC_EN, RULE_IDS),
 )
-
-# --- bounds of the numeric columns -------------------------------------------------------------
-
-COUNT = Bound(0, BIG, integer=True)  # a whole number ≥ 0
-POSITIVE = Bound(1, BIG, integer=True)
-LEVEL = Bound(1, 5, integer=True)
-COST = Bound(0, 10_000, integer=True)
-
-BOUNDS: dict[Layout, dict[str, Bound]] = {
-    RULES_PARAMS: {"value": Bound(0, 10_000, integer=True, required=True)},
-    RULES_LIMITS: {"value": Bound(0, 100, integer=True, required=True)},
-    RULES_PRICES: {"amount": Bound(0, 1_000, integer=True, required=True)},
-    RULES_ERAS: {
-        "level": Bound(1, 5, integer=True, required=True),
-        "tech_cost": Bound(0, 10_000, integer=True, required=True),
-        **{k: COST for k in ("unit_cost", "building_cost", "wonder_cost", "wonder_discounted_cost")},
-    },
-    RULES_TECHS: {
-        "level": Bound(1, 5, integer=True, required=True),
-        "power": Bound(0, 100, integer=True),
-        "land_range": Bound(1, 100, integer=True),
-        "water_range": Bound(1, 100, integer=True),
-        **{k: Bound(0, 20, integer=True) for k in ("army_size", "city_size", "spies", "vp")},
-    },
-    RULES_TERRAIN: {k: Bound(0, 20, integer=True, required=True) for k in ("hammers", "coins", "science")},
-    RULES_TERRAIN_MODS: {"amount": Bound(-20, 20, integer=True, required=True)},
-    RULES_CLASSES: {},
-    RULES_UNITS: {"era": LEVEL, "dice": Bound(0, 20, integer=True), "support": Bound(0, 20, integer=True)},
-    RULES_BUILDINGS: {
-        "era": LEVEL,
-        **{k: Bound(0, 100, integer=True) for k in ("hammers", "coins", "science", "protects", "defence")},
-    },
-    RULES_GOVERNMENTS: {"power": Bound(0, 100, integer=True)},
-    RULES_VILLAGES: {
-        "roll_min": POSITIVE,
-        "roll_max": POSITIVE,
-        "amount": Bound(0, 100, integer=True, required=True),
-        "alt_amount": Bound(0, 100, integer=True),
-        "era": LEVEL,
-        "to_era": LEVEL,
-    },
-    RULES_COMBAT: {"diff_min": Bound(0, 1_000, integer=True, required=True), "diff_max": Bound(0, 1_000, integer=True)},
-    RULES_SPY: {},
-    RULES_WONDERS: {"era": LEVEL},
-    RULES_RESOURCES: {},
-}
 
 # --- the words a cell may hold: code -> the words for it (Russian, English, abbreviations) -----
 

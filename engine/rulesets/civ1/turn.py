@@ -136,7 +136,7 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
     """Rule every row of every nation's order tab at window `at`, running the stage's phases."""
     lang = meta.lang(tables) or "ru"
     rules = codec.read_rules(tables)
-    world = codec.decode(tables, at)
+    world = codec.decode(tables, at, rules)
     opening = world.copy()
     _start_of_stage(world, at)
     report = new_report(at.turn, lang)
