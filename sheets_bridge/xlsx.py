@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import datetime
 import errno
 import hashlib
 import io
@@ -42,6 +43,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
+from openpyxl.writer.excel import ExcelWriter
 
 from engine.core import audience, fit
 from engine.core.audience import Audience
@@ -165,6 +167,32 @@ def _changed_on_disk(path: Path) -> BackendError:
           "запустите команду снова.").format(path=path))
 
 
+def save_workbook(wb: Workbook, path: Path) -> None:
+    """openpyxl's ``Workbook.save`` with its zip archive closed by us whatever happens.
+
+    When the save fails half-way (a full disk), openpyxl leaves its ``ZipFile`` open; garbage
+    collection then closes it, that close writes the archive's directory to the same full disk,
+    and Python prints the failure ("Exception ignored in: ZipFile.__del__ … OSError") after the
+    message the GM was given (issue 23, point 12).  Here a failed archive is dropped without
+    writing anything more: the temporary file it was writing is removed by the caller anyway."""
+    archive = zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
+    try:
+        wb.properties.modified = datetime.datetime.now(tz=datetime.timezone.utc).replace(tzinfo=None)
+        ExcelWriter(wb, archive).save()  # closes the archive when everything is written
+    except BaseException:
+        _abandon(archive)
+        raise
+
+
+def _abandon(archive: zipfile.ZipFile) -> None:
+    """Close a half-written archive's file without writing its directory (the write that failed
+    would fail again, and nothing later may try: ``ZipFile.close`` returns at once without a file)."""
+    fp, archive.fp = archive.fp, None
+    if fp is not None:
+        with contextlib.suppress(OSError, ValueError):  # its buffer cannot be flushed to a full disk
+            fp.close()
+
+
 def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True, expect: str | None = None,
                 prefix: str | None = None) -> str:
     """Save `wb` to `path` so that `path` is always a whole workbook, old or new; returns the new file's sha256.
@@ -186,7 +214,7 @@ def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True, expect: str 
             tmp = Path(tmp_name)
             temps.append(tmp)
             _hook("before-save")
-            wb.save(tmp)
+            save_workbook(wb, tmp)
             with open(tmp, "rb") as fh:
                 digest = _sha256(fh.read())
                 os.fsync(fh.fileno())
