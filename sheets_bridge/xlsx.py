@@ -53,6 +53,7 @@ from engine.core.tables import Cell, Changeset, Chart, Formula, Grid, Tables, Ta
 
 from . import xlsx_books, xlsx_lock
 from .base import Backend
+from .book_mark import BookMark
 from .faults import backend_error
 
 HEADER_FONT = Font(name="Calibri", size=11, bold=True, color="FFFFFF")  # the body's font: without a name
@@ -307,6 +308,7 @@ class XlsxBackend(Backend):
         # tab -> audience for a campaign with hidden information (xlsx_books): None, no extra books
         self._audiences: dict[str, Audience] | None = None
         self._warnings: list[str] = []  # what went wrong with those books (see audit)
+        self._mark: BookMark | None = None  # this file is a public or a player's book (xlsx_books), not the campaign
 
     def exclusive(self, command: str) -> contextlib.AbstractContextManager[None]:
         """Hold the workbook's lock for a command's whole read–compute–write (see xlsx_lock).
@@ -334,6 +336,7 @@ class XlsxBackend(Backend):
             except Exception as exc:  # openpyxl raises many kinds for a broken file; its English text stays out
                 raise BackendError(self._not_a_workbook(_("содержимое книги не разбирается"))) from exc
             self._digest = _sha256(data)
+            self._mark = xlsx_books.mark_of(self._wb)
             self._audiences = xlsx_books.record_of(self._wb)
             if self._audiences is None and self.player_books:
                 self._audiences = {}
@@ -420,6 +423,15 @@ class XlsxBackend(Backend):
                 "Кампания записана, но книги для игроков рядом с ней не обновлены ({error}). Не отправляйте "
                 "их игрокам: они будут записаны заново при следующей записи (например, check)."
             ).format(error=exc))
+
+    def other_book(self) -> tuple[BookMark, str] | None:
+        """The mark of a public or a player's book (xlsx_books.write_books) and the GM's workbook it
+        names, beside it: ``g.public.xlsx`` -> ``g.xlsx``, ``g.players/Рим.xlsx`` -> ``g.xlsx``."""
+        self._load()
+        if self._mark is None:
+            return None
+        folder = self.path.parent if self._mark.reader == audience.PUBLIC else self.path.parent.parent
+        return self._mark, str(folder / self._mark.campaign)
 
     def audit(self) -> list[str]:
         """Warnings about the books beside the campaign since the last call (sync shows them)."""
