@@ -113,11 +113,15 @@ def test_i23_p11_a_mangled_mark_marks_nothing() -> None:
 # ------------------------------------------------------------------ Google (the emulator)
 
 
+@pytest.mark.parametrize(("ruleset", "options", "first"), [
+    ("civ1", [], "1:государство"),
+    ("ancient", ["--private-orders"], "1"),
+], ids=["civ1", "ancient"])
 def test_i23_p11_google_every_command_on_a_players_or_the_gms_spreadsheet_says_so(
-        google: GoogleEnv, capsys: pytest.CaptureFixture[str]) -> None:
+        google: GoogleEnv, capsys: pytest.CaptureFixture[str], ruleset: str, options: list[str], first: str) -> None:
     creds = ["--credentials", str(google.sa_key)]
-    assert main(["new", "--google", "--ruleset", "civ1", "--gm", support.GM, "--player", f"Рим={support.P1}",
-                 *creds, "--json"]) == 0
+    assert main(["new", "--google", "--ruleset", ruleset, *options, "--gm", support.GM,
+                 "--player", f"Рим={support.P1}", *creds, "--json"]) == 0
     made = json.loads(capsys.readouterr().out)
     sid = made["spreadsheet_id"]
     backend = google.backend(sid)
@@ -126,7 +130,7 @@ def test_i23_p11_google_every_command_on_a_players_or_the_gms_spreadsheet_says_s
     gm_book = backend.audience_home["gm"]
     campaign_url = gsheets.spreadsheet_url(sid)
     for book, words in ((rome, "это книга игрока «Рим»"), (gm_book, "это таблица ведущего со скрытыми листами")):
-        for command in _commands("1:государство", "-")[:-1]:
+        for command in _commands(first, "-")[:-1]:
             google.reset()
             code = main(_argv(command, book, *creds))
             err = capsys.readouterr().err
