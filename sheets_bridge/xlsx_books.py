@@ -82,9 +82,13 @@ def mark_of(wb: Workbook) -> book_mark.BookMark | None:
     return None
 
 
-def _marked(reader: Audience, campaign: Path, lang: str) -> CustomPropertyList:
-    """A book's only custom property: its mark (the audience record stays in the GM's workbook)."""
+def _marked(props_now: CustomPropertyList, reader: Audience, campaign: Path, lang: str) -> CustomPropertyList:
+    """A book's custom properties: those it is given (none but what another part of the bridge may
+    add: the audience record stays in the GM's workbook) and its mark."""
     props = CustomPropertyList()
+    for p in props_now.props:
+        if str(p.name) != book_mark.PROPERTY:
+            props.append(p)
     mark = book_mark.BookMark(reader, campaign.name, lang)
     props.append(StringProperty(name=book_mark.PROPERTY, value=mark.encode()))
     return props
@@ -138,7 +142,7 @@ def write_books(campaign: Path, record: Mapping[str, Audience], save: Save,
         except OSError as exc:
             raise backend_error(exc, target.parent, prefix=_("книги игроков не записаны — ")) from exc
         restore = _narrow(wb, tabs, computed.value, audience.readable(names, record, reader))
-        wb.custom_doc_props = _marked(reader, campaign, lang)  # put back by `restore`, as every other narrowing
+        wb.custom_doc_props = _marked(wb.custom_doc_props, reader, campaign, lang)  # put back by `restore`
         try:
             save(wb, target, keep_backup=False, prefix=_("книга «{path}» не записана — ").format(path=target))
         finally:
