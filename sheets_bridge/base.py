@@ -14,6 +14,8 @@ from typing import Any, Protocol
 
 from engine.core.tables import Changeset, Tables, WorkbookSpec
 
+from .book_mark import BookMark
+
 
 class Backend(Protocol):
     """A campaign spreadsheet: an .xlsx file or a Google spreadsheet (or a dict, for tests)."""
@@ -54,6 +56,13 @@ class Backend(Protocol):
         """Warnings about what surrounds the campaign (Google: sharing and names that drifted from
         what `new` set; .xlsx: the players' books not written); none by default."""
         return []
+
+    def other_book(self) -> tuple[BookMark, str] | None:
+        """When the last read found one of a campaign's other books (a player's, the public one; on
+        Google the GM's hidden spreadsheet) rather than the campaign the GM's commands take: its
+        mark and where the campaign is (a path, an address), so that every command refuses it in
+        words (sync.read); None by default: the campaign itself."""
+        return None
 
     def secret_key(self) -> str | None:
         """A second key the GM's secret store may hold this campaign's secret under, for a campaign

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.core import meta
+from engine.core import i18n, meta, posts
+from engine.core.cursor import Cursor
 from engine.core.errors import UsageError
 from engine.core.messages import _
 
@@ -44,14 +45,16 @@ def add_parsers(sub: Any, campaign: Callable[[argparse.ArgumentParser], None]) -
 
     p = sub.add_parser("report", help=_("пост для форума, личные отчёты игроков, график"))
     campaign(p)
-    p.add_argument("--turn", type=argparse_texts.integer, metavar="N",
-                   help=_("ход (по умолчанию последний разрешённый)"))
+    p.add_argument("--turn", type=argparse_texts.cursor, metavar="N",
+                   help=_("разрешённый ход (по умолчанию последний; в играх с этапами — весь ход или одно окно "
+                          "ХОД:ЭТАП, например 3:города)"))
     p.add_argument("--format", choices=("bbcode", "markdown"), default="bbcode",
                    help=_("разметка поста: bbcode (по умолчанию) или markdown"))
     p.add_argument("--out", metavar="FILE",
                    help=_("файл поста (несколько постов: FILE, FILE.2, …); по умолчанию — на экран"))
     p.add_argument("--limit", type=argparse_texts.integer, default=60_000, metavar=_("ЗНАКОВ"),
-                   help=_("наибольшая длина поста, знаков (по умолчанию 60000)"))
+                   help=_("наибольшая длина поста, знаков (по умолчанию 60000, не меньше {least}); длиннее "
+                          "пост делится").format(least=posts.MIN_LIMIT))
     p.add_argument("--players", metavar=_("ПАПКА"),
                    help=_("папка для личных отчётов игроков (по одному .md на государство)"))
 
@@ -106,22 +109,25 @@ def run(args: argparse.Namespace, options: sync.Options | None = None) -> int:
 def _report(backend: Any, args: argparse.Namespace) -> int:
     """`report`: the forum post of a turn (to the screen or --out, with the chart beside it) and,
     with --players, each played side's own report; all of it the campaign's ruleset's words."""
+    if args.limit < posts.MIN_LIMIT:
+        raise UsageError(_("--limit: пост не короче {least} знаков, а не {limit}").format(least=posts.MIN_LIMIT,
+                                                                                        limit=args.limit))
     tables = sync.read(backend)
     rules = sync.ruleset_of(tables)
-    turn = args.turn if args.turn is not None else rules.last_resolved(tables)
-    if turn < 1:
-        raise UsageError(_("ещё ни один ход не разрешён — отчитываться не о чем"))
-    posts = rules.forum_post(tables, turn, args.format, args.limit)
+    turn = timeline.reported(tables, rules, args.turn)
+    shown = rules.calendar.format(turn, i18n.current()) if isinstance(turn, Cursor) else turn
+    # the game splits where it reads well; whatever is still longer is cut here (issue 23 p11)
+    written = posts.fit(rules.forum_post(tables, turn, args.format, args.limit), args.limit)
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
-        for i, post in enumerate(posts, start=1):
+        for i, post in enumerate(written, start=1):
             (out if i == 1 else out.with_name(f"{out.name}.{i}")).write_text(post + "\n", encoding="utf-8")
         png = rules.chart_png(tables, out.with_suffix(".png"))
-        print(_("Пост хода {turn}: {path} (постов: {n}), график: {png}").format(turn=turn, path=out, n=len(posts),
+        print(_("Пост хода {turn}: {path} (постов: {n}), график: {png}").format(turn=shown, path=out, n=len(written),
                                                                                png=png))
     else:
-        sys.stdout.write("\n\n".join(posts) + "\n")
+        sys.stdout.write("\n\n".join(written) + "\n")
     if args.players:
         folder = Path(args.players)
         folder.mkdir(parents=True, exist_ok=True)

@@ -63,6 +63,7 @@ from engine.core.tables import Changeset, Tables, WriteBlock, apply_changes
 
 from . import google_http, gsheets_lock, gsheets_sharing
 from .base import Backend
+from .book_mark import BookMark
 from .google_http import StrategosClient
 from .gsheets_batch import (
     JSON_HEADERS,
@@ -324,6 +325,7 @@ class GoogleBackend(Backend):
         self.batches_sent = 0
         self.backend_rows = 0  # rows of ``_strategos`` the read saw (the keeper's)
         self.keeper = spreadsheet_id  # the spreadsheet whose ``_strategos`` keeps the bookkeeping (KEEPER_ROW)
+        self.mark: BookMark | None = None  # the read found a player's or the GM's spreadsheet, not the campaign
 
     @classmethod
     def open(
@@ -350,6 +352,10 @@ class GoogleBackend(Backend):
         with google_errors(_("чтение таблицы Google")):
             answer = get_spreadsheet(self.client, self.spreadsheet_id, READ_FIELDS)
             tables, book, home = _absorb(self.spreadsheet_id, answer)
+            self.mark = book.mark or _gm_book_of_old(self.spreadsheet_id, book, home)
+            if self.mark is not None:  # not the campaign: nothing more is read (every command refuses it)
+                self.books, self.tab_home, self.tables = {self.spreadsheet_id: book}, {}, tables
+                return {name: [list(r) for r in grid] for name, grid in tables.items()}
             books = {self.spreadsheet_id: book}
             private: dict[str, Tables] = {}
             keeper = self.spreadsheet_id
@@ -472,6 +478,15 @@ class GoogleBackend(Backend):
         gm_books = {sid for key, sid in self.audience_home.items() if key == GM.key}
         return frozenset(tab for tab, sid in self.tab_home.items() if sid not in gm_books)
 
+    def other_book(self) -> tuple[BookMark, str] | None:
+        """A player's or the GM's spreadsheet given for the campaign (its ``_strategos`` says so: a
+        ``#book`` row): its mark and the campaign's address."""
+        if self.mark is None:
+            return None
+        where = spreadsheet_url(self.mark.campaign) if self.mark.campaign else _(
+            "таблица кампании (её адрес напечатала команда new)")
+        return self.mark, where
+
     def secret_key(self) -> str | None:
         """The spreadsheet id: the GM's store keyed a campaign made before campaign ids by it."""
         return self.spreadsheet_id
@@ -500,3 +515,13 @@ class GoogleBackend(Backend):
     def _plan(self, spreadsheet_id: str, changes: Changeset, before: Tables) -> Plan:
         """The batches that apply ``changes`` to one spreadsheet (see :func:`gsheets_plan.plan_write`)."""
         return plan_write(self.books[spreadsheet_id], changes, before, self.rng, self.max_write_bytes)
+
+
+def _gm_book_of_old(spreadsheet_id: str, book: BookState, home: dict[str, str]) -> BookMark | None:
+    """The GM's spreadsheet of a campaign made before the ``#book`` row: its ``_strategos`` names
+    itself as the GM's book (``@@gm`` / ``@gm``); the campaign is the one spreadsheet its record
+    names that no row routes tabs to.  None for any other spreadsheet."""
+    if spreadsheet_id not in (home.get(BOOK_ROW + GM.key), home.get(AUDIENCE_ROW + GM.key)):
+        return None
+    others = [sid for sid in book.record.names if sid != spreadsheet_id and sid not in home.values()]
+    return BookMark(GM, others[0] if len(others) == 1 else "")

@@ -10,13 +10,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.audience import GM, player
+from engine.core import meta
+from engine.core.audience import GM, Audience, player
 from engine.core.errors import UsageError
 from engine.core.i18n import N_
 from engine.core.messages import _
 from engine.core.tables import TabSpec, WorkbookSpec
 
-from . import google_http, gsheets_sharing
+from . import book_mark, google_http, gsheets_sharing
 from .google_http import StrategosClient
 from .gsheets_batch import JSON_HEADERS, MAX_WRITE_BYTES, Batch, Evidence, _pack, send_batch
 from .gsheets_cells import _dumps, _grid_range
@@ -230,8 +231,16 @@ def create_campaign(
         campaign_id = maker.create_book(spec.title, ids, locale)
         created = CreatedCampaign(campaign_id)
         record = gsheets_sharing.Record({campaign_id: spec.title})
+        lang = meta.lang({t.name: t.rows for t in spec.tabs}) or ""
+
+        def marked(reader: Audience) -> list[str]:
+            """The ``_strategos`` row that says whose spreadsheet this is and where the campaign is:
+            a command given it instead of the campaign refuses it in words (book_mark, issue 23 p11)."""
+            return [book_mark.ROW, *book_mark.BookMark(reader, campaign_id, lang).cells()]
+
         for side, tabs in side_tabs.items():
-            side_ids = [(t, _rid(maker.rng, used)) for t in tabs]
+            mark = TabSpec(BACKEND_TAB, [header, marked(player(side))], keeper_tab.widths, hidden=True, kind="meta")
+            side_ids = [(t, _rid(maker.rng, used)) for t in [*tabs, mark]]
             record_name = f"{spec.title} — {tabs[0].name}"
             book_id = maker.create_book(record_name, side_ids, locale)
             record.names[book_id] = record_name
@@ -272,7 +281,8 @@ def create_campaign(
             homes = [*created.order_books.items(), *((t.name, created.gm_book) for t in gm_tabs)]
             if created.gm_book:
                 homes.append((AUDIENCE_ROW + GM.key, created.gm_book))
-        kept = TabSpec(BACKEND_TAB, [header, *[[n, s] for n, s in homes], *record.rows()],
+        gm_mark = [marked(GM)] if private else []  # the GM's spreadsheet is not the campaign either
+        kept = TabSpec(BACKEND_TAB, [header, *[[n, s] for n, s in homes], *record.rows(), *gm_mark],
                        keeper_tab.widths, hidden=True, kind="meta")
         if private:
             gm_specs = [(kept if t is keeper_tab else t, sid) for t, sid in gm_ids]

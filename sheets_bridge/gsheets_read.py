@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.core.tables import Tables, is_blank
 
-from . import gsheets_lock, gsheets_sharing
+from . import book_mark, gsheets_lock, gsheets_sharing
 from .gsheets_cells import _grid_of
 from .gsheets_compact import POINT_DECIMAL_LOCALES
 from .gsheets_lock import Lock
@@ -66,6 +66,7 @@ class BookState:
     backend_rows: int = 0  # rows of the ``_strategos`` tab
     keeper: str = ""  # the spreadsheet whose ``_strategos`` keeps the rest (KEEPER_ROW), if another one
     record: gsheets_sharing.Record = field(default_factory=gsheets_sharing.Record)  # what `new` shared
+    mark: book_mark.BookMark | None = None  # a player's or the GM's spreadsheet, not the campaign (``#book``)
 
     @property
     def decimal_point(self) -> bool:
@@ -110,6 +111,9 @@ def _absorb(spreadsheet_id: str, answer: Mapping[str, Any]) -> tuple[Tables, Boo
         if title == BACKEND_TAB:
             book.backend_rows = len(grid)
             for line in grid[1:]:
+                if line and str(line[0] or "").strip() == book_mark.ROW:
+                    book.mark = book_mark.BookMark.from_cells(line[1:])
+                    continue
                 if len(line) > 1 and str(line[0] or "").strip() == KEEPER_ROW and not is_blank(line[1]):
                     book.keeper = str(line[1]).strip()
                     continue

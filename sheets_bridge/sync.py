@@ -23,7 +23,7 @@ from engine.core.messages import _
 from engine.core.ruleset import Ruleset, SyncResult, Victory
 from engine.core.tables import Changeset, Grid, ReplaceTab, Tables, WorkbookSpec, WriteBlock, apply_changes
 
-from . import secrets
+from . import book_mark, secrets
 from .base import Backend
 from .progress import Progress, Silent
 from .xlsx import XlsxBackend, create_xlsx
@@ -394,9 +394,14 @@ def exclusive(backend: Backend, command: str) -> contextlib.AbstractContextManag
 
 def read(backend: Backend) -> Tables:
     """Every tab of the campaign; from here on the command speaks the campaign's language
-    (its meta tab's «Язык»/«Language»), until the CLI's `i18n.using` block ends."""
+    (its meta tab's «Язык»/«Language»), until the CLI's `i18n.using` block ends.  One of the
+    campaign's other books (a player's, the public one: `Backend.other_book`) is refused here, in
+    words naming the campaign, before any command reads or writes anything of it (issue 23 p11)."""
     tables = backend.read()
-    i18n.adopt(meta.lang(tables) or i18n.current())
+    other = backend.other_book()
+    i18n.adopt(meta.lang(tables) or (other[0].lang if other else "") or i18n.current())
+    if other is not None:  # a player's or the public book given for the campaign: no command runs on it
+        raise book_mark.refusal(other[0], backend.location, other[1])
     return tables
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from engine.core import history, i18n, meta
 from engine.core.cursor import Cursor
-from engine.core.errors import CampaignError
+from engine.core.errors import CampaignError, UsageError
 from engine.core.messages import _
 from engine.core.ruleset import Ruleset
 from engine.core.tables import (
@@ -55,6 +55,32 @@ def list_turns(backend: Backend) -> list[dict[str, Any]]:
         shown = calendar.format(e.cursor, lang) if e.cursor.stage else str(e.turn)
         out.append({"turn": e.turn, "cursor": shown, "sha256": e.digest, "bytes": e.size})
     return out
+
+
+def reported(tables: Tables, rules: Ruleset, asked: str | None) -> int | Cursor:
+    """What ``report --turn`` asks for, refused in words unless it has been played: nothing asked,
+    the last resolved turn; a number, that turn (every window of it; it must be resolved, at least in
+    part); «3:города», that window alone (it must be in the history: resolved and not rolled back)."""
+    last = rules.last_resolved(tables)
+    if last < 1:
+        raise UsageError(_("ещё ни один ход не разрешён — отчитываться не о чем"))
+    if asked is None:
+        return last
+    text = str(asked).strip()
+    if text.isdigit():
+        turn = int(text)
+        if not 1 <= turn <= last:
+            raise UsageError(_("ход {turn} ещё не сыгран: последний разрешённый ход — {last}. Отчёт о ходе "
+                               "пишется после его разрешения; ничего не записано.").format(turn=turn, last=last))
+        return turn
+    calendar, at = cursor_of(tables, text)
+    kept = [e.cursor for e in history.entries(tables)]
+    if at not in kept:
+        lang = i18n.current()
+        raise UsageError(_("окно «{window}» ещё не разрешено (разрешены: {kept}). Отчёт об окне пишется после "
+                           "его разрешения; ничего не записано.").format(
+            window=calendar.format(at, lang), kept=", ".join(calendar.format(c, lang) for c in kept) or _("нет")))
+    return at
 
 
 def rollback(backend: Backend, to: Cursor | int | str) -> Cursor:

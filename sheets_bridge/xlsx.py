@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import datetime
 import errno
 import hashlib
 import io
@@ -42,6 +43,7 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
+from openpyxl.writer.excel import ExcelWriter
 
 from engine.core import audience, fit
 from engine.core.audience import Audience
@@ -51,6 +53,7 @@ from engine.core.tables import Cell, Changeset, Chart, Formula, Grid, Tables, Ta
 
 from . import xlsx_books, xlsx_lock
 from .base import Backend
+from .book_mark import BookMark
 from .faults import backend_error
 
 HEADER_FONT = Font(name="Calibri", size=11, bold=True, color="FFFFFF")  # the body's font: without a name
@@ -165,6 +168,32 @@ def _changed_on_disk(path: Path) -> BackendError:
           "запустите команду снова.").format(path=path))
 
 
+def save_workbook(wb: Workbook, path: Path) -> None:
+    """openpyxl's ``Workbook.save`` with its zip archive closed by us whatever happens.
+
+    When the save fails half-way (a full disk), openpyxl leaves its ``ZipFile`` open; garbage
+    collection then closes it, that close writes the archive's directory to the same full disk,
+    and Python prints the failure ("Exception ignored in: ZipFile.__del__ … OSError") after the
+    message the GM was given (issue 23, point 12).  Here a failed archive is dropped without
+    writing anything more: the temporary file it was writing is removed by the caller anyway."""
+    archive = zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
+    try:
+        wb.properties.modified = datetime.datetime.now(tz=datetime.timezone.utc).replace(tzinfo=None)
+        ExcelWriter(wb, archive).save()  # closes the archive when everything is written
+    except BaseException:
+        _abandon(archive)
+        raise
+
+
+def _abandon(archive: zipfile.ZipFile) -> None:
+    """Close a half-written archive's file without writing its directory (the write that failed
+    would fail again, and nothing later may try: ``ZipFile.close`` returns at once without a file)."""
+    fp, archive.fp = archive.fp, None
+    if fp is not None:
+        with contextlib.suppress(OSError, ValueError):  # its buffer cannot be flushed to a full disk
+            fp.close()
+
+
 def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True, expect: str | None = None,
                 prefix: str | None = None) -> str:
     """Save `wb` to `path` so that `path` is always a whole workbook, old or new; returns the new file's sha256.
@@ -186,7 +215,7 @@ def atomic_save(wb: Workbook, path: Path, keep_backup: bool = True, expect: str 
             tmp = Path(tmp_name)
             temps.append(tmp)
             _hook("before-save")
-            wb.save(tmp)
+            save_workbook(wb, tmp)
             with open(tmp, "rb") as fh:
                 digest = _sha256(fh.read())
                 os.fsync(fh.fileno())
@@ -279,6 +308,7 @@ class XlsxBackend(Backend):
         # tab -> audience for a campaign with hidden information (xlsx_books): None, no extra books
         self._audiences: dict[str, Audience] | None = None
         self._warnings: list[str] = []  # what went wrong with those books (see audit)
+        self._mark: BookMark | None = None  # this file is a public or a player's book (xlsx_books), not the campaign
 
     def exclusive(self, command: str) -> contextlib.AbstractContextManager[None]:
         """Hold the workbook's lock for a command's whole read–compute–write (see xlsx_lock).
@@ -306,6 +336,7 @@ class XlsxBackend(Backend):
             except Exception as exc:  # openpyxl raises many kinds for a broken file; its English text stays out
                 raise BackendError(self._not_a_workbook(_("содержимое книги не разбирается"))) from exc
             self._digest = _sha256(data)
+            self._mark = xlsx_books.mark_of(self._wb)
             self._audiences = xlsx_books.record_of(self._wb)
             if self._audiences is None and self.player_books:
                 self._audiences = {}
@@ -392,6 +423,15 @@ class XlsxBackend(Backend):
                 "Кампания записана, но книги для игроков рядом с ней не обновлены ({error}). Не отправляйте "
                 "их игрокам: они будут записаны заново при следующей записи (например, check)."
             ).format(error=exc))
+
+    def other_book(self) -> tuple[BookMark, str] | None:
+        """The mark of a public or a player's book (xlsx_books.write_books) and the GM's workbook it
+        names, beside it: ``g.public.xlsx`` -> ``g.xlsx``, ``g.players/Рим.xlsx`` -> ``g.xlsx``."""
+        self._load()
+        if self._mark is None:
+            return None
+        folder = self.path.parent if self._mark.reader == audience.PUBLIC else self.path.parent.parent
+        return self._mark, str(folder / self._mark.campaign)
 
     def audit(self) -> list[str]:
         """Warnings about the books beside the campaign since the last call (sync shows them)."""

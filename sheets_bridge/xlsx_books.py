@@ -33,10 +33,11 @@ from openpyxl.workbook.defined_name import DefinedNameDict
 from openpyxl.workbook.workbook import Workbook
 from openpyxl.worksheet.formula import ArrayFormula
 
-from engine.core import audience
+from engine.core import audience, meta
 from engine.core.audience import GM, PUBLIC, Audience
 from engine.core.messages import _
 
+from . import book_mark
 from .faults import backend_error
 
 PROPERTY_PREFIX = "strategos:audience:"
@@ -72,6 +73,37 @@ def set_record(wb: Workbook, tab_audiences: Mapping[str, Audience]) -> None:
     wb.custom_doc_props = props
 
 
+def mark_of(wb: Workbook) -> book_mark.BookMark | None:
+    """The mark of a book written by `write_books` (whose book it is, the GM's workbook's file name,
+    the language); None for the GM's workbook and any other one."""
+    for prop in wb.custom_doc_props.props:
+        if str(prop.name) == book_mark.PROPERTY:
+            return book_mark.BookMark.decode(prop.value)
+    return None
+
+
+def _marked(props_now: CustomPropertyList, reader: Audience, campaign: Path, lang: str) -> CustomPropertyList:
+    """A book's custom properties: those it is given (none but what another part of the bridge may
+    add: the audience record stays in the GM's workbook) and its mark."""
+    props = CustomPropertyList()
+    for p in props_now.props:
+        if str(p.name) != book_mark.PROPERTY:
+            props.append(p)
+    mark = book_mark.BookMark(reader, campaign.name, lang)
+    props.append(StringProperty(name=book_mark.PROPERTY, value=mark.encode()))
+    return props
+
+
+def _lang_of(wb: Workbook) -> str:
+    """The campaign's language as its meta tab says it ("" when it says none): a player's book has
+    no meta tab, so its mark carries it for the messages a command gives on that book."""
+    title = meta.meta_tab({title: [] for title in wb.sheetnames})
+    if title is None:
+        return ""
+    rows = [list(r) for r in wb[title].iter_rows(min_col=1, max_col=2, values_only=True)]
+    return meta.lang({title: rows}) or ""
+
+
 def book_path(campaign: Path, reader: Audience) -> Path:
     """Where ``reader``'s book lies beside the GM's workbook ``campaign``."""
     if reader == PUBLIC:
@@ -99,6 +131,7 @@ def write_books(campaign: Path, record: Mapping[str, Audience], save: Save,
         wb = openpyxl.load_workbook(io.BytesIO(data))
     computed = _Computed(data)
     names = wb.sheetnames
+    lang = _lang_of(wb)
     written: dict[Audience, Path] = {}
     for reader, tabs in audience.books(names, record).items():
         if reader == GM or not tabs:
@@ -109,6 +142,7 @@ def write_books(campaign: Path, record: Mapping[str, Audience], save: Save,
         except OSError as exc:
             raise backend_error(exc, target.parent, prefix=_("книги игроков не записаны — ")) from exc
         restore = _narrow(wb, tabs, computed.value, audience.readable(names, record, reader))
+        wb.custom_doc_props = _marked(wb.custom_doc_props, reader, campaign, lang)  # put back by `restore`
         try:
             save(wb, target, keep_backup=False, prefix=_("книга «{path}» не записана — ").format(path=target))
         finally:

@@ -197,6 +197,20 @@ class Calendar:
 
 ONE_STAGE = Calendar()
 
+def turn_of(at: int | Cursor) -> int:
+    """The turn a report asks for: a turn number (every window of it; a one-stage game's cursor is
+    its turn) or one window of a staged game («3:города»)."""
+    return at.turn if isinstance(at, Cursor) else int(at)
+
+
+def covers(at: int | Cursor, stamp: Cursor) -> bool:
+    """Whether a row stamped ``stamp`` belongs to what a report asks for: a turn number or a
+    stage-less cursor takes every window of that turn, a staged cursor that window alone (turn,
+    stage and round)."""
+    if isinstance(at, Cursor) and at.stage:
+        return stamp == at
+    return stamp.turn == turn_of(at)
+
 
 def from_key(value: object) -> Cursor:
     """A cursor as the history keeps it (``Cursor.key``: «3», «3:cities», «12:battle:2»), read without

@@ -178,12 +178,17 @@ class Ruleset(Protocol):
         """The sides that get a player report (the played ones, not the program's), sorted."""
         ...
 
-    def forum_post(self, tables: Tables, turn: int, fmt: str = "bbcode", limit: int = DEFAULT_POST_LIMIT) -> list[str]:
-        """The public post of `turn` in `fmt` ("bbcode" or "markdown"), split into posts of at most `limit`."""
+    def forum_post(self, tables: Tables, turn: int | Cursor, fmt: str = "bbcode",
+                   limit: int = DEFAULT_POST_LIMIT) -> list[str]:
+        """The public post of `turn` in `fmt` ("bbcode" or "markdown"), split into posts of at most
+        `limit` (the bridge cuts any longer one: engine/core/posts.py).  `turn` is a turn number (every
+        window of it) or, in a staged game, one window's cursor («3:города»: that window alone;
+        `cursor.covers` says which rows belong to it).  The bridge asks only for resolved windows."""
         ...
 
-    def player_report(self, tables: Tables, side: str, turn: int | None = None) -> str:
-        """`side`'s private report of `turn` (default: the last resolved), in Markdown."""
+    def player_report(self, tables: Tables, side: str, turn: int | Cursor | None = None) -> str:
+        """`side`'s private report after `turn` (default: the last resolved; a window's cursor as in
+        `forum_post`), in Markdown."""
         ...
 
     def chart_png(self, tables: Tables, path: Path) -> Path:

@@ -267,10 +267,11 @@ class DuoRuleset:
     def report_sides(self, tables: Tables) -> list[str]:
         return sorted(SIDES)
 
-    def forum_post(self, tables: Tables, turn: int, fmt: str = "bbcode", limit: int = DEFAULT_POST_LIMIT) -> list[str]:
+    def forum_post(self, tables: Tables, turn: int | Cursor, fmt: str = "bbcode",
+                   limit: int = DEFAULT_POST_LIMIT) -> list[str]:
         return reporter.forum_post(tables, turn, fmt, limit)
 
-    def player_report(self, tables: Tables, side: str, turn: int | None = None) -> str:
+    def player_report(self, tables: Tables, side: str, turn: int | Cursor | None = None) -> str:
         return "\n".join(reporter.report_lines(tables, side, turn if turn is not None else last_resolved(tables)))
 
     def chart_png(self, tables: Tables, path: Path) -> Path:

@@ -8,20 +8,21 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.core import inert
-from engine.core.cursor import from_key
+from engine.core.cursor import Cursor, covers, from_key
 from engine.core.tables import Grid, Tables, is_blank
 
 from .words import CHRONICLE, LEDGER, RANKING, RESOURCES, stock_tab
 
 
-def _turn_of(value: object) -> int | None:
+def _in(value: object, at: int | Cursor) -> bool:
+    """Whether a row stamped `value` («1:сбор») belongs to `at` (a turn, or one window)."""
     try:
-        return from_key(value).turn
+        return covers(at, from_key(value))
     except (TypeError, ValueError):
-        return None
+        return False
 
 
-def forum_post(tables: Tables, turn: int, fmt: str = "bbcode", limit: int = 60_000) -> list[str]:
+def forum_post(tables: Tables, turn: int | Cursor, fmt: str = "bbcode", limit: int = 60_000) -> list[str]:
     """The public post of `turn`: its chronicle lines and the gold ranking, split at `limit`."""
     bold = ("[b]", "[/b]") if fmt == "bbcode" else ("**", "**")
 
@@ -30,7 +31,7 @@ def forum_post(tables: Tables, turn: int, fmt: str = "bbcode", limit: int = 60_0
 
     lines = [f"{bold[0]}Дуэт, ход {turn}{bold[1]}", ""]
     lines += [f"{text(r[0])}: {text(r[1])}" for r in tables.get(CHRONICLE, [])[1:]
-              if len(r) > 1 and _turn_of(r[0]) == turn]
+              if len(r) > 1 and _in(r[0], turn)]
     lines += ["", f"{bold[0]}Золото{bold[1]}"]
     lines += [f"{text(r[0])}. {text(r[1])} — {text(r[2])}" for r in tables.get(RANKING, [])[1:] if len(r) > 2]
     posts: list[str] = []
@@ -43,7 +44,7 @@ def forum_post(tables: Tables, turn: int, fmt: str = "bbcode", limit: int = 60_0
     return [*posts, current]
 
 
-def report_lines(tables: Tables, side: str, turn: int | None, fmt: str = "markdown") -> list[str]:
+def report_lines(tables: Tables, side: str, turn: int | Cursor | None, fmt: str = "markdown") -> list[str]:
     """`side`'s private report: its stocks and its ledger lines of `turn` (every turn when None);
     sheet text inert in ``fmt`` (Markdown for the file, plain for the tab)."""
     def text(value: object) -> str:
@@ -53,7 +54,7 @@ def report_lines(tables: Tables, side: str, turn: int | None, fmt: str = "markdo
     lines += [f"- {text(r[0])}: {text(r[1])}" for r in tables.get(stock_tab(side), [])[1:] if len(r) > 1]
     lines += ["", "## Книга"]
     mine = [r for r in tables.get(LEDGER, [])[1:] if len(r) > 6 and r[1] == side
-            and (turn is None or _turn_of(r[0]) == turn)]
+            and (turn is None or _in(r[0], turn))]
     names = {r.code: r.name_ru for r in RESOURCES}
     lines += [f"- {text(r[0])}: {text(names.get(str(r[2]), r[2]))} {int(r[5]):+d} ({text(r[4])}: {text(r[6])})"
               for r in mine]

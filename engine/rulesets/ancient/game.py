@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.core import window
 from engine.core.audience import Audience
-from engine.core.cursor import Calendar, Cursor
+from engine.core.cursor import Calendar, Cursor, turn_of
 from engine.core.ledger import Resource
 from engine.core.orders import OrderRow
 from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, SyncResult, Victory
@@ -92,15 +92,16 @@ class AncientRuleset:
     def report_sides(self, tables: Tables) -> list[str]:
         return sorted(name for name, st in codec.decode(tables).campaign.states.items() if not st.ai)
 
-    def forum_post(self, tables: Tables, turn: int, fmt: str = "bbcode", limit: int = DEFAULT_POST_LIMIT) -> list[str]:
+    def forum_post(self, tables: Tables, turn: int | Cursor, fmt: str = "bbcode",
+                   limit: int = DEFAULT_POST_LIMIT) -> list[str]:
         from .report import forum_post
 
-        return forum_post(tables, turn, fmt, limit)
+        return forum_post(tables, turn_of(turn), fmt, limit)  # one stage a turn: a cursor is its turn
 
-    def player_report(self, tables: Tables, side: str, turn: int | None = None) -> str:
+    def player_report(self, tables: Tables, side: str, turn: int | Cursor | None = None) -> str:
         from .report import private_report
 
-        return private_report(tables, side, turn)
+        return private_report(tables, side, None if turn is None else turn_of(turn))
 
     def chart_png(self, tables: Tables, path: Path) -> Path:
         from .report import chart_png

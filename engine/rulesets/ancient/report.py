@@ -3,7 +3,8 @@ per player, and the chart picture for the post.
 
 The forum post is what the seed's GM posts in a new thread after each turn (ANC-TURN-06): the
 events, the battles, changes of government, new technologies, and one spoiler per state with its
-balance. A post longer than the forum allows is split between blocks, never inside a tag.
+balance. A post longer than the forum allows is split between blocks; a block longer than a post is cut
+between its lines, a tag open at the cut closed and opened again (engine/core/posts.py).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from engine.core.i18n import N_
 from engine.core.layout import find_tab, norm
 from engine.core.ledger import Resource
 from engine.core.money import amount, fmt, to_cell
+from engine.core.posts import fit
 from engine.core.tables import Cell, Grid, Tables, as_text, is_blank
 
 from . import codec
@@ -175,12 +177,12 @@ def forum_post(tables: Tables, turn: int, fmt_name: str = "bbcode", limit: int =
 
 
 def split(blocks: list[str], limit: int) -> list[str]:
-    """Join blocks into posts under `limit` characters; a block is never cut inside."""
+    """Join blocks into posts under `limit` characters; a block is cut only when it is longer than a post."""
     posts: list[str] = []
     current = ""
     for block in blocks:
-        if len(block) > limit:  # a single huge block: cut between its lines, tags kept whole
-            for piece in _cut(block, limit):
+        if len(block) > limit:  # a single huge block: cut between its lines, its tags closed and reopened
+            for piece in fit([block], limit):
                 posts, current = _add(posts, current, piece, limit)
             continue
         posts, current = _add(posts, current, block, limit)
@@ -196,24 +198,6 @@ def _add(posts: list[str], current: str, block: str, limit: int) -> tuple[list[s
     if current:
         posts.append(current)
     return posts, block
-
-
-def _cut(block: str, limit: int) -> list[str]:
-    """A spoiler too long for one post becomes several spoilers with the same title."""
-    head, _sep, rest = block.partition("\n")
-    tail = ""
-    for closing in ("[/spoiler]", "</details>"):
-        if rest.endswith(closing):
-            rest, tail = rest[: -len(closing)], closing
-    pieces, cur = [], ""
-    for line in rest.split("\n"):
-        if len(head) + len(cur) + len(line) + len(tail) + 4 > limit and cur:
-            pieces.append(f"{head}\n{cur.rstrip()}\n{tail}".rstrip())
-            cur = ""
-        cur += line[: limit - len(head) - len(tail) - 8] + "\n"
-    if cur:
-        pieces.append(f"{head}\n{cur.rstrip()}\n{tail}".rstrip())
-    return pieces
 
 
 @dataclass

@@ -168,10 +168,11 @@ class Civ1Ruleset:
     def report_sides(self, tables: Tables) -> list[str]:
         return _nations(tables)
 
-    def forum_post(self, tables: Tables, turn_: int, fmt: str = "bbcode", limit: int = DEFAULT_POST_LIMIT) -> list[str]:
+    def forum_post(self, tables: Tables, turn_: int | Cursor, fmt: str = "bbcode",
+                   limit: int = DEFAULT_POST_LIMIT) -> list[str]:
         return reporter.forum_post(tables, turn_, fmt, limit)
 
-    def player_report(self, tables: Tables, side: str, turn_: int | None = None) -> str:
+    def player_report(self, tables: Tables, side: str, turn_: int | Cursor | None = None) -> str:
         if side not in _nations(tables):
             raise CampaignError(_("нет нации «{nation}»").format(nation=side))
         return "\n".join(reporter.report_lines(tables, side, turn_))

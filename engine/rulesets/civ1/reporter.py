@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import history, inert, meta
-from engine.core.cursor import CursorError
+from engine.core.cursor import Cursor, CursorError, covers, turn_of
 from engine.core.errors import CampaignError
 from engine.core.i18n import using
 from engine.core.ledger import LedgerEntry
@@ -38,11 +38,23 @@ def _lang(tables: Tables) -> str:
     return meta.lang(tables) or "ru"
 
 
-def _turn_of(value: object) -> int | None:
+def _window_of(value: object) -> Cursor | None:
+    """The window a row's stamp («2:государство») names; None for anything else."""
     try:
-        return CALENDAR.parse(str(value)).turn
+        return CALENDAR.parse(str(value))
     except (CursorError, ValueError):
         return None
+
+
+def _in(value: object, at: int | Cursor) -> bool:
+    """Whether a row stamped `value` belongs to `at` (a turn, or one window: cursor.covers)."""
+    stamp = _window_of(value)
+    return stamp is not None and covers(at, stamp)
+
+
+def _words(at: int | Cursor, lang: str) -> str:
+    """«2» for a turn, «2:города» for one window of it."""
+    return CALENDAR.format(at, lang) if isinstance(at, Cursor) and at.stage else str(turn_of(at))
 
 
 # ------------------------------------------------------------------ formats
@@ -118,21 +130,22 @@ def battle_lines(rows: Sequence[Sequence[Cell]], fmt: str) -> list[str]:
     return lines
 
 
-def forum_post(tables: Tables, turn: int, fmt: str = "bbcode", limit: int = 60_000) -> list[str]:
-    """The public post of `turn` (both of its stages): its chronicle, its battles with every die,
-    and each nation's cities with their population — public tabs only (hidden information)."""
+def forum_post(tables: Tables, turn: int | Cursor, fmt: str = "bbcode", limit: int = 60_000) -> list[str]:
+    """The public post of `turn` (both of its stages; a window's cursor: that stage alone): its
+    chronicle, its battles with every die, and each nation's cities with their population as they
+    stood after it — public tabs only (hidden information)."""
     lang = _lang(tables)
     with using(lang):
         _bold("", fmt)  # an unknown format is refused before anything is read
-        lines = [_bold(_("Цивилизация 1.0, ход {turn}").format(turn=turn), fmt), ""]
+        lines = [_bold(_("Цивилизация 1.0, ход {turn}").format(turn=_words(turn, lang)), fmt), ""]
         lines += [f"{neutral(r[0], fmt)}: {neutral(r[1], fmt)}" for r in tables.get(CHRONICLE.tab_name(lang), [])[1:]
-                  if len(r) > 1 and _turn_of(r[0]) == turn]
-        battles = [r for r in tables.get(BATTLES.tab_name(lang), [])[1:] if r and _turn_of(r[0]) == turn]
+                  if len(r) > 1 and _in(r[0], turn)]
+        battles = [r for r in tables.get(BATTLES.tab_name(lang), [])[1:] if r and _in(r[0], turn)]
         if battles:
             lines += ["", _bold(_("Бои"), fmt), *battle_lines(battles, fmt)]
         lines += ["", _bold(_("Города"), fmt)]
         cities: dict[str, list[str]] = {}
-        for r in tables.get(CITIES_TAB.tab_name(lang), [])[1:]:
+        for r in as_of(tables, turn).get(CITIES_TAB.tab_name(lang), [])[1:]:
             if len(r) > 3 and not is_blank(r[0]):
                 cities.setdefault(str(r[1]), []).append(f"{neutral(r[0], fmt)} {neutral(r[3], fmt)}")
         lines += [f"{neutral(n, fmt)}: {', '.join(cs)}" for n, cs in sorted(cities.items())]
@@ -190,16 +203,23 @@ def balance_rows(moved: Sequence[Flow], lang: str) -> Grid:
 # ------------------------------------------------------------------ a nation's private report
 
 
-def as_of(tables: Tables, turn: int | None) -> Tables:
-    """The campaign as it stood after `turn` (None: as it stands): the snapshot of the first window
-    of a later turn (taken while that window was open), else the campaign itself."""
+def as_of(tables: Tables, turn: int | Cursor | None) -> Tables:
+    """The campaign as it stood after `turn` (None: as it stands; a window's cursor: after that
+    window): the snapshot of the first later window (taken while it was open), else the campaign."""
     if turn is None:
         return tables
-    later = [e for e in history.entries(tables) if e.turn > turn]
+    later = [e for e in history.entries(tables) if _later(e.cursor, turn)]
     return later[0].tables() if later else tables
 
 
-def report_lines(tables: Tables, nation: str, turn: int | None = None) -> list[str]:
+def _later(kept: Cursor, at: int | Cursor) -> bool:
+    """Whether a snapshot's window comes after `at` (a turn: after its last window)."""
+    if isinstance(at, Cursor) and at.stage:
+        return CALENDAR.cursor(kept.turn, kept.stage, kept.round) > CALENDAR.cursor(at.turn, at.stage, at.round)
+    return kept.turn > turn_of(at)
+
+
+def report_lines(tables: Tables, nation: str, turn: int | Cursor | None = None) -> list[str]:
     """A nation's private report after `turn` (None: the last resolved window): its «Держава» tab
     (its balances, technologies, deck, cities, what only it learned and the balance of each
     resource), one line a row — nothing of another nation's."""

@@ -37,6 +37,7 @@ from .model import World
 from .orders import describe, parse
 from .ordertypes import STATE, Given, Pass
 from .phases import combat
+from .phases.state import order_of_play
 from .resources import HAMMERS, NATIONAL, RESOURCES
 from .rules import Rules
 from .vocab import (
@@ -141,7 +142,9 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
     _start_of_stage(world, at)
     report = new_report(at.turn, lang)
     report.bind(world)
-    report.facts.order = world.seats()
+    # the turn's order of play in every stage (CIV-TURN-05): the state stage's step 1 says it again,
+    # the cities stage runs its nations in it (CIV-TURN-04; G2: the first of them gets a contested wonder)
+    report.facts.order = order_of_play(world.seats(), at.turn)
     out = Judged(at, lang, rules, opening, world, report)
     placeholders: dict[str, OrderResult] = {}  # each parsed row's echo, until a phase answers it
     orders: dict[str, list[Given]] = {}

@@ -76,7 +76,8 @@ def side(city: City) -> str:
 
 
 def order_of_play(world: World, report: Report) -> list[str]:
-    """The nations in this turn's order of play (CIV-TURN-05), or seat order before it is set."""
+    """The nations in this turn's order of play (CIV-TURN-05: set for every window by turn.judge), seat order
+    only when no order is set (a world judged outside a resolve)."""
     return [n for n in report.facts.order if n in world.nations] or world.seats()
 
 
