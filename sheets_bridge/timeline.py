@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import history, i18n, meta
+from engine.core import history, i18n, meta, tabs
 from engine.core.cursor import Cursor
 from engine.core.errors import CampaignError
 from engine.core.messages import _
@@ -172,6 +172,44 @@ def _first_difference(published: Tables, again: Tables, changes: Changeset, rule
     return None
 
 
+def _shown(now: Tables, tab: str) -> Grid:
+    """Tab `tab` as the campaign shows it now: by its title, else the one tab whose title reads the
+    same to a person (a log retitled «Журнал », or with a look-alike letter, is still that log)."""
+    if tab in now:
+        return now[tab]
+    same = [name for name in now if tabs.tab_key(name) == tabs.tab_key(tab)]
+    return now[same[0]] if len(same) == 1 else []
+
+
+def _log_difference(now: Tables, after: Tables, again: Tables, changes: Changeset, turn: str) -> str | None:
+    """The first row a window appended to a log that the campaign shows differently now, in words.
+
+    A log's rows (chronicle, ledger, battles, the order archive: the blocks `session.append_rows`
+    marks `log`) are never rewritten by a later window, so each window's own rows must still be
+    there, cell for cell, in the campaign as it is now -- not only in the snapshot taken right
+    after the window, which a later edit does not reach. Below them the log ended when the window
+    did (`after`: the next snapshot, or the campaign itself for the last window): a row found there
+    was added by hand. The header row of a new log is not held (a retitled column is no result)."""
+    for block in changes.blocks:
+        if not block.log or history.is_history(block.tab):
+            continue
+        shown, b = _shown(now, block.tab), again.get(block.tab, [])
+        for dr, line in enumerate(block.values):
+            r = block.row - 1 + dr
+            for c in range(len(line)) if r else ():
+                if _differ(_cell(shown, r, c), _cell(b, r, c)):
+                    return _where(block.tab, r, c, _cell(shown, r, c), _cell(b, r, c))
+        end = block.row - 1 + len(block.values)
+        grid = _shown(after, block.tab)
+        extra = next((r for r in range(end, len(grid)) if not all(is_blank(v) for v in grid[r])), None)
+        if extra is not None:
+            text = _("лист «{tab}», строка {row}: ниже строк хода {turn} строка, которой не писал ни один ход: "
+                     "{values}")
+            return text.format(tab=block.tab, row=extra + 1, turn=turn,
+                               values=repr([v for v in grid[extra] if not is_blank(v)]))
+    return None
+
+
 def _where(tab: str, r: int, c: int, published: Cell, again: Cell) -> str:
     cell = f"{column_letter(c + 1)}{r + 1}"
     return _("лист «{tab}», ячейка {cell} ({ref}): опубликовано {published}, пересчёт даёт {again}").format(
@@ -199,7 +237,8 @@ def verify(backend: Backend, at: Cursor | int | str, seed_lookup: SeedLookup | N
     again = apply_changes(before, result.changes)
     later = history.following(tables, at)
     after = settled(later.tables() if later is not None else tables, cid)
-    diff = _first_difference(after, again, result.changes, rules)
+    diff = _first_difference(after, again, result.changes, rules) or _log_difference(
+        settled(tables, cid), after, again, result.changes, turn)
     if diff:
         return Verdict(False, _("ход {turn} не совпадает с пересчётом: {diff}").format(turn=turn, diff=diff))
     return Verdict(True, _("ход {turn} подтверждён: зерно совпадает с опубликованным хэшем, пересчёт даёт те же "
