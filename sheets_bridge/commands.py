@@ -96,8 +96,9 @@ def run(args: argparse.Namespace, options: sync.Options | None = None) -> int:
         rolled = timeline.rollback(backend, args.to, reopen_orders=args.reopen_orders)
         if not args.quiet:
             if rolled.kept_orders:
-                said = _("Кампания возвращена к ходу {turn}: его приказы и зерно сохранены — исправьте ошибку и "
-                         "разрешите его снова (resolve); игрокам менять приказы этого окна нельзя.")
+                said = _("Кампания возвращена к ходу {turn}: открыт приём приказов на ход {turn} — с его прежними "
+                         "приказами и зерном: исправьте ошибку и разрешите его снова (resolve); менять приказы этого "
+                         "окна игрокам нельзя.")
                 if rolled.redrawn:
                     said += " " + _("Со следующего окна — новый жребий № {draw}.")
             else:

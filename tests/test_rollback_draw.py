@@ -79,7 +79,7 @@ def test_keep_orders_is_the_default_a_changed_order_is_refused_and_the_same_dice
     old = _meta(XlsxBackend(path).read())
     seed_2 = old["Раскрытое зерно последнего хода"]
     code, out, _err = _cli(capsys, "rollback", str(path), "--to", "1")
-    assert code == 0 and "приказы и зерно сохранены" in out and "новый жребий № 1" in out, out
+    assert code == 0 and "с его прежними приказами и зерном" in out and "новый жребий № 1" in out, out
     restored = XlsxBackend(path).read()
     said = _meta(restored)
     assert "приказы окна сохранены, зерно прежнее" in str(said["Последний откат"])

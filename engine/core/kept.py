@@ -94,7 +94,7 @@ def _cell(grid: Grid, r: int, c: int) -> Cell:
 
 def changes(tables: Tables, open_: Cursor) -> list[str]:
     """Each cell players type that differs from the copy kept for the open window `open_`, in
-    words: «лист «Приказы — Рим», ячейка C3: при откате «Разведка», теперь «Атака»» (a missing
+    words: «лист «…», ячейка C3: при откате «…», теперь «…»» (a missing
     order tab is named too). Nothing when no orders are kept for that window."""
     found = read(tables)
     if found is None or found[0] != open_:
