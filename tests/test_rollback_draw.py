@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -263,12 +262,3 @@ def test_google_duo_both_modes_as_the_players_see_them(google: GoogleEnv, capsys
     assert [r[6] for r in archive[1:] if r[0] == "1:сбор" and r[1] == "A"] == [9], archive
     assert timeline.verify(google.backend(sid), "1:сбор").ok
 
-
-def test_a_copy_of_a_campaign_folder_keeps_its_kept_orders(two_turns: tuple[Path, Tables], tmp_path: Path) -> None:
-    """The kept copy is a tab of the campaign (no file beside it): a copied campaign keeps its guard."""
-    path, _first = two_turns
-    timeline.rollback(XlsxBackend(path), 1)
-    copy = tmp_path / "copy" / path.name
-    copy.parent.mkdir()
-    shutil.copy(path, copy)
-    assert kept.read(XlsxBackend(copy).read()) is not None
