@@ -98,10 +98,12 @@ def test_civ1_a_chronicle_line_added_below_the_last_window_is_caught(civ: Path) 
 # ------------------------------------------------------------------ the ancient game on .xlsx
 
 
-def test_ancient_an_amount_of_turn_1_edited_after_three_turns_is_caught(campaign: Path) -> None:
+def test_ancient_an_amount_of_turn_1_edited_after_later_turns_is_caught(campaign: Path) -> None:
+    """The issue's example edits after 3 turns; 2 show the same (turn 1's verify held its rows only
+    to the snapshot of turn 2) at two thirds of the time."""
     backend = XlsxBackend(campaign)
     backend.write(rulesets.get("ancient").demo_changes(backend.read()))
-    for _ in range(3):
+    for _ in range(2):
         sync.resolve(XlsxBackend(campaign))
     tables = XlsxBackend(campaign).read()
     r = _row_of(tables, "Казна", 1)
@@ -110,7 +112,7 @@ def test_ancient_an_amount_of_turn_1_edited_after_three_turns_is_caught(campaign
     _tamper(XlsxBackend(campaign), "Казна", r, c, tables["Казна"][r][c] + 1000)
     verdict = timeline.verify(XlsxBackend(campaign), 1)
     assert not verdict.ok and "«Казна»" in verdict.message and f"{chr(65 + c)}{r + 1}" in verdict.message
-    assert timeline.verify(XlsxBackend(campaign), 3).ok
+    assert timeline.verify(XlsxBackend(campaign), 2).ok
 
 
 # ------------------------------------------------------------------ Google (the emulator)
