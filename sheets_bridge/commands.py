@@ -35,6 +35,13 @@ def add_parsers(sub: Any, campaign: Callable[[argparse.ArgumentParser], None]) -
     r.add_argument("--to", type=argparse_texts.cursor, required=True, metavar="N",
                    help=_("ход (в играх с этапами — ХОД:ЭТАП, например 3:города): кампания станет такой, "
                           "какой была, когда он был открыт"))
+    mode = r.add_mutually_exclusive_group()
+    mode.add_argument("--keep-orders", dest="reopen_orders", action="store_false", default=False,
+                      help=_("(по умолчанию) окно сохраняет свои приказы и своё зерно: ведущий исправляет ошибку и "
+                             "разрешает его заново с теми же, проверяемыми костями; со следующего окна — новый жребий"))
+    mode.add_argument("--reopen-orders", dest="reopen_orders", action="store_true",
+                      help=_("приказы окна открыты заново, и у окна новый жребий: новый хэш зерна публикуется сразу "
+                             "(нужен секрет ведущего)"))
     r.add_argument("-q", "--quiet", action="store_true", help=_("ничего не печатать, кроме ошибок"))
 
     v = sub.add_parser("verify", help=_("пересчитать опубликованный ход по раскрытому зерну и сверить"))
@@ -89,9 +96,18 @@ def run(args: argparse.Namespace, options: sync.Options | None = None) -> int:
                 print(f"{t['cursor']:>4}  {t['sha256'][:16]}  {size}")
         return 0
     if args.command == "rollback":
-        timeline.rollback(backend, args.to)
+        rolled = timeline.rollback(backend, args.to, reopen_orders=args.reopen_orders)
         if not args.quiet:
-            print(_("Кампания возвращена к ходу {turn}: открыт приём приказов на ход {turn}.").format(turn=args.to))
+            if rolled.kept_orders:
+                said = _("Кампания возвращена к ходу {turn}: открыт приём приказов на ход {turn} — с его прежними "
+                         "приказами и зерном: исправьте ошибку и разрешите его снова (resolve); менять приказы этого "
+                         "окна игрокам нельзя.")
+                if rolled.redrawn:
+                    said += " " + _("Со следующего окна — новый жребий № {draw}.")
+            else:
+                said = _("Кампания возвращена к ходу {turn}: открыт приём приказов на ход {turn}, жребий № {draw}, "
+                         "новый хэш зерна {hash} — опубликуйте его игрокам.")
+            print(said.format(turn=args.to, draw=rolled.draw, hash=rolled.commitment))
         return 0
     if args.command == "verify":
         verdict = timeline.verify(backend, args.turn)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine import rulesets
-from engine.core import gc_pause, history, i18n, meta, window
+from engine.core import draw, gc_pause, history, i18n, kept, meta, window
 from engine.core.cursor import Calendar, Cursor, CursorError
 from engine.core.dice import commitment, cursor_seed
 from engine.core.errors import CampaignError, TurnMismatch, UsageError
@@ -189,7 +189,7 @@ def matches(tables: Tables, secret: str) -> bool:
         _calendar, cursor = cursor_of(tables)
     except (CursorError, CampaignError):
         return True
-    return commitment(cursor_seed(secret, cursor)) == published
+    return commitment(cursor_seed(draw.secrets(tables, secret)[0], cursor)) == published  # after a rollback: its draw
 
 
 def _holds(value: object, secret: str) -> bool:
@@ -246,7 +246,7 @@ def _check(backend: Backend, progress: Progress | None, turn: int | None = None,
         result.summary.setdefault("notices", []).append(str(secrets.missing(meta.text(tables, meta.CAMPAIGN_ID))))
     declare_audiences(rules, tables, result.changes)
     _write(backend, result.changes, p)
-    _warn(result, _audit(backend))
+    _warn(result, _audit(backend) + _kept_warning(tables))
     return result
 
 
@@ -284,10 +284,13 @@ def _resolve(backend: Backend, turn: int | None, progress: Progress | None, stag
     rules = ruleset_of(tables)
     expect_open(tables, turn, stage)
     sec = _secret(backend, tables)
+    seed, secret = drawn(tables, sec.value)
     p.start("turn", _("Разрешение хода"), len(rules.phases) or 1)
     with gc_pause.paused():
-        result = rules.resolve(sec.tables, expect_turn=turn, secret=sec.value,
+        result = rules.resolve(kept.without(sec.tables), expect_turn=turn, seed=seed, secret=secret,
                                on_phase=lambda name: p.advance("turn", name), **_tab_ids(backend))
+    draw.carry(tables, result.changes)
+    result.changes.replace += kept.cleared(tables)
     if sec.history is not None:  # an old campaign's snapshots, now without the secret
         result.changes.replace.insert(0, ReplaceTab(history.tab_of(tables), sec.history))
     announce_victory(result, rules.victory(applied_view(sec.tables, result.changes)))
@@ -300,6 +303,29 @@ def _resolve(backend: Backend, turn: int | None, progress: Progress | None, stag
     _write(backend, result.changes, p)
     _warn(result, _audit(backend))
     return result
+
+
+def _kept_warning(tables: Tables) -> list[str]:
+    """A check's warning when the open window's orders, kept by a rollback, were changed since."""
+    try:
+        return kept.warning(tables, cursor_of(tables)[1])
+    except (CursorError, CampaignError):
+        return []
+
+
+def drawn(tables: Tables, secret: str) -> tuple[str | None, str]:
+    """(the seed to resolve the open window with, the secret its ruleset derives the next windows'
+    commitments from), after any rollback (engine/core/draw.py): the secret of the campaign's draw,
+    and no seed, unless a rollback kept the window's orders and its seed while the windows after
+    it get a new draw. A window whose kept orders were changed is refused here, before any work
+    (engine/core/kept.py)."""
+    try:
+        calendar, at = cursor_of(tables)
+    except (CursorError, CampaignError):
+        return None, secret  # the ruleset says what is wrong with the meta
+    kept.refuse_changed(tables, calendar, at)
+    own, after = draw.secrets(tables, secret)
+    return (cursor_seed(own, at) if own != after else None), after
 
 
 def declare_audiences(rules: Ruleset, tables: Tables, changes: Changeset) -> None:

@@ -19,8 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import history, i18n, meta
+from engine.core import draw, history, i18n, kept, meta, tabs
 from engine.core.cursor import Cursor
+from engine.core.dice import commitment, cursor_seed, drawn_secret
 from engine.core.errors import CampaignError, UsageError
 from engine.core.messages import _
 from engine.core.ruleset import Ruleset
@@ -36,6 +37,7 @@ from engine.core.tables import (
     is_blank,
 )
 
+from . import secrets
 from .base import Backend
 from .sync import _secret, cursor_of, exclusive, private_reports, read, refuse_leak, ruleset_of, settled
 
@@ -83,14 +85,35 @@ def reported(tables: Tables, rules: Ruleset, asked: str | None) -> int | Cursor:
     return at
 
 
-def rollback(backend: Backend, to: Cursor | int | str) -> Cursor:
+@dataclass(frozen=True)
+class Rolled:
+    """What a rollback did: the window reopened, whether its orders were kept, the draw the
+    windows now open for orders get their seeds from, and the open window's published commitment."""
+
+    cursor: Cursor
+    kept_orders: bool
+    draw: int
+    commitment: str
+    redrawn: bool = True  # False: the orders kept and no seed after the window out, so no new draw
+
+
+def rollback(backend: Backend, to: Cursor | int | str, reopen_orders: bool = False) -> Rolled:
     """Restore the campaign exactly as it was when window `to` was open («3», «3:города»); later
     snapshots are dropped.
+
+    The seeds of `to` and of the windows after it were revealed when they were resolved, so the
+    windows reopened for orders get new dice (engine/core/draw.py). By default (``keep-orders``)
+    window `to` keeps the orders it had and its seed: the GM fixes what was wrong and resolves it
+    again with the same, verifiable dice, and its resolve refuses while a player's cell differs
+    from the kept copy (engine/core/kept.py); the windows after it get a new draw. With
+    ``reopen_orders`` players may change the orders of `to` too, and `to` gets a new draw at once:
+    its new commitment is published now (this needs the GM's secret). The meta's «Последний откат»
+    says which, in the campaign's language.
 
     The dice's secret stays off the sheet: an old campaign's secret (in its meta or its snapshots)
     is moved to the GM's store first, and the restored meta keeps today's campaign id."""
     with exclusive(backend, "rollback"):
-        return _rollback(backend, to)
+        return _rollback(backend, to, reopen_orders)
 
 
 def _cursor(tables: Tables, at: Cursor | int | str) -> Cursor:
@@ -103,35 +126,87 @@ def _cursor(tables: Tables, at: Cursor | int | str) -> Cursor:
     return cursor_of(tables, at)[1]
 
 
-def _rollback(backend: Backend, at: Cursor | int | str) -> Cursor:
+def _rollback(backend: Backend, at: Cursor | int | str, reopen_orders: bool) -> Rolled:
     real = read(backend)
     to = _cursor(real, at)
     sec = _secret(backend, real, need=False)
     tables = sec.tables
-    snapshot = settled(history.entry(tables, to, cursor_of(tables)[0], i18n.current()).tables(), sec.campaign_id)
+    calendar, open_ = cursor_of(tables)
+    lang = i18n.current()
+    if reopen_orders and not sec.value:
+        raise secrets.missing(sec.campaign_id)
+    held = kept.read(tables)
     changes = Changeset()
-    meta_tab = meta.meta_tab(snapshot)
-    for name, grid in snapshot.items():
-        if name == meta_tab:
-            continue
-        changes.replace.append(ReplaceTab(name, [list(r) for r in grid]))
-    for name in tables:
-        if name not in snapshot and not history.is_history(name):
-            changes.replace.append(ReplaceTab(name, []))
-    changes.replace.append(ReplaceTab(history.tab_of(tables), history.history_grid(tables, keep_before=to)))
-    # notes explain the numbers of the undone turns: they go (the next resolve writes new ones)
-    changes.clear_notes += [name for name in snapshot if name in tables and name != meta_tab]
+    if reopen_orders and to == open_ and held is not None and held[0] == to:
+        snapshot = tables  # the window a rollback kept, reopened now: the campaign stays, its dice change
+        meta_tab = meta.meta_tab(snapshot)
+    else:
+        snapshot = settled(history.entry(tables, to, calendar, lang).tables(), sec.campaign_id)
+        meta_tab = meta.meta_tab(snapshot)
+        _restore(tables, snapshot, to, changes)
+    new_draw = draw.latest(tables) + 1  # no window has had it: unknown to players until revealed
+    if not reopen_orders and not draw.revealed_after(tables, to):
+        new_draw -= 1  # no seed after `to` is out: the windows after it keep the campaign's draw
+    window = calendar.format(to, lang) if to.stage else str(to.turn)
+    if reopen_orders:
+        changes.replace += kept.cleared(tables)
+    else:
+        held = kept.held_columns(ruleset_of(snapshot), snapshot)
+        changes.replace.append(kept.keep(snapshot, to, held, tables, meta.lang(snapshot) or lang))
+    published = meta.text(snapshot, meta.COMMITMENT)
     if meta_tab is not None:
         width = max((len(r) for r in tables.get(meta_tab, [])), default=2)
         old_rows = len(tables.get(meta_tab, []))
         restored = meta.settle(snapshot[meta_tab], sec.campaign_id) if sec.campaign_id else snapshot[meta_tab]
+        restored, published = _redrawn(restored, to, new_draw, window, sec.value if reopen_orders else None,
+                                       meta.lang(snapshot) or lang, draw.open_draw(snapshot))
         grid = [list(r) + [None] * (width - len(r)) for r in restored]
         grid += [[None] * width for _ in range(max(0, old_rows - len(grid)))]
         changes.marker.append(WriteBlock(meta_tab, 1, 1, grid))
     changes.replace += private_reports(backend, tables, changes)  # players' reports follow the campaign back
     refuse_leak(real, changes, sec.value)
     backend.write(changes)
-    return to
+    return Rolled(to, not reopen_orders, new_draw, published, reopen_orders or new_draw != draw.open_draw(snapshot))
+
+
+def _restore(tables: Tables, snapshot: Tables, to: Cursor, changes: Changeset) -> None:
+    """Every tab of the campaign back as `snapshot` holds it (a tab it has not is emptied; the
+    meta is the caller's), the history cut before `to`, the undone turns' notes gone."""
+    meta_tab = meta.meta_tab(snapshot)
+    own = kept.KEPT.found_in(tables)
+    for name, grid in snapshot.items():
+        if name == meta_tab or kept.KEPT.owns(name):
+            continue
+        changes.replace.append(ReplaceTab(name, [list(r) for r in grid]))
+    for name in tables:
+        if name not in snapshot and not history.is_history(name) and name != own:
+            changes.replace.append(ReplaceTab(name, []))
+    changes.replace.append(ReplaceTab(history.tab_of(tables), history.history_grid(tables, keep_before=to)))
+    # notes explain the numbers of the undone turns: they go (the next resolve writes new ones)
+    changes.clear_notes += [name for name in snapshot if name in tables and name != meta_tab]
+
+
+def _redrawn(grid: Grid, to: Cursor, new_draw: int, window: str, secret: str | None, lang: str,
+             own: int) -> tuple[Grid, str]:
+    """The restored meta with the rollback's draw and its words, and the open window's commitment.
+    With `secret` (orders reopened) window `to` itself gets draw `new_draw` and its new commitment;
+    without, `to` keeps its draw `own` and its commitment, and the windows after it get `new_draw`."""
+    with i18n.using(lang):
+        if secret is None:
+            grid = meta.put(grid, meta.NEXT_DRAW, new_draw if new_draw != own else None, lang)
+            said = _("к окну {window}: приказы окна сохранены, зерно прежнее (его хэш не изменился), окно "
+                     "разрешается заново с теми же приказами; ") + (
+                _("со следующего окна — новый жребий № {draw}") if new_draw != own else
+                _("зёрна следующих окон не раскрывались, жребий прежний"))
+        else:
+            grid = meta.put(grid, meta.DRAW, new_draw, lang)
+            grid = meta.put(grid, meta.NEXT_DRAW, None, lang)
+            fresh = commitment(cursor_seed(drawn_secret(secret, new_draw), to))
+            grid = meta.put(grid, meta.COMMITMENT, fresh, lang)
+            said = _("к окну {window}: приказы открыты заново, жребий № {draw} — новый хэш зерна опубликован "
+                     "(прежнее зерно окна раскрыто и больше не действует)")
+        grid = meta.put(grid, meta.ROLLBACK, said.format(window=window, draw=new_draw), lang)
+    return grid, str(meta.value_in(grid, meta.COMMITMENT) or "")
 
 
 @dataclass(frozen=True)
@@ -173,9 +248,10 @@ def _first_difference(published: Tables, again: Tables, changes: Changeset, rule
     inputs = rules.later_inputs(again)
     # the next turn's commitment needs the secret, which a re-run has not: that turn's verify checks it;
     # the revealed seed is checked against the commitment (and a campaign resolved before it has none)
-    skip = {(m, r) for m in [meta.meta_tab(again)] if m
-            for r, row in enumerate(again[m]) if r and any(meta.is_row(row, labels)
-                                                          for labels in (meta.COMMITMENT, meta.REVEALED_SEED))}
+    # the draw rows are the campaign's after a rollback, not a window's result (engine/core/draw.py)
+    skip = {(m, r) for m in [meta.meta_tab(again), meta.meta_tab(published)] if m
+            for grid in (again.get(m, []), published.get(m, [])) for r, row in enumerate(grid)
+            if r and any(meta.is_row(row, labels) for labels in (meta.COMMITMENT, meta.REVEALED_SEED, *draw.ROWS))}
     whole = [r.tab for r in changes.replace if not history.is_history(r.tab)]
     for tab in dict.fromkeys(whole):
         a, b = published.get(tab, []), again.get(tab, [])
@@ -195,6 +271,44 @@ def _first_difference(published: Tables, again: Tables, changes: Changeset, rule
                 r, c = block.row - 1 + dr, block.col - 1 + dc
                 if (block.tab, r) not in skip and _differ(_cell(a, r, c), _cell(b, r, c)):
                     return _where(block.tab, r, c, _cell(a, r, c), _cell(b, r, c))
+    return None
+
+
+def _shown(now: Tables, tab: str) -> Grid:
+    """Tab `tab` as the campaign shows it now: by its title, else the one tab whose title reads the
+    same to a person (a log retitled «Журнал », or with a look-alike letter, is still that log)."""
+    if tab in now:
+        return now[tab]
+    same = [name for name in now if tabs.tab_key(name) == tabs.tab_key(tab)]
+    return now[same[0]] if len(same) == 1 else []
+
+
+def _log_difference(now: Tables, after: Tables, again: Tables, changes: Changeset, turn: str) -> str | None:
+    """The first row a window appended to a log that the campaign shows differently now, in words.
+
+    A log's rows (chronicle, ledger, battles, the order archive: the blocks `session.append_rows`
+    marks `log`) are never rewritten by a later window, so each window's own rows must still be
+    there, cell for cell, in the campaign as it is now -- not only in the snapshot taken right
+    after the window, which a later edit does not reach. Below them the log ended when the window
+    did (`after`: the next snapshot, or the campaign itself for the last window): a row found there
+    was added by hand. The header row of a new log is not held (a retitled column is no result)."""
+    for block in changes.blocks:
+        if not block.log or history.is_history(block.tab):
+            continue
+        shown, b = _shown(now, block.tab), again.get(block.tab, [])
+        for dr, line in enumerate(block.values):
+            r = block.row - 1 + dr
+            for c in range(len(line)) if r else ():
+                if _differ(_cell(shown, r, c), _cell(b, r, c)):
+                    return _where(block.tab, r, c, _cell(shown, r, c), _cell(b, r, c))
+        end = block.row - 1 + len(block.values)
+        grid = _shown(after, block.tab)
+        extra = next((r for r in range(end, len(grid)) if not all(is_blank(v) for v in grid[r])), None)
+        if extra is not None:
+            text = _("лист «{tab}», строка {row}: ниже строк хода {turn} строка, которой не писал ни один ход: "
+                     "{values}")
+            return text.format(tab=block.tab, row=extra + 1, turn=turn,
+                               values=repr([v for v in grid[extra] if not is_blank(v)]))
     return None
 
 
@@ -225,7 +339,8 @@ def verify(backend: Backend, at: Cursor | int | str, seed_lookup: SeedLookup | N
     again = apply_changes(before, result.changes)
     later = history.following(tables, at)
     after = settled(later.tables() if later is not None else tables, cid)
-    diff = _first_difference(after, again, result.changes, rules)
+    diff = _first_difference(after, again, result.changes, rules) or _log_difference(
+        settled(tables, cid), after, again, result.changes, turn)
     if diff:
         return Verdict(False, _("ход {turn} не совпадает с пересчётом: {diff}").format(turn=turn, diff=diff))
     return Verdict(True, _("ход {turn} подтверждён: зерно совпадает с опубликованным хэшем, пересчёт даёт те же "

@@ -43,6 +43,13 @@ def cursor_seed(secret: str, cursor: Cursor) -> str:
     return turn_seed(secret, cursor.turn, stage)
 
 
+def drawn_secret(secret: str, draw: int) -> str:
+    """The secret of draw number `draw`: the campaign's own for draw 0 (every seed before rollbacks
+    drew anew), else the secret and the number, so a new draw's seeds are as unknown to players as
+    the first ones and still derived from the GM's one secret (engine/core/draw.py)."""
+    return secret if draw == 0 else f"{secret}#{draw}"
+
+
 def commitment(seed: str) -> str:
     """What the sheet shows before the turn: sha256 of the seed, checkable with any sha256 tool."""
     return hashlib.sha256(seed.encode()).hexdigest()

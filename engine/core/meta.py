@@ -33,6 +33,9 @@ COMMITMENT = ("Хэш зерна хода (sha256)", "Turn seed hash (sha256)")
 OPEN_STAGE = ("Открытый этап", "Open stage")  # only in a game whose calendar has stages
 OPEN_ROUND = ("Открытый раунд", "Open round")  # only at a stage with rounds
 REVEALED_SEED = ("Раскрытое зерно последнего хода", "Revealed seed of the last turn")
+DRAW = ("Номер жребия", "Draw number")  # only after a rollback drew new dice (engine/core/draw.py)
+NEXT_DRAW = ("Номер жребия со следующего окна", "Draw number from the next window")  # a kept window's
+ROLLBACK = ("Последний откат", "Last rollback")  # what the last rollback did, in words
 LEGACY_SECRET = ("Секрет ведущего", "GM secret")  # read only: no campaign keeps it in a cell any more
 LANG = ("Язык", "Language", "lang")
 
@@ -158,3 +161,31 @@ def revealed_seed(tables: Tables) -> str | None:
     has no such row (a campaign resolved before the row existed, or none resolved yet)."""
     seed = text(tables, REVEALED_SEED)
     return seed or None
+
+
+def put(grid: Grid, labels: tuple[str, ...], value: Cell, lang: str) -> Grid:
+    """A meta grid with the row labelled `labels` holding `value`: the row it has keeps its place
+    and its label; a new one (labelled in `lang`) takes the first blank row below the last filled
+    one, else is appended. ``None`` takes the row out (a blank row at the end keeps the height, so
+    a write of the grid over the old one leaves nothing behind)."""
+    out = [list(r) for r in grid]
+    at = next((i for i, row in enumerate(out) if i and _is(row, labels)), None)
+    if value is None:
+        if at is not None:
+            width = len(out[at])
+            del out[at]
+            out.append([None] * width)
+        return out
+    if at is not None:
+        row = out[at]
+        out[at] = [row[0], value, *row[2:]]
+        return out
+    width = max(2, *(len(r) for r in out)) if out else 2
+    line = [labels[1] if lang == "en" else labels[0], value] + [None] * (width - 2)
+    filled = [i for i, row in enumerate(out) if any(not is_blank(v) for v in row)]
+    free = (filled[-1] + 1) if filled else len(out)
+    if free < len(out):
+        out[free] = line
+    else:
+        out.append(line)
+    return out

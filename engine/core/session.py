@@ -22,12 +22,12 @@ def append_rows(tables: Tables, tab: str, header: Grid, rows: Grid) -> list[Writ
     new or empty). Rows of this very window already at the end (their first cell is the new rows'
     first cell) were left by an attempt whose marker never landed -- a GM-only spreadsheet is
     written before the campaign -- and are written over, not twice; stale rows beyond the new
-    ones are blanked."""
+    ones are blanked. The blocks are marked `log`: `verify` holds the campaign to them for good."""
     if not rows:
         return []
     grid = tables.get(tab)
     if not grid:
-        return [WriteBlock(tab, 1, 1, [*header, *rows])]
+        return [WriteBlock(tab, 1, 1, [*header, *rows], log=True)]
     last = len(grid)
     while last > 0 and all(is_blank(v) for v in grid[last - 1]):
         last -= 1
@@ -36,7 +36,7 @@ def append_rows(tables: Tables, tab: str, header: Grid, rows: Grid) -> list[Writ
         last -= 1
     width = max(len(r) for r in [*rows, *grid[last:end]])
     blanks = [[None] * width for _ in range(end - last - len(rows))]
-    return [WriteBlock(tab, last + 1, 1, [*rows, *blanks])]
+    return [WriteBlock(tab, last + 1, 1, [*rows, *blanks], log=True)]
 
 
 def history_blocks(tables: Tables, cursor: Cursor | int) -> list[WriteBlock]:

@@ -262,6 +262,9 @@ class WriteBlock:
     # who may read the tab, when this block creates it (a log's first rows); None: public, or in a
     # campaign with hidden information the GM's alone (audience.py: an undeclared tab is the GM's)
     audience: Audience | None = None
+    # rows appended to a log (chronicle, ledger, archive: session.append_rows): no later window
+    # rewrites them, so `verify` of their window holds the campaign as it is now to them
+    log: bool = False
 
 
 @dataclass
