@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
+from engine.core import i18n
 from engine.core.tables import Changeset
 from engine.rulesets.civ1 import codec, hooks
 from engine.rulesets.civ1.generate import generate, generate_orders
@@ -28,6 +30,7 @@ from engine.rulesets.civ1.workbook import new_workbook
 from sheets_bridge import cli, google_http, gsheets, secrets, sync
 from sheets_bridge.emulator.quota import kind_of
 from sheets_bridge.emulator.testing import Emulator, running_emulator
+from sheets_bridge.progress import RichProgress
 
 SA = "gm-bot@strategos-quota.iam.gserviceaccount.com"
 GM = "gm@example.com"
@@ -152,3 +155,23 @@ def test_a_civ1_campaign_of_26_nations_is_made_checked_and_resolved_under_google
     assert vt.offset >= 55 and _refused(emu) >= 1
     _calendar, open_now = sync.cursor_of(gsheets.GoogleBackend.open(sid).read())
     assert open_now.turn == 2 and open_now.rank == 0  # both stages of turn 1 resolved, once each
+
+
+@pytest.mark.parametrize(("lang", "label", "text"), [
+    ("ru", "Квота Google", "пауза 12 с: Google разрешает 60 записей в Sheets в минуту"),
+    ("en", "Google quota", "waiting 12 s: Google allows 60 Sheets writes a minute"),
+])
+def test_a_quota_wait_is_drawn_on_a_bar_of_its_own(lang: str, label: str, text: str) -> None:
+    """What the GM sees while the program waits for Google: the seconds left and why, in the campaign's
+    language; the bar goes away when the wait is over."""
+    console = Console(record=True, width=160, force_terminal=True)
+    bars = RichProgress(console)
+    with i18n.using(lang), bars.shown():
+        bars.quota_wait(12.4, "sheets-write", 60)
+        bars.bars.refresh()
+        shown = console.export_text(clear=True)
+        bars.quota_wait(0, "sheets-write", 60)
+        bars.bars.refresh()
+        after = console.export_text(clear=True)
+    assert label in shown and text in shown
+    assert text not in after
