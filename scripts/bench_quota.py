@@ -3,18 +3,14 @@
 minutes they take when the program paces itself to Google's 60 Sheets reads + 60 Sheets writes per
 minute per user (Drive apart, 12,000), on the local emulator counting them the same way.
 
-    python scripts/bench_quota.py [--json] [--only ancient|civ1] [--nations 26]
+    python scripts/bench_quota.py [--ruleset NAME] [--scenario demo] [--players 17] [--json]
 
-Two campaigns, each command run straight after the previous one (the worst case: the quota's
-minute is still full of the last command's requests), each with a client of its own as the CLI
-runs them (so a command does not know what the previous one spent and may meet a 429 first):
-
-* the ancient demo, 17 players and the GM, private orders (a spreadsheet per player): `new`,
-  `check` twice (a GM checks again after a fix), `resolve`, then `check` and `resolve` of turn 2;
-* a civ1 campaign of `--nations` generated nations (engine/rulesets/civ1/generate.py), a player
-  for each: `new`, then for both stages of turn 1 the orders, `check` and `resolve`.  The orders
-  are written through the API by the program's account, on the same quota (players typing in
-  Google's own editor spend none of it): the harder case.
+A scenario of any game, private orders (a spreadsheet per player), `--players` players and the GM:
+`new`, `check`, `check` again (a GM checks after a fix), `resolve`, then `check` and `resolve` of
+the next window.  Each command runs straight after the previous one (the worst case: the quota's
+minute is still full of the last command's requests) with a client of its own, as the CLI runs them
+(so a command does not know what the previous one spent and may be refused first).
+scripts/bench_civ1.py --quota runs a generated campaign of 26 nations with the same machinery.
 
 The time is **virtual**: the client's clock and the emulator's move on together when the client
 waits for the quota, so the run takes seconds, and a command's minutes are the seconds it waited
@@ -39,10 +35,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.core.tables import Changeset, WorkbookSpec  # noqa: E402
-from engine.rulesets.civ1 import codec, hooks  # noqa: E402
-from engine.rulesets.civ1.generate import generate, generate_orders  # noqa: E402
-from engine.rulesets.civ1.workbook import new_workbook  # noqa: E402
+from engine import rulesets  # noqa: E402
+from engine.core.tables import WorkbookSpec  # noqa: E402
 from sheets_bridge import gsheets, secrets, sync  # noqa: E402
 from sheets_bridge.emulator.quota import kind_of  # noqa: E402
 from sheets_bridge.emulator.testing import Emulator, running_emulator  # noqa: E402
@@ -50,9 +44,10 @@ from sheets_bridge.google_http import StrategosClient, make_client  # noqa: E402
 
 SA = "gm-bot@strategos-bench.iam.gserviceaccount.com"
 GM = "gm@example.com"
-SEED = 20261201
 #: Google's per-user Sheets allowance (read and write each) per minute
 SHEETS_PER_MINUTE = 60
+#: a command of the bench: its name and what it does with a client of its own
+Command = tuple[str, Callable[[StrategosClient], Any]]
 
 
 class VirtualTime:
@@ -74,81 +69,66 @@ class VirtualTime:
         self.emu.app.store.clock.offset += seconds
 
 
-@contextlib.contextmanager
-def google_quota(nations_label: str) -> Iterator[tuple[Emulator, VirtualTime, Path]]:
+class QuotaRun:
     """An emulator counting Google's per-user quotas, a virtual clock and the program's key."""
+
+    def __init__(self, emu: Emulator, key: Path) -> None:
+        self.emu = emu
+        self.key = key
+        self.time = VirtualTime(emu)
+        self.rows: list[dict[str, Any]] = []
+
+    def client(self) -> StrategosClient:
+        """A client of its own (one CLI command), on the virtual clock."""
+        return make_client(self.key, sleep=self.time.sleep, clock=self.time.clock)
+
+    def measure(self, name: str, run: Callable[[StrategosClient], Any]) -> Any:
+        """Run one command with a client of its own; keep its requests by kind, refusals and minutes."""
+        before = self.emu.stats()["total"]
+        waited, start = self.time.waited, time.perf_counter()
+        result = run(self.client())
+        computed = time.perf_counter() - start
+        requests = [r for r in self.emu.stats()["requests"] if r["n"] > before]
+        kinds = collections.Counter(kind_of(r["endpoint"]) or "token" for r in requests)
+        refused = sum(1 for r in requests if r["status"] in (429, 403) and kind_of(r["endpoint"]))
+        wait = self.time.waited - waited
+        self.rows.append({"command": name, "reads": kinds["sheets-read"], "writes": kinds["sheets-write"],
+                          "drive": kinds["drive"], "refused": refused, "waited_s": round(wait, 1),
+                          "computed_s": round(computed, 1), "minutes": round((wait + computed) / 60, 2)})
+        return result
+
+    def new(self, spec: WorkbookSpec, players: dict[str, str], private_orders: bool = True) -> str:
+        """`new --google` of ``spec``: the campaign's id."""
+        secrets.keep(spec)
+        return str(self.measure("new", lambda c: gsheets.create(spec, client=c, gm=GM, players=players,
+                                                                private_orders=private_orders).spreadsheet_id))
+
+    def sync(self, name: str, sid: str) -> None:
+        """`check` or `resolve` (``name`` starts with the command) of the campaign's open window."""
+        command = sync.check if name.startswith("check") else sync.resolve
+        self.measure(name, lambda c: command(gsheets.GoogleBackend(c, sid)))
+
+
+@contextlib.contextmanager
+def quota_run(label: str) -> Iterator[QuotaRun]:
+    """A :class:`QuotaRun` on an emulator of its own (``--quota-per-minute 60``)."""
     with running_emulator(quota_per_minute=SHEETS_PER_MINUTE) as emu, tempfile.TemporaryDirectory() as tmp:
         os.environ["STRATEGOS_GOOGLE_API_BASE"] = emu.base_url
-        os.environ.setdefault("STRATEGOS_SECRETS", str(Path(tmp) / f"secrets-{nations_label}.json"))
-        yield emu, VirtualTime(emu), emu.write_credentials(Path(tmp) / "sa.json", SA)
+        os.environ.setdefault("STRATEGOS_SECRETS", str(Path(tmp) / f"secrets-{label}.json"))
+        yield QuotaRun(emu, emu.write_credentials(Path(tmp) / "sa.json", SA))
 
 
-def measure(emu: Emulator, vt: VirtualTime, name: str, run: Callable[[StrategosClient], Any],
-            key: Path) -> dict[str, Any]:
-    """Run one command with a client of its own; its requests by kind, refusals and minutes."""
-    before = emu.stats()["total"]
-    waited, start = vt.waited, time.perf_counter()
-    client = make_client(key, sleep=vt.sleep, clock=vt.clock)
-    run(client)
-    computed = time.perf_counter() - start
-    requests = [r for r in emu.stats()["requests"] if r["n"] > before]
-    kinds = collections.Counter(kind_of(r["endpoint"]) or "token" for r in requests)
-    refused = sum(1 for r in requests if r["status"] in (429, 403) and kind_of(r["endpoint"]))
-    wait = vt.waited - waited
-    return {"command": name, "reads": kinds["sheets-read"], "writes": kinds["sheets-write"],
-            "drive": kinds["drive"], "refused": refused, "waited_s": round(wait, 1),
-            "computed_s": round(computed, 1), "minutes": round((wait + computed) / 60, 2)}
-
-
-def ancient(players: int = 17) -> list[dict[str, Any]]:
-    """The ancient demo with private orders: new, check, check again, resolve; check and resolve of turn 2."""
-    rows: list[dict[str, Any]] = []
-    with google_quota("ancient") as (emu, vt, key):
-        spec = sync._spec("ancient", "demo", "ru", None, None)
-        played = spec.played_sides()[:players]
-        people = {side: f"p{i}@example.com" for i, side in enumerate(played)}
-        secrets.keep(spec)
-        made: dict[str, str] = {}
-
-        def new(client: StrategosClient) -> None:
-            made["sid"] = gsheets.create(spec, client=client, gm=GM, players=people,
-                                         private_orders=True).spreadsheet_id
-
-        rows.append(measure(emu, vt, "new", new, key))
-        for name, command in (("check", sync.check), ("check", sync.check), ("resolve", sync.resolve),
-                              ("check (turn 2)", sync.check), ("resolve (turn 2)", sync.resolve)):
-            rows.append(measure(emu, vt, name, lambda c, f=command: f(gsheets.GoogleBackend(c, made["sid"])), key))
-    return [dict(r, campaign=f"ancient demo, {len(people)} players, private orders") for r in rows]
-
-
-def civ1(nations: int = 26) -> list[dict[str, Any]]:
-    """A civ1 campaign of generated nations: new; orders, check and resolve of both stages of turn 1."""
-    rows: list[dict[str, Any]] = []
-    with google_quota(f"civ1-{nations}") as (emu, vt, key):
-        spec: WorkbookSpec = new_workbook("bench", "ru", f"bench-quota-{nations}".ljust(32, "x"),
-                                          f"bench-quota-{nations}", data=generate(nations, SEED))
-        people = {side: f"n{i}@example.com" for i, side in enumerate(spec.played_sides())}
-        secrets.keep(spec)
-        made: dict[str, str] = {}
-
-        def new(client: StrategosClient) -> None:
-            made["sid"] = gsheets.create(spec, client=client, gm=GM, players=people).spreadsheet_id
-
-        def orders(stage: str) -> Callable[[StrategosClient], None]:
-            def write(client: StrategosClient) -> None:
-                backend = gsheets.GoogleBackend(client, made["sid"])
-                tables = backend.read()
-                found = generate_orders(codec.decode(tables), stage, SEED)
-                backend.write(Changeset(blocks=hooks.order_blocks(tables, found)))
-            return write
-
-        rows.append(measure(emu, vt, "new", new, key))
-        for stage in ("state", "cities"):
-            rows.append(measure(emu, vt, f"orders ({stage}), through the API", orders(stage), key))
-            for name, command in (("check", sync.check), ("resolve", sync.resolve)):
-                rows.append(measure(emu, vt, f"{name} ({stage})",
-                                    lambda c, f=command: f(gsheets.GoogleBackend(c, made["sid"])), key))
-    return [dict(r, campaign=f"civ1, {nations} nations") for r in rows]
+def scenario(ruleset: str, name: str, players: int) -> list[dict[str, Any]]:
+    """A scenario with private orders: new, check, check again, resolve, check and resolve of the next window."""
+    spec = sync._spec(ruleset, name, "ru", None, None)
+    played = spec.played_sides()[:players]
+    people = {side: f"p{i}@example.com" for i, side in enumerate(played)}
+    with quota_run(f"{ruleset}-{name}") as run:
+        sid = run.new(spec, people)
+        for command in ("check", "check again", "resolve", "check (next window)", "resolve (next window)"):
+            run.sync(command, sid)
+    label = f"{ruleset} {name}, {len(people)} players, private orders"
+    return [dict(r, campaign=label) for r in run.rows]
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -156,22 +136,19 @@ def table(rows: list[dict[str, Any]]) -> str:
     out = ["| campaign | command | Sheets reads | Sheets writes | Drive | refused (429) | waited, s | "
            "computed here, s | minutes |", "|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
-        out.append(f"| {r['campaign']} | `{r['command']}` | {r['reads']} | {r['writes']} | {r['drive']} | "
+        out.append(f"| {r['campaign']} | {r['command']} | {r['reads']} | {r['writes']} | {r['drive']} | "
                    f"{r['refused']} | {r['waited_s']} | {r['computed_s']} | {r['minutes']} |")
     return "\n".join(out)
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--ruleset", default=rulesets.DEFAULT, help="the game (default: the default one)")
+    p.add_argument("--scenario", default="demo")
+    p.add_argument("--players", type=int, default=17, help="players, one per played side (default 17)")
     p.add_argument("--json", action="store_true", help="the rows as JSON")
-    p.add_argument("--only", choices=("ancient", "civ1"), help="one campaign only")
-    p.add_argument("--nations", type=int, default=26, help="civ1 nations (default 26)")
     args = p.parse_args(argv)
-    rows: list[dict[str, Any]] = []
-    if args.only in (None, "ancient"):
-        rows += ancient()
-    if args.only in (None, "civ1"):
-        rows += civ1(args.nations)
+    rows = scenario(args.ruleset, args.scenario, args.players)
     print(json.dumps(rows, ensure_ascii=False, indent=1) if args.json else table(rows))
     return 0
 
