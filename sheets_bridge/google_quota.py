@@ -181,11 +181,12 @@ class QuotaPacer:
         """Wait, if needed, until a request of ``kind`` may be sent."""
         if kind is None:
             return
-        delay = self.due(kind)
-        while delay > 0:
+        for _attempt in range(3):  # once as a rule; bounded, should a clock not move while we sleep
+            delay = self.due(kind)
+            if delay <= 0:
+                return
             self.waited += delay
             wait(delay, kind, self.limits.limit(kind), self.sleep)
-            delay = self.due(kind)
 
     def answered(self, kind: str | None) -> None:
         """Count a request of ``kind`` that Google answered (now)."""
