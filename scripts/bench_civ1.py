@@ -5,6 +5,7 @@ and one write per spreadsheet the stage touches, and the sharing audit), the .xl
 the bare openpyxl load + save of the same workbook.
 
     python scripts/bench_civ1.py [--quick] [--json] [--runs N] [--sizes 5,50,500] [--engine-only]
+    python scripts/bench_civ1.py --quota [NATIONS]   # Google's per-user quotas (scripts/bench_quota.py)
 
 Worlds are generated deterministically (engine/rulesets/civ1/generate.py): a 5×5 block of land per
 nation, its capital, a village two hexes away, a war in every tenth pair; orders for both stages
@@ -193,6 +194,34 @@ def bench_google(nations: int) -> dict[str, Any] | None:
     return result
 
 
+def bench_quota(nations: int) -> list[dict[str, Any]]:
+    """Google's per-user quotas (issue 23, point 13; scripts/bench_quota.py): `new` of a campaign of
+    `nations` with a player each, then for both stages of turn 1 the orders (through the API, by the
+    program's account: the harder case), `check` and `resolve`, each straight after the last."""
+    from bench_quota import quota_run
+
+    spec = spec_of(nations)
+    people = {side: f"n{i}@example.com" for i, side in enumerate(spec.played_sides())}
+
+    def orders(stage: str) -> Callable[[Any], None]:
+        def write(client: Any) -> None:
+            backend = gsheets.GoogleBackend(client, sid)
+            tables = backend.read()
+            backend.write(Changeset(blocks=hooks.order_blocks(tables, generate_orders(codec.decode(tables), stage,
+                                                                                      SEED))))
+        return write
+
+    from sheets_bridge import gsheets
+
+    with quota_run(f"civ1-{nations}") as run:
+        sid = run.new(spec, people, private_orders=False)  # a game with hidden information is split anyway
+        for stage in STAGES:
+            run.measure(f"orders ({stage}), through the API", orders(stage))
+            run.sync(f"check ({stage})", sid)
+            run.sync(f"resolve ({stage})", sid)
+    return [dict(r, campaign=f"civ1, {nations} nations") for r in run.rows]
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--quick", action="store_true", help="xlsx and Google at 5 nations only")
@@ -200,7 +229,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--sizes", default="5,50,500", help="engine sizes (nations), smallest first")
     p.add_argument("--engine-only", action="store_true", help="the engine figures only (no .xlsx, no Google)")
+    p.add_argument("--quota", type=int, metavar="NATIONS", nargs="?", const=26,
+                   help="only Google's per-user quotas at NATIONS (26): new, orders, check, resolve back to back")
     args = p.parse_args(argv)
+    if args.quota:
+        from bench_quota import table
+
+        rows = bench_quota(args.quota)
+        print(json.dumps(rows, ensure_ascii=False, indent=1) if args.json else table(rows))
+        return 0
     runs = max(args.runs, 1)
     sizes = [int(x) for x in args.sizes.split(",")]
     engine = {n: bench_engine(n, runs) for n in sizes}

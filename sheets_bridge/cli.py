@@ -9,11 +9,12 @@ read-only folder) and any unforeseen exception become one message with a hint
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import IO, Any
@@ -30,7 +31,7 @@ from engine.core.orders import STATUS_TEXT, Status
 from engine.core.ruleset import SyncResult
 from engine.core.tables import WorkbookSpec
 
-from . import argparse_texts, commands, faults, progress, sync, xlsx_lock
+from . import argparse_texts, commands, faults, google_quota, progress, sync, xlsx_lock
 from .progress import RichProgress
 from .xlsx import XlsxBackend
 
@@ -188,9 +189,10 @@ def _new_google(args: argparse.Namespace) -> int:
                       "игроки могут быть у: {played}").format(state=ai[0], played=", ".join(spec.played_sides()))
                 )
 
-    created = sync.create_google(ruleset=args.ruleset, scenario=args.scenario, lang=args.lang, title=args.title,
-                                 gm=args.gm, players=players, private_orders=not args.open_orders,
-                                 options=_options(args), on_spec=seen)
+    with _quota_bars(args):  # a big campaign waits for Google's quota: the wait on a bar
+        created = sync.create_google(ruleset=args.ruleset, scenario=args.scenario, lang=args.lang,
+                                     title=args.title, gm=args.gm, players=players,
+                                     private_orders=not args.open_orders, options=_options(args), on_spec=seen)
     played, ai = (specs[0].played_sides(), list(specs[0].ai_sides)) if specs else ([], [])
     mode = "open" if args.open_orders else "private"
     if args.open_orders:  # the GM's explicit choice, said even with --json and --quiet (on stderr)
@@ -357,6 +359,17 @@ def _progress(args: argparse.Namespace) -> RichProgress | None:
     return RichProgress()
 
 
+@contextlib.contextmanager
+def _quota_bars(args: argparse.Namespace) -> Iterator[None]:
+    """Within the block, a wait for Google's quota is shown on a bar (when bars are shown at all)."""
+    bars = _progress(args)
+    if bars is None:
+        yield
+        return
+    with bars.shown(), google_quota.showing_waits(bars.quota_wait):
+        yield
+
+
 def _sync(args: argparse.Namespace) -> SyncResult:
     """check / resolve with progress bars when someone is watching."""
     backend = sync.open_backend(args.target, _options(args), books=args.player_books)
@@ -365,7 +378,7 @@ def _sync(args: argparse.Namespace) -> SyncResult:
         if args.command == "check":
             return sync.check(backend, turn=args.turn, stage=args.stage)
         return sync.resolve(backend, turn=args.turn, stage=args.stage)
-    with bars.shown():
+    with bars.shown(), google_quota.showing_waits(bars.quota_wait):  # a wait for Google's quota on its bar
         if args.command == "check":
             return sync.check(backend, progress=bars, turn=args.turn, stage=args.stage)
         return sync.resolve(backend, turn=args.turn, progress=bars, stage=args.stage)

@@ -14,6 +14,11 @@ Why this exists
   connection errors, ``Retry-After`` honoured, at most ``max_attempts`` tries within
   ``max_total_seconds``; then :class:`GoogleRetryExhausted` (or :class:`GoogleQuotaError`).
   ``sleep``/``clock``/``rng`` are injectable so tests run instantly.
+* **Paced to the quota.**  Before a request is sent, :class:`~sheets_bridge.google_quota.QuotaPacer`
+  waits until Google's per-user bucket of its kind (Sheets read, Sheets write, Drive) has room,
+  so a big campaign is slowed down rather than refused.  A 429 that still comes waits the
+  ``Retry-After`` Google sent, or else a quota back-off long enough to outlast a full minute
+  across the attempts (:meth:`~sheets_bridge.google_quota.QuotaLimits.backoff`).
 * **A write never applies twice.**  Only idempotent requests (GET, PUT values.update,
   DELETE, ``:clear``, ``values:batchUpdate``/``batchClear``, permissions) are retried after
   an *ambiguous* failure (5xx, read timeout, connection dropped after sending).  A
@@ -57,6 +62,9 @@ from gspread.spreadsheet import Spreadsheet
 
 from engine.core.grammar import count
 from engine.core.messages import _
+
+from .google_quota import QuotaLimits, QuotaPacer, QuotaSettingError, kind_of
+from .google_quota import wait as wait_quota
 
 ENV_API_BASE = "STRATEGOS_GOOGLE_API_BASE"
 ENV_CREDENTIALS = "GOOGLE_APPLICATION_CREDENTIALS"
@@ -257,7 +265,8 @@ class RetryPolicy:
     """Bounded exponential back-off with full jitter."""
 
     max_attempts: int = 5
-    max_total_seconds: float = 60.0
+    #: Google's quota window is a minute: the budget lets a 429 be waited out across it
+    max_total_seconds: float = 180.0
     base_delay: float = 0.5
     max_delay: float = 20.0
     retry_statuses: frozenset[int] = field(default_factory=lambda: frozenset({429, 500, 502, 503, 504}))
@@ -354,6 +363,7 @@ class StrategosHTTPClient(HTTPClient):
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
         timeout: float | tuple[float, float] | None = DEFAULT_TIMEOUT,
+        quota_limits: QuotaLimits | None = None,
     ) -> None:
         super().__init__(auth, session)  # type: ignore[arg-type]
         self.endpoints = endpoints or ApiEndpoints.from_env()
@@ -362,6 +372,7 @@ class StrategosHTTPClient(HTTPClient):
         self.clock = clock
         self.rng = rng or random.Random()
         self.timeout = timeout
+        self.quota = QuotaPacer(quota_limits or QuotaLimits.from_env(), clock, sleep)
         self._guard = _Guard()
 
     # ----------------------------------------------------------------- idempotency guard
@@ -405,11 +416,17 @@ class StrategosHTTPClient(HTTPClient):
         url = self.endpoints.rewrite(endpoint)
         idempotent = is_idempotent(method, url)
         policy = self.retry_policy
+        kind = kind_of(method, url)
+        self.quota.before(kind)  # Google's bucket of this kind has room: the time budget starts now
         start = self.clock()
         attempt = 0
+        quota_hits = 0
         while True:
             attempt += 1
             retry_after: float | None = None
+            quota_hit = False
+            if attempt > 1:
+                self.quota.before(kind)
             try:
                 response = self.session.request(
                     method=method,
@@ -446,10 +463,13 @@ class StrategosHTTPClient(HTTPClient):
                 )
                 last_error.__cause__ = exc
             else:
+                drive_rate_limit = _is_drive_rate_limit(response)
+                quota_hit = response.status_code == 429 or drive_rate_limit
+                if not quota_hit:
+                    self.quota.answered(kind)  # a refused request is not counted (nor does the emulator)
                 if response.ok:
                     return response
                 error = self._error_for(response, url, method)
-                drive_rate_limit = _is_drive_rate_limit(response)
                 retryable = response.status_code in policy.retry_statuses or drive_rate_limit
                 if not retryable:
                     raise error
@@ -460,12 +480,23 @@ class StrategosHTTPClient(HTTPClient):
             elapsed = self.clock() - start
             if attempt >= policy.max_attempts:
                 raise self._exhausted(method, url, attempt, elapsed, last_error)
-            delay = policy.backoff(attempt, self.rng)
-            if retry_after is not None:
-                delay = max(delay, retry_after)
+            if quota_hit:
+                # Google refused for the quota (the request was not executed): wait what it asked, else
+                # until our own window has room, and at least the quota back-off
+                quota_hits += 1
+                due = self.quota.due(kind) if kind else 0.0
+                asked = retry_after if retry_after is not None else self.quota.limits.backoff(quota_hits, self.rng)
+                delay = max(due, asked)
+            else:
+                delay = policy.backoff(attempt, self.rng)
+                if retry_after is not None:
+                    delay = max(delay, retry_after)
             if elapsed + delay > policy.max_total_seconds:
                 raise self._exhausted(method, url, attempt, elapsed, last_error)
-            self.sleep(delay)
+            if quota_hit and kind is not None:
+                wait_quota(delay, kind, self.quota.limits.limit(kind), self.sleep)
+            else:
+                self.sleep(delay)
 
     # ----------------------------------------------------------------- helpers
 
@@ -634,6 +665,7 @@ def _client_factory(
     sleep: Callable[[float], None] | None,
     clock: Callable[[], float] | None,
     timeout: float | tuple[float, float] | None,
+    quota_limits: QuotaLimits | None = None,
 ) -> Callable[[Credentials, requests.Session | None], StrategosHTTPClient]:
     """Build the callable gspread.Client uses to construct its HTTP client."""
 
@@ -647,6 +679,7 @@ def _client_factory(
             sleep=sleep or time.sleep,
             clock=clock or time.monotonic,
             timeout=timeout,
+            quota_limits=quota_limits,
         )
 
     return build
@@ -699,13 +732,16 @@ def make_client(
     clock: Callable[[], float] | None = None,
     timeout: float | tuple[float, float] | None = DEFAULT_TIMEOUT,
     endpoints: ApiEndpoints | None = None,
+    quota_limits: QuotaLimits | None = None,
 ) -> StrategosClient:
     """A gspread client for a service account, talking to Google or to the emulator.
 
     The key file comes from ``credentials_file`` or ``GOOGLE_APPLICATION_CREDENTIALS``;
     with ``STRATEGOS_GOOGLE_API_BASE`` set, the token endpoint is forced to
-    ``<base>/token`` and every API URL to the same base.
+    ``<base>/token`` and every API URL to the same base.  ``quota_limits`` (default: Google's,
+    or ``STRATEGOS_GOOGLE_QUOTA``) are what the client paces itself to.
     """
+    limits = quota_limits or _limits_from_env()
     info = load_service_account_info(credentials_file)
     ends = endpoints or ApiEndpoints.from_env()
     if ends.base:
@@ -714,8 +750,16 @@ def make_client(
         creds = service_account.Credentials.from_service_account_info(info, scopes=list(scopes))
     except (ValueError, KeyError) as exc:
         raise GoogleCredentialsError(_("Ключ сервисного аккаунта Google повреждён: {exc}").format(exc=exc)) from exc
-    factory = _client_factory(ends, retry_policy, sleep, clock, timeout)
+    factory = _client_factory(ends, retry_policy, sleep, clock, timeout, limits)
     return StrategosClient(auth=creds, http_client=factory)  # type: ignore[arg-type]
+
+
+def _limits_from_env() -> QuotaLimits:
+    """The quota limits of ``STRATEGOS_GOOGLE_QUOTA`` (Google's published ones when unset)."""
+    try:
+        return QuotaLimits.from_env()
+    except QuotaSettingError as exc:
+        raise GoogleError(str(exc)) from exc
 
 
 def make_user_client(
@@ -751,5 +795,5 @@ def make_user_client(
             creds = flow.run_local_server(port=0)
         cache.parent.mkdir(parents=True, exist_ok=True)
         cache.write_text(creds.to_json(), encoding="utf-8")
-    factory = _client_factory(ApiEndpoints.from_env(), retry_policy, None, None, DEFAULT_TIMEOUT)
+    factory = _client_factory(ApiEndpoints.from_env(), retry_policy, None, None, DEFAULT_TIMEOUT, _limits_from_env())
     return StrategosClient(auth=creds, http_client=factory)  # type: ignore[arg-type]

@@ -92,18 +92,21 @@ def test_a_429_storm_longer_than_the_retries_leaves_the_sheet_untouched(google: 
 
 
 def test_a_quota_window_is_waited_out_with_retry_after(google: GoogleEnv) -> None:
-    """One request per minute: the write meets a full window, waits the Retry-After, succeeds."""
+    """One write per minute: the write meets a full window, waits the Retry-After, succeeds.  Google
+    counts a user's writes apart from its reads, over all of that user's spreadsheets."""
     google.fake.emulator = google.emu  # sleeping moves the emulator's clock, so the window frees up
     sid = google.campaign("small", orders=False)
     backend = google.backend(sid)
     tables = backend.read()
     result = ruleset.resolve(tables, expect_turn=1, secret=SECRET)
+    scratch = google.client().create("Другая таблица того же аккаунта").sheet1
     google.reset()
-    google.emu.set_faults(quota_per_minute=1)
-    google.backend(sid).read()  # fills the window
+    google.emu.set_faults(quota_per_minute=1, retry_after=60)
+    google.backend(sid).read()  # a read: another allowance than the writes'
+    scratch.update([["x"]], "A1")  # fills the account's write window
     backend.write(result.changes)
     statuses = [r["status"] for r in support.settled_stats(google.emu)["requests"] if r["endpoint"] != "oauth.token"]
-    assert statuses == [200, 429, 200]
+    assert statuses == [200, 200, 429, 200]
     assert google.fake.sleeps and google.fake.sleeps[-1] >= 50  # the Retry-After (rest of the minute)
     assert meta(google.tabs(sid, "Кампания"))["Открытый ход"] == 2
 

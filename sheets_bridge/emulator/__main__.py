@@ -30,7 +30,24 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m sheets_bridge.emulator", description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=8765, help="TCP port (0 = any free port)")
     parser.add_argument("--state-dir", type=Path, help="persist data and identities here")
-    parser.add_argument("--quota-per-minute", type=int, help="429 past N requests per identity per rolling minute")
+    parser.add_argument(
+        "--quota-per-minute", type=int,
+        help="Google's per-user Sheets quota: N read and N write requests per identity per minute "
+             "(Google: 60); past it 429, as Google answers",
+    )
+    parser.add_argument(
+        "--drive-quota-per-minute", type=int,
+        help="Drive requests per identity per minute (default with --quota-per-minute: Google's 12000); "
+             "past it 403 userRateLimitExceeded",
+    )
+    parser.add_argument(
+        "--quota-window-seconds", type=float, default=60.0,
+        help="the quota's window (Google: 60); shorter for tests that prove pacing in seconds",
+    )
+    parser.add_argument(
+        "--retry-after", type=int,
+        help="send Retry-After: N with quota refusals (Google documents none; default: none)",
+    )
     parser.add_argument(
         "--fail-on",
         action="append",
@@ -89,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
         static_tokens=static,
         timeout_sleep=args.timeout_sleep,
         seed=args.seed,
+        drive_quota_per_minute=args.drive_quota_per_minute,
+        quota_window_seconds=args.quota_window_seconds,
+        retry_after=args.retry_after,
     )
     server = make_server(emulator, "127.0.0.1", args.port)  # loopback only, by design
     host, port = server.server_address[:2]

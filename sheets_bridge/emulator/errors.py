@@ -168,6 +168,16 @@ def quota_exceeded(service: str, write: bool, retry_after: int | None) -> ApiErr
     return err
 
 
+def drive_rate_limited(retry_after: int | None) -> ApiError:
+    """403 ``userRateLimitExceeded``: Drive's answer past the per-user allowance (its error guide)."""
+    message = "User Rate Limit Exceeded"
+    err = ApiError(403, {"error": {"code": 403, "message": message, "errors": [
+        {"message": message, "domain": "usageLimits", "reason": "userRateLimitExceeded"}]}})
+    if retry_after is not None:
+        err.headers["Retry-After"] = str(retry_after)
+    return err
+
+
 def server_error(code: int) -> ApiError:
     """Injected 5xx failure with Google's wording."""
     message = "Internal error encountered." if code == 500 else "The service is currently unavailable."

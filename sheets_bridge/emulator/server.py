@@ -6,7 +6,8 @@ and that fault injection refers to (``--fail-on 7:500``).  Processing order per 
 1. fault for ``n`` (500/503/429 answered, ``timeout``/``drop``/``drop-before`` closing the
    socket *before* the request is applied; ``drop-after`` applies it, then closes);
 2. authentication (``/token`` excepted) -> identity;
-3. per-identity quota over a rolling minute (429 RESOURCE_EXHAUSTED, ``Retry-After``);
+3. per-identity, per-kind quota over a rolling minute, as Google counts it (Sheets reads, Sheets
+   writes, Drive: :mod:`.quota`);
 4. the API itself.
 
 Admin endpoints live under ``/_emulator/`` and are neither counted nor authenticated.
@@ -18,7 +19,6 @@ import base64
 import collections
 import contextlib
 import json
-import math
 import socket
 import threading
 import time
@@ -35,6 +35,7 @@ from .errors import ApiError, quota_exceeded, server_error, unauthenticated
 from .http_types import ApiRequest, ApiResponse
 from .model import spreadsheet_out
 from .protection import ROLE_LEVELS
+from .quota import QuotaCounter, QuotaSettings
 from .store import Store, permission_id_for
 
 FAULT_KINDS = ("500", "503", "429", "timeout", "drop", "drop-before", "drop-after")
@@ -45,17 +46,28 @@ class Faults:
     """Runtime-adjustable failure settings."""
 
     fail_on: dict[int, str] = field(default_factory=dict)
-    quota_per_minute: int | None = None
+    quota: QuotaSettings = field(default_factory=QuotaSettings)
     timeout_sleep: float = 5.0
-    retry_after: int | None = None  # fixed Retry-After for 429s; None = time until a slot frees
+
+    @property
+    def quota_per_minute(self) -> int | None:
+        """Sheets requests of each kind (read, write) per identity per window; None = unlimited."""
+        return self.quota.sheets_per_minute
+
+    @property
+    def retry_after(self) -> int | None:
+        """A fixed Retry-After on quota refusals and injected 429s (None: none on quota refusals)."""
+        return self.quota.retry_after
 
     def to_json(self) -> dict[str, Any]:
         """Current settings as JSON."""
         return {
             "fail_on": [f"{n}:{kind}" for n, kind in sorted(self.fail_on.items())],
-            "quota_per_minute": self.quota_per_minute,
+            "quota_per_minute": self.quota.sheets_per_minute,
+            "drive_quota_per_minute": self.quota.drive_per_minute,
+            "quota_window_seconds": self.quota.window_seconds,
             "timeout_sleep": self.timeout_sleep,
-            "retry_after": self.retry_after,
+            "retry_after": self.quota.retry_after,
         }
 
 
@@ -168,43 +180,30 @@ class EmulatorApp:
         static_tokens: dict[str, str] | None = None,
         timeout_sleep: float = 5.0,
         seed: int | None = None,
+        drive_quota_per_minute: int | None = None,
+        quota_window_seconds: float = 60.0,
+        retry_after: int | None = None,
     ) -> None:
         self.store = Store(state_dir, seed=seed)
         self.stats = Stats()
-        self.faults = Faults(quota_per_minute=quota_per_minute, timeout_sleep=timeout_sleep)
+        quota = QuotaSettings(quota_per_minute, drive_quota_per_minute, quota_window_seconds, retry_after)
+        self.faults = Faults(quota=quota, timeout_sleep=timeout_sleep)
         for spec in fail_on:
             n, kind = parse_fault(spec)
             self.faults.fail_on[n] = kind
         if static_tokens:
             self.store.static_tokens.update(static_tokens)
-        self._quota_lock = threading.Lock()
-        self._windows: dict[str, collections.deque[float]] = collections.defaultdict(collections.deque)
+        self.quota = QuotaCounter()
 
     # ----------------------------------------------------------------- quota
 
     def check_quota(self, identity: str, endpoint: str) -> None:
-        """Raise 429 when ``identity`` used its requests of the rolling minute."""
-        limit = self.faults.quota_per_minute
-        if limit is None:
-            return
-        now = self.store.clock.monotonic()
-        with self._quota_lock:
-            window = self._windows[identity.casefold()]
-            while window and window[0] <= now - 60:
-                window.popleft()
-            if len(window) >= limit:
-                wait = self.faults.retry_after
-                if wait is None:
-                    wait = max(1, math.ceil(window[0] + 60 - now)) if window else 60
-                service = "drive.googleapis.com" if endpoint.startswith("drive") else "sheets.googleapis.com"
-                write = not endpoint.endswith((".get", ".list", ".batchGet", ".export"))
-                raise quota_exceeded(service, write, wait)
-            window.append(now)
+        """Refuse as Google does when ``identity`` used its allowance of this kind (:mod:`.quota`)."""
+        self.quota.check(self.faults.quota, identity, endpoint, self.store.clock.monotonic())
 
     def reset_quota(self) -> None:
         """Forget the rolling windows."""
-        with self._quota_lock:
-            self._windows.clear()
+        self.quota.reset()
 
     # ----------------------------------------------------------------- requests
 
@@ -331,14 +330,22 @@ class EmulatorApp:
                 self.faults.fail_on[n] = kind
         except ValueError as exc:
             return ApiResponse(400, {"error": str(exc)})
+        quota = self.faults.quota
         if "quota_per_minute" in body:
             value = body["quota_per_minute"]
-            self.faults.quota_per_minute = None if value is None else int(value)
+            quota.sheets_per_minute = None if value is None else int(value)
+            self.reset_quota()
+        if "drive_quota_per_minute" in body:
+            value = body["drive_quota_per_minute"]
+            quota.drive_per_minute = None if value is None else int(value)
+            self.reset_quota()
+        if "quota_window_seconds" in body:
+            quota.window_seconds = float(body["quota_window_seconds"] or 60.0)
             self.reset_quota()
         if "timeout_sleep" in body:
             self.faults.timeout_sleep = float(body["timeout_sleep"])
         if "retry_after" in body:
-            self.faults.retry_after = None if body["retry_after"] is None else int(body["retry_after"])
+            quota.retry_after = None if body["retry_after"] is None else int(body["retry_after"])
         return ApiResponse(200, self.faults.to_json())
 
 

@@ -73,11 +73,19 @@ class Emulator:
         timeout_sleep: float | None = None,
         retry_after: int | str | None = "keep",
         clear: bool = False,
+        drive_quota_per_minute: int | str | None = "keep",
+        quota_window_seconds: float | None = None,
     ) -> dict[str, Any]:
-        """Change faults at runtime (``"+1:500"`` = the next request fails with 500)."""
+        """Change faults at runtime (``"+1:500"`` = the next request fails with 500).  The quota
+        is Google's per-user one: ``quota_per_minute`` Sheets reads and as many writes per
+        ``quota_window_seconds`` (60), Drive ``drive_quota_per_minute`` (default 12,000)."""
         body: dict[str, Any] = {"fail_on": list(fail_on), "clear": clear}
         if quota_per_minute != "keep":
             body["quota_per_minute"] = quota_per_minute
+        if drive_quota_per_minute != "keep":
+            body["drive_quota_per_minute"] = drive_quota_per_minute
+        if quota_window_seconds is not None:
+            body["quota_window_seconds"] = quota_window_seconds
         if retry_after != "keep":
             body["retry_after"] = retry_after
         if timeout_sleep is not None:
@@ -115,8 +123,8 @@ def running_emulator(**options: Any) -> Iterator[Emulator]:
     """Start an emulator on a free 127.0.0.1 port in a daemon thread; yields :class:`Emulator`.
 
     ``options`` are those of :class:`sheets_bridge.emulator.server.EmulatorApp`
-    (``state_dir``, ``quota_per_minute``, ``fail_on``, ``static_tokens``, ``timeout_sleep``,
-    ``seed``).
+    (``state_dir``, ``quota_per_minute``, ``drive_quota_per_minute``, ``quota_window_seconds``,
+    ``retry_after``, ``fail_on``, ``static_tokens``, ``timeout_sleep``, ``seed``).
     """
     app = _App(**options)
     server = make_server(app, "127.0.0.1", 0)
