@@ -1,0 +1,104 @@
+"""Issue 23, point 2 on the Google emulator: a tab is orders only where the program put it for that
+side.  Each player, acting with their own credentials, adds to their own spreadsheet a sheet titled
+like every other nation's order tab, with orders in it; tries to rename their own order tab to
+another nation's title, and to add a sheet to the public campaign and to another player's
+spreadsheet.  None of it makes a row of another nation be read: every nation's real row gets its
+status, every forged sheet is named in a warning and left untouched, and the resolve plays and
+archives the real rows only."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+import test_google_support as support
+from test_google_support import GoogleEnv
+
+from engine.core.tables import Cell, Tables, WriteBlock
+from engine.rulesets.civ1.vocab import ORDERS, orders_tab
+from sheets_bridge import gsheets
+from sheets_bridge.cli import main
+from sheets_bridge.google_http import GoogleError
+
+emulator_server = support.emulator_server
+google = support.google
+
+PLAYERS = {"Рим": support.P1, "Греция": support.P2, "Вавилон": "p3@example.com"}
+STATUS = ORDERS.col("status") - 1
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    assert code == 0, (argv, captured.err)
+    return captured.out
+
+
+def _order(obj: str) -> list[Cell]:
+    return ["государство", "Основать город", obj, "1,1"]
+
+
+def _as(google: GoogleEnv, identity: str, sid: str, requests: list[dict[str, Any]]) -> None:
+    gsheets.send_batch(google.client(identity), sid, gsheets.Batch(requests))
+
+
+def _text(tables: Tables) -> str:
+    return json.dumps(tables, ensure_ascii=False, default=str)
+
+
+def test_i23_p2_no_player_makes_a_row_of_another_nation_be_read(
+    google: GoogleEnv, capsys: pytest.CaptureFixture[str]
+) -> None:
+    creds = ["--credentials", str(google.sa_key)]
+    made = json.loads(_run(capsys, "new", "--google", "--ruleset", "civ1", "--gm", support.GM,
+                           *[a for n, e in PLAYERS.items() for a in ("--player", f"{n}={e}")], *creds, "--json"))
+    sid = made["spreadsheet_id"]
+    homes = google.backend(sid)
+    homes.read()
+    book = {n: homes.tab_home[orders_tab(n)] for n in PLAYERS}
+    own_id = {n: int(homes.books[book[n]].sheets[orders_tab(n)].sheet_id) for n in PLAYERS}
+
+    forged_id = 880_000_000
+    for n, who in PLAYERS.items():
+        # the real row, typed in the player's own order tab (the input block is theirs)
+        _as(google, who, book[n], [gsheets._block_request(own_id[n], WriteBlock(orders_tab(n), 2, 1,
+                                                                                [_order(f"Настоящий{n}")]))])
+        others = [m for m in PLAYERS if m != n]
+        for m in others:  # a sheet titled as another nation's order tab, in the player's own spreadsheet
+            forged_id += 1
+            _as(google, who, book[n], [
+                {"addSheet": {"properties": {"sheetId": forged_id, "title": orders_tab(m)}}},
+                gsheets._block_request(forged_id, WriteBlock(orders_tab(m), 1, 1, [
+                    ORDERS.header("ru"), _order(f"Подделка{n}{m}")])),
+            ])
+        rename = {"updateSheetProperties": {"properties": {"sheetId": own_id[n], "title": orders_tab(n) + " "},
+                                            "fields": "title"}}
+        with pytest.raises(GoogleError):  # the program's tab is protected: its title stays
+            _as(google, who, book[n], [rename])
+        for closed in (sid, book[others[0]], made.get("gm_book") or homes.audience_home["gm"]):
+            with pytest.raises(GoogleError):  # a reader, or no access at all
+                _as(google, who, closed, [{"addSheet": {"properties": {"title": orders_tab(others[0])}}}])
+
+    out = json.loads(_run(capsys, "check", sid, *creds, "--json"))
+    warned = "\n".join(out.get("warnings", []))
+    for n in PLAYERS:
+        for m in PLAYERS:
+            if m != n:
+                assert f"«{orders_tab(m)}»" in warned and f"«{n}»" in warned, (n, m, warned)
+
+    tables = google.backend(sid).read()
+    assert "Подделка" not in _text(tables)
+    for n in PLAYERS:
+        row = tables[orders_tab(n)][1]
+        assert row[2] == f"Настоящий{n}" and row[STATUS], (n, row)  # the real row has its status
+        forged = google.tabs(book[n], *[orders_tab(m) for m in PLAYERS if m != n])
+        for m, grid in forged.items():  # nothing was written into a forged sheet
+            assert len(grid[1]) <= STATUS and grid[1][2].startswith("Подделка"), (n, m, grid[1])
+
+    _run(capsys, "resolve", sid, *creds, "--stage", "государство")
+    after = google.backend(sid).read()
+    archive = _text({"a": after["Архив приказов"]})
+    assert "Подделка" not in _text(after)
+    for n in PLAYERS:
+        assert f"Настоящий{n}" in archive, n
