@@ -4,8 +4,8 @@ In a campaign with hidden information each side's tabs live in a spreadsheet of 
 writable by its player (to type orders), who may therefore add sheets to it.  A tab is read from
 such a spreadsheet only where the program put it for that side: its stable id (sheetId) is listed
 for that spreadsheet in the keeper's ``_strategos`` (``TAB_ROW``), whatever its title says.  A tab
-added by a player -- «Приказы — Рим» in Вавилон's spreadsheet -- is therefore never read, as orders
-or anything else, and the GM is told its name (``warnings``).
+added by a player -- one titled as another side's order tab, in their own spreadsheet -- is
+therefore never read, as orders or anything else, and the GM is told its name (``warnings``).
 
 A campaign made before the ids were kept lists none: its tabs are taken by title as before, except
 a title found in two players' spreadsheets (neither is taken) or one the campaign or the GM's book

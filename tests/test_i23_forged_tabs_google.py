@@ -15,7 +15,8 @@ import pytest
 import test_google_support as support
 from test_google_support import GoogleEnv
 
-from engine.core.tables import Cell, Tables, WriteBlock
+from engine.core.audience import player
+from engine.core.tables import Cell, Changeset, ReplaceTab, Tables, WriteBlock
 from engine.rulesets.civ1.vocab import ORDERS, orders_tab
 from sheets_bridge import gsheets
 from sheets_bridge.cli import main
@@ -102,3 +103,26 @@ def test_i23_p2_no_player_makes_a_row_of_another_nation_be_read(
     assert "Подделка" not in _text(after)
     for n in PLAYERS:
         assert f"Настоящий{n}" in archive, n
+
+
+def test_i23_p2_a_tab_the_program_adds_to_a_players_spreadsheet_later_is_read_by_its_id(
+    google: GoogleEnv, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A write that creates a tab of one side (``beside`` its order tab) lists its id in the GM's
+    ``_strategos`` in the same write: the next read takes it from that side's spreadsheet, and a
+    sheet of the same kind the player adds beside it is still refused."""
+    creds = ["--credentials", str(google.sa_key)]
+    made = json.loads(_run(capsys, "new", "--google", "--ruleset", "civ1", "--gm", support.GM,
+                           "--player", f"Рим={support.P1}", *creds, "--json"))
+    sid = made["spreadsheet_id"]
+    backend = google.backend(sid)
+    backend.read()
+    note = "Заметка — Рим"
+    backend.write(Changeset(replace=[ReplaceTab(note, [["от ведущего"]], beside=orders_tab("Рим"),
+                                                audience=player("Рим"))]))
+    rome = backend.tab_home[orders_tab("Рим")]
+    _as(google, support.P1, rome, [{"addSheet": {"properties": {"sheetId": 990_000_001, "title": "Заметка 2"}}}])
+    again = google.backend(sid)
+    tables = again.read()
+    assert tables[note] == [["от ведущего"]] and again.tab_home[note] == rome
+    assert "Заметка 2" not in tables and any("«Заметка 2»" in w for w in again.audit())
