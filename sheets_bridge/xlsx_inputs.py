@@ -104,6 +104,17 @@ def cells_of(ws: Any) -> Cells:
     return out
 
 
+def _book_cells(ws: Any) -> Cells:
+    """Every non-blank cell of a sheet of a book loaded read-only (a player's: read, never saved)."""
+    out: Cells = {}
+    for line in ws.iter_rows():
+        for cell in line:
+            v = _value(cell) if getattr(cell, "value", None) is not None else None
+            if v is not None:
+                out[(cell.row, cell.column)] = v
+    return out
+
+
 def _split(cells: Cells, block: Block | None) -> tuple[Cells, Cells]:
     """The cells inside the input block and those outside it."""
     inside: Cells = {}
@@ -158,7 +169,7 @@ def read_books(campaign: Path, wb: Workbook, record: Mapping[str, Audience], boo
             continue  # not sent back yet: the GM's copy stands
         try:
             data = path.read_bytes()
-            book = openpyxl.load_workbook(io.BytesIO(data))
+            found = _read_book(reader, path, data, tabs, sheets, blocks)
         except Exception as exc:  # a broken file in many ways: its text stays out, the book stays as it is
             out.skip.add(reader)
             out.warnings.append(_(
@@ -166,7 +177,19 @@ def read_books(campaign: Path, wb: Workbook, record: Mapping[str, Audience], boo
                 "перезаписывает. Пусть игрок сохранит её как «Книга Excel (.xlsx)» и пришлёт снова (или удалите "
                 "её — тогда будет записана новая).").format(path=path, why=type(exc).__name__))
             continue
+        out.cells += found.cells
+        out.warnings += found.warnings
+        out.keep |= found.keep
         out.digests[reader] = hashlib.sha256(data).hexdigest()
+    return out
+
+
+def _read_book(reader: Audience, path: Path, data: bytes, tabs: list[str], sheets: Mapping[str, Any],
+               blocks: Mapping[str, Block]) -> Reading:
+    """One player's book (``data``, the bytes of ``path``) against the GM's ``sheets``."""
+    out = Reading()
+    book = openpyxl.load_workbook(io.BytesIO(data), read_only=True)  # a third faster than a full load
+    try:
         written = {str(line[0]): (str(line[1]), str(line[2]))
                    for line in _props(book, WRITTEN_PREFIX) if len(line) == 3}
         bak = path.with_name(path.name + ".bak")
@@ -178,8 +201,10 @@ def read_books(campaign: Path, wb: Workbook, record: Mapping[str, Audience], boo
                     "читается — ни как приказы, ни как данные. Прежняя книга сохранится рядом: {bak}."
                 ).format(side=reader.side, path=path, tab=ws.title, bak=bak))
                 continue
-            _read_tab(out, reader, path, ws.title, cells_of(ws), cells_of(sheets[ws.title]), blocks.get(ws.title),
+            _read_tab(out, reader, path, ws.title, _book_cells(ws), cells_of(sheets[ws.title]), blocks.get(ws.title),
                       written.get(ws.title))
+    finally:
+        book.close()
     return out
 
 

@@ -18,7 +18,7 @@ from test_google_support import GoogleEnv
 from engine.core.audience import player
 from engine.core.tables import Cell, Changeset, ReplaceTab, Tables, WriteBlock
 from engine.rulesets.civ1.vocab import ORDERS, orders_tab
-from sheets_bridge import gsheets
+from sheets_bridge import gsheets, gsheets_gate
 from sheets_bridge.cli import main
 from sheets_bridge.google_http import GoogleError
 
@@ -126,3 +126,20 @@ def test_i23_p2_a_tab_the_program_adds_to_a_players_spreadsheet_later_is_read_by
     tables = again.read()
     assert tables[note] == [["от ведущего"]] and again.tab_home[note] == rome
     assert "Заметка 2" not in tables and any("«Заметка 2»" in w for w in again.audit())
+
+
+def test_i23_p2_a_campaign_without_ids_reads_no_title_two_players_spreadsheets_share() -> None:
+    """A campaign made before the ``#tab`` rows: a title found in two players' spreadsheets, or one
+    the campaign already has, is read from none (a forger cannot take another side's tab's place)."""
+    books: dict[str, Tables] = {"rome": {"Приказы — Рим": [], "Своё": []}, "babylon": {"Приказы — Рим": []}}
+    gate = gsheets_gate.Gate({}, books)
+    tables: Tables = {"Кампания": []}
+    info = gsheets.SheetInfo
+    assert not gate.admits("rome", info("rome", 1, "Приказы — Рим", 1, 1), tables)
+    assert not gate.admits("babylon", info("babylon", 2, "Приказы — Рим", 1, 1), tables)
+    assert gate.admits("rome", info("rome", 3, "Своё", 1, 1), tables)
+    assert not gate.admits("rome", info("rome", 4, "Кампания", 1, 1), tables)
+    with_ids = gsheets_gate.Gate({"rome": {1}}, books)
+    assert with_ids.admits("rome", info("rome", 1, "Приказы — Рим", 1, 1), tables)
+    assert not with_ids.admits("babylon", info("babylon", 2, "Приказы — Рим", 1, 1), tables)
+    assert gate.refused == {"rome": ["Приказы — Рим", "Кампания"], "babylon": ["Приказы — Рим"]}

@@ -146,3 +146,18 @@ def test_i23_p1_the_ancient_game_with_player_books_reads_orders_typed_in_a_book(
     ws = openpyxl.load_workbook(path)["Приказы — Рим"]
     header = [c.value for c in ws[1]]
     assert ws["A2"].value == "Нет действий" and ws.cell(row=2, column=header.index("Статус") + 1).value
+
+
+def test_i23_p1_a_formula_typed_in_a_players_book_is_read_as_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Player text is data: a formula typed in the book reaches the GM's workbook, and the book
+    written back, as a string, never as a live formula."""
+    path = _civ(tmp_path, capsys)
+    formula = '=HYPERLINK("http://example.com","x")'
+    _type(_book(path, "Греция"), orders_tab("Греция"), 2, ["государство", "Нет действий", None, None, None, None,
+                                                            formula])
+    _run(capsys, "check", str(path))
+    for where in (path, _book(path, "Греция")):
+        cell = openpyxl.load_workbook(where)[orders_tab("Греция")]["G2"]
+        assert (cell.value, cell.data_type) == (formula, "s"), where
