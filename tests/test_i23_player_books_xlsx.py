@@ -15,10 +15,11 @@ import openpyxl
 import pytest
 
 from engine.core.audience import player
-from engine.core.tables import Cell
+from engine.core.tables import Cell, Changeset, WriteBlock
 from engine.rulesets.civ1.vocab import ORDERS, orders_tab, realm_tab
 from sheets_bridge import xlsx_books
 from sheets_bridge.cli import main
+from sheets_bridge.xlsx import XlsxBackend
 
 STATUS = ORDERS.col("status")
 ARCHIVE = "Архив приказов"
@@ -161,3 +162,20 @@ def test_i23_p1_a_formula_typed_in_a_players_book_is_read_as_text(
     for where in (path, _book(path, "Греция")):
         cell = openpyxl.load_workbook(where)[orders_tab("Греция")]["G2"]
         assert (cell.value, cell.data_type) == (formula, "s"), where
+
+
+def test_i23_p1_a_book_saved_again_after_the_read_is_not_replaced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The player saves their book while a command runs (after its read): the command's write
+    does not replace it -- what they typed then is read by the next command -- and the GM is told."""
+    path = _civ(tmp_path, capsys)
+    backend = XlsxBackend(path)
+    backend.read()
+    late = ["государство", "Нет действий"]
+    _type(_book(path, "Рим"), orders_tab("Рим"), 2, late)
+    backend.write(Changeset(blocks=[WriteBlock("Журнал", 1, 1, [["Окно"]])]))
+    assert any(str(_book(path, "Рим")) in w for w in backend.audit())
+    assert _row(_book(path, "Рим"), orders_tab("Рим"), 2)[:2] == late
+    _run(capsys, "check", str(path))
+    assert _row(path, orders_tab("Рим"), 2)[:2] == late
