@@ -75,8 +75,13 @@ def test_i23_p2_no_player_makes_a_row_of_another_nation_be_read(
             ])
         rename = {"updateSheetProperties": {"properties": {"sheetId": own_id[n], "title": orders_tab(n) + " "},
                                             "fields": "title"}}
-        with pytest.raises(GoogleError):  # the program's tab is protected: its title stays
+        with pytest.raises(GoogleError):  # the program's tab is protected: its title stays ...
             _as(google, who, book[n], [rename])
+        with pytest.raises(GoogleError):  # ... and so does the tab
+            _as(google, who, book[n], [{"deleteSheet": {"sheetId": own_id[n]}}])
+        forged_id += 1  # a sheet titled as a GM's tab: no more read than an order tab of another side
+        _as(google, who, book[n], [{"addSheet": {"properties": {"sheetId": forged_id, "title": "Казна"}}},
+                                   gsheets._block_request(forged_id, WriteBlock("Казна", 1, 1, [["Подделка"]]))])
         for closed in (sid, book[others[0]], made.get("gm_book") or homes.audience_home["gm"]):
             with pytest.raises(GoogleError):  # a reader, or no access at all
                 _as(google, who, closed, [{"addSheet": {"properties": {"title": orders_tab(others[0])}}}])
@@ -87,6 +92,7 @@ def test_i23_p2_no_player_makes_a_row_of_another_nation_be_read(
         for m in PLAYERS:
             if m != n:
                 assert f"«{orders_tab(m)}»" in warned and f"«{n}»" in warned, (n, m, warned)
+    assert warned.count("«Казна»") == len(PLAYERS)
 
     tables = google.backend(sid).read()
     assert "Подделка" not in _text(tables)
