@@ -11,9 +11,11 @@ import io
 import json
 from pathlib import Path
 
+import duo_game.words as duo
 import openpyxl
 import pytest
 
+from engine import rulesets
 from engine.core.audience import player
 from engine.core.tables import Cell, Changeset, WriteBlock
 from engine.rulesets.civ1.vocab import ORDERS, orders_tab, realm_tab
@@ -179,3 +181,26 @@ def test_i23_p1_a_book_saved_again_after_the_read_is_not_replaced(
     assert _row(_book(path, "Рим"), orders_tab("Рим"), 2)[:2] == late
     _run(capsys, "check", str(path))
     assert _row(path, orders_tab("Рим"), 2)[:2] == late
+
+
+def test_i23_p1_p2_the_duo_game_reads_b_from_bs_book_and_nothing_b_writes_for_a(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The test game of two stages: B's rows typed in B's book are judged (one waits for «торг»);
+    a sheet «Приказы — A» that B adds to their book gives A no row."""
+    monkeypatch.setitem(rulesets.RULESETS, duo.NAME, "duo_game.game:RULESET")
+    path = tmp_path / "дуэт.xlsx"
+    _run(capsys, "new", str(path), "--ruleset", duo.NAME)
+    book = _book(path, "B")
+    rows = [["сбор", "добыть", "золото", 7], ["сбор", "добыть", "зерно", 5], ["торг", "продать", "зерно", 20]]
+    for r, values in enumerate(rows, start=2):
+        _type(book, duo.orders_tab("B"), r, values)
+    _type(book, duo.orders_tab("A"), 2, ["сбор", "добыть", "золото", 9], add=True)
+    checked = _run(capsys, "check", str(path))
+    warned = _warnings(checked)
+    assert checked["waiting"] == 1 and "A не прислал приказов" in warned, warned  # A plays its stand-in only
+    assert checked["orders"] == {"accepted": 3}  # B's two rows and A's stand-in
+    assert f"«{duo.orders_tab('A')}»" in _warnings(checked)
+    assert all(v is None for line in openpyxl.load_workbook(path)[duo.orders_tab("A")].iter_rows(min_row=2,
+                                                                                                  values_only=True)
+               for v in line)
