@@ -514,19 +514,30 @@ class GoogleBackend(Backend):
         return WriteBlock(BACKEND_TAB, self.backend_rows, 1, [[tab, home]])
 
     def _placements(self, plans: dict[str, Plan], parts: dict[str, Changeset]) -> list[WriteBlock]:
-        """The ``TAB_ROW`` rows of ``_strategos`` listing, by stable id, the tabs ``plans`` add to the
-        players' books for the changes of ``parts`` (their staging and lock tabs are no tabs of the
-        campaign): the next read takes those tabs from there, and no other (gsheets_gate)."""
+        """The ``TAB_ROW`` rows of ``_strategos`` listing, by stable id, the tabs this write puts into
+        the players' books (``plans``, for the changes of ``parts``): those it adds (not its staging
+        or lock tabs), and those it writes there that are not listed yet (an earlier write added them
+        and failed before the GM's book was written).  The write routes a tab into a player's book
+        only as that side's (its audience, or ``beside`` its order tab), never by a title found there.
+        The next read takes these tabs from there, and no other (gsheets_gate)."""
+        keeper = self.books.get(self.keeper)
+        placed = keeper.placed if keeper is not None else {}
         rows: list[WriteBlock] = []
+        if not placed:  # a campaign made before the ids: read by title (gsheets_gate), never half listed
+            return rows
         for sid, plan in plans.items():
             tabs = {r.tab for r in parts[sid].replace} | {b.tab for b in parts[sid].all_blocks()}
+            ids = {t: info.sheet_id for t, info in self.books[sid].sheets.items() if t in tabs}
             for batch in plan.batches:
                 for request in batch.requests:
                     made = (request.get("addSheet") or {}).get("properties") or {}
                     if made.get("title") in tabs:
-                        self.backend_rows += 1
-                        row = [TAB_ROW, sid, str(made["sheetId"])]
-                        rows.append(WriteBlock(BACKEND_TAB, self.backend_rows, 1, [row]))
+                        ids[str(made["title"])] = int(made["sheetId"])
+            for sheet_id in ids.values():
+                if sheet_id not in placed.get(sid, ()):
+                    placed.setdefault(sid, set()).add(sheet_id)
+                    self.backend_rows += 1
+                    rows.append(WriteBlock(BACKEND_TAB, self.backend_rows, 1, [[TAB_ROW, sid, str(sheet_id)]]))
         return rows
 
     def _reread(self) -> Tables:

@@ -133,6 +133,13 @@ def test_i23_p2_a_tab_the_program_adds_to_a_players_spreadsheet_later_is_read_by
     assert tables[note] == [["от ведущего"]] and again.tab_home[note] == rome
     assert "Заметка 2" not in tables and any("«Заметка 2»" in w for w in again.audit())
 
+    # a write that added a tab to Рим's spreadsheet and failed before the GM's: the tab is not listed
+    late = "Итоги — Рим"
+    _as(google, support.SA, rome, [{"addSheet": {"properties": {"sheetId": 990_000_002, "title": late}}}])
+    assert late not in again.read()
+    again.write(Changeset(replace=[ReplaceTab(late, [["снова"]], beside=orders_tab("Рим"), audience=player("Рим"))]))
+    assert google.backend(sid).read()[late] == [["снова"]]  # the re-run's write lists it
+
 
 def test_i23_p2_a_campaign_without_ids_reads_no_title_two_players_spreadsheets_share() -> None:
     """A campaign made before the ``#tab`` rows: a title found in two players' spreadsheets, or one
