@@ -280,6 +280,7 @@ class XlsxBackend(Backend):
         self._audiences: dict[str, Audience] | None = None
         self._warnings: list[str] = []  # what went wrong with those books (see audit)
         self._reading = xlsx_inputs.Reading()  # what the read found in the players' books
+        self._worded: list[xlsx_inputs.Say] = []  # its warnings, worded when audit shows them
 
     def exclusive(self, command: str) -> contextlib.AbstractContextManager[None]:
         """Hold the workbook's lock for a command's whole read–compute–write (see xlsx_lock).
@@ -321,7 +322,7 @@ class XlsxBackend(Backend):
         sheets = {ws.title: ws for ws in wb.worksheets}
         for tab, row, col, value in self._reading.cells:
             _put(sheets[tab], row, col, value)  # a player's text stays text
-        self._warnings += self._reading.warnings
+        self._worded = list(self._reading.warnings)  # worded by audit, in the campaign's language
 
     def _not_a_workbook(self, why: str) -> str:
         bak = self.path.with_name(self.path.name + ".bak")
@@ -413,8 +414,10 @@ class XlsxBackend(Backend):
             self._reading = xlsx_inputs.Reading(skip=self._reading.skip)
 
     def audit(self) -> list[str]:
-        """Warnings about the books beside the campaign since the last call (sync shows them)."""
-        out, self._warnings = self._warnings, []
+        """Warnings about the books beside the campaign since the last call (sync shows them): what
+        the read found in the players' books first, then what went wrong writing them."""
+        out = [say() for say in self._worded] + self._warnings
+        self._worded, self._warnings = [], []
         return out
 
     @property

@@ -43,6 +43,7 @@ INPUT_PREFIX = "strategos:input:"
 WRITTEN_PREFIX = "strategos:written:"
 SHOWN = 5  # cells or rows a warning names before «и ещё N»
 
+Say = Callable[[], str]  # a warning, worded in the language current when it is called
 Block = tuple[int, int]  # the 1-based first and last column players type in (rows 2 on)
 Cells = dict[tuple[int, int], Cell]  # (row, column) -> a non-blank value, as compared
 
@@ -147,7 +148,8 @@ class Reading:
     """What the players' books add to one read of the GM's workbook."""
 
     cells: list[tuple[str, int, int, Cell]] = field(default_factory=list)  # tab, row, column, value to put
-    warnings: list[str] = field(default_factory=list)
+    # the GM's warnings, each worded when shown: the read comes before the campaign's language is known
+    warnings: list[Say] = field(default_factory=list)
     keep: set[Audience] = field(default_factory=set)  # books holding what was not read: old file kept as .bak
     skip: set[Audience] = field(default_factory=set)  # books that could not be read: not rewritten
     digests: dict[Audience, str] = field(default_factory=dict)  # sha256 of each book's file as read
@@ -172,10 +174,11 @@ def read_books(campaign: Path, wb: Workbook, record: Mapping[str, Audience], boo
             found = _read_book(reader, path, data, tabs, sheets, blocks)
         except Exception as exc:  # a broken file in many ways: its text stays out, the book stays as it is
             out.skip.add(reader)
-            out.warnings.append(_(
+            kind = type(exc).__name__
+            out.warnings.append(lambda path=path, why=kind: _(
                 "Книга игрока {path} не читается ({why}): приказы из неё не прочитаны, и программа её не "
                 "перезаписывает. Пусть игрок сохранит её как «Книга Excel (.xlsx)» и пришлёт снова (или удалите "
-                "её — тогда будет записана новая).").format(path=path, why=type(exc).__name__))
+                "её — тогда будет записана новая).").format(path=path, why=why))
             continue
         out.cells += found.cells
         out.warnings += found.warnings
@@ -196,10 +199,10 @@ def _read_book(reader: Audience, path: Path, data: bytes, tabs: list[str], sheet
         for ws in book.worksheets:
             if ws.title not in tabs:
                 out.keep.add(reader)
-                out.warnings.append(_(
+                out.warnings.append(lambda tab=ws.title: _(
                     "В книге игрока «{side}» ({path}) лист «{tab}» не создан программой для этой стороны: он не "
                     "читается — ни как приказы, ни как данные. Прежняя книга сохранится рядом: {bak}."
-                ).format(side=reader.side, path=path, tab=ws.title, bak=bak))
+                ).format(side=reader.side, path=path, tab=tab, bak=bak))
                 continue
             _read_tab(out, reader, path, ws.title, _book_cells(ws), cells_of(sheets[ws.title]), blocks.get(ws.title),
                       written.get(ws.title))
@@ -217,13 +220,17 @@ def _read_tab(out: Reading, reader: Audience, path: Path, tab: str, theirs: Cell
     if written is not None and _digest(their_rest) != written[1]:
         out.keep.add(reader)
         typed = sorted(k for k in set(their_rest) | set(our_rest) if their_rest.get(k) != our_rest.get(k))
-        where = _(" (приказы — столбцы {first}–{last} со второй строки)").format(
-            first=column_letter(block[0]), last=column_letter(block[1])) if block else ""
-        out.warnings.append(_(
-            "В книге игрока «{side}» ({path}) на листе «{tab}» изменены ячейки, которые программа не читает{where}: "
-            "{cells}. Прежняя книга сохранится рядом: {bak}."
-        ).format(side=reader.side, path=path, tab=tab, cells=_refs(typed) or "—", where=where,
-                 bak=path.with_name(path.name + ".bak")))
+
+        def outside() -> str:
+            where = _(" (приказы — столбцы {first}–{last} со второй строки)").format(
+                first=column_letter(block[0]), last=column_letter(block[1])) if block else ""
+            return _(
+                "В книге игрока «{side}» ({path}) на листе «{tab}» изменены ячейки, которые программа не читает"
+                "{where}: {cells}. Прежняя книга сохранится рядом: {bak}."
+            ).format(side=reader.side, path=path, tab=tab, cells=_refs(typed) or "—", where=where,
+                     bak=path.with_name(path.name + ".bak"))
+
+        out.warnings.append(outside)
     if block is None or their_in == our_in:
         return
     if written is not None and _digest(their_in) == written[0]:
@@ -233,14 +240,19 @@ def _read_tab(out: Reading, reader: Audience, path: Path, tab: str, theirs: Cell
         out.cells.append((tab, key[0], key[1], str(value) if isinstance(value, str) else value))
     if written is None or _digest(our_in) != written[0]:  # the GM's copy changed too: a real disagreement
         rows = sorted({r for (r, c) in set(their_in) | set(our_in) if their_in.get((r, c)) != our_in.get((r, c))})
-        gm = [_("строка {row}: {values}").format(row=r, values=" | ".join(
-            str(our_in.get((r, c), "")) for c in range(block[0], block[1] + 1)).rstrip(" |") or "—")
-            for r in rows[:SHOWN]]
-        more = _(" и ещё {n}").format(n=len(rows) - SHOWN) if len(rows) > SHOWN else ""
-        out.warnings.append(_(
-            "Лист «{tab}» в книге ведущего и в книге игрока {path} различается (строки {rows}): прочитаны "
-            "приказы из книги игрока. В книге ведущего было: {gm}."
-        ).format(tab=tab, path=path, rows=", ".join(str(r) for r in rows[:SHOWN]) + more, gm="; ".join(gm)))
+        first, last = block
+
+        def disagree() -> str:
+            gm = [_("строка {row}: {values}").format(row=r, values=" | ".join(
+                str(our_in.get((r, c), "")) for c in range(first, last + 1)).rstrip(" |") or "—")
+                for r in rows[:SHOWN]]
+            more = _(" и ещё {n}").format(n=len(rows) - SHOWN) if len(rows) > SHOWN else ""
+            return _(
+                "Лист «{tab}» в книге ведущего и в книге игрока {path} различается (строки {rows}): прочитаны "
+                "приказы из книги игрока. В книге ведущего было: {gm}."
+            ).format(tab=tab, path=path, rows=", ".join(str(r) for r in rows[:SHOWN]) + more, gm="; ".join(gm))
+
+        out.warnings.append(disagree)
 
 
 def _refs(keys: list[tuple[int, int]]) -> str:

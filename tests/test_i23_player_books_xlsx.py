@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import duo_game.words as duo
@@ -204,3 +205,17 @@ def test_i23_p1_p2_the_duo_game_reads_b_from_bs_book_and_nothing_b_writes_for_a(
     assert all(v is None for line in openpyxl.load_workbook(path)[duo.orders_tab("A")].iter_rows(min_row=2,
                                                                                                   values_only=True)
                for v in line)
+
+
+def test_i23_p1_p2_an_english_campaign_is_told_in_english(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The books are read before the campaign's language is known: their warnings are worded when
+    shown, in the campaign's language."""
+    path = tmp_path / "civ.xlsx"
+    _run(capsys, "new", str(path), "--ruleset", "civ1", "--scenario", "demo", "--lang", "en")
+    book = _book(path, "Rome")
+    _type(book, orders_tab("Egypt", "en"), 2, ["state", "Found city", "Forged", "1,1"], add=True)
+    _type(book, orders_tab("Rome", "en"), 2, ["state", "No action"])
+    warned = _warnings(_run(capsys, "check", str(path)))
+    assert f"In Rome's book ({book}) the tab «{orders_tab('Egypt', 'en')}» was not made by the program" in warned
+    assert not re.search("[А-Яа-яЁё]", warned.replace(str(tmp_path), "")), warned
+    assert _row(path, orders_tab("Rome", "en"), 2)[:2] == ["state", "No action"]
