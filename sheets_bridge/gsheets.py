@@ -57,11 +57,11 @@ from typing import Any
 
 from gspread.utils import a1_range_to_grid_range, a1_to_rowcol
 
-from engine.core.audience import GM
+from engine.core.audience import GM, PLAYER_PREFIX, Audience
 from engine.core.messages import _
 from engine.core.tables import Changeset, Tables, WriteBlock, apply_changes
 
-from . import google_http, gsheets_lock, gsheets_sharing
+from . import google_http, gsheets_gate, gsheets_lock, gsheets_sharing
 from .base import Backend
 from .book_mark import BookMark
 from .google_http import StrategosClient
@@ -175,6 +175,7 @@ from .gsheets_read import (
     BOOK_ROW,
     KEEPER_ROW,
     STAGE_PREFIX,
+    TAB_ROW,
     BookState,
     SheetInfo,
     _absorb,
@@ -206,6 +207,7 @@ __all__ = [
     "SPARE_ROWS",
     "SPLIT_BYTES",
     "STAGE_PREFIX",
+    "TAB_ROW",
     "URL_TEMPLATE",
     "WHITE",
     "Batch",
@@ -326,6 +328,8 @@ class GoogleBackend(Backend):
         self.backend_rows = 0  # rows of ``_strategos`` the read saw (the keeper's)
         self.keeper = spreadsheet_id  # the spreadsheet whose ``_strategos`` keeps the bookkeeping (KEEPER_ROW)
         self.mark: BookMark | None = None  # the read found a player's or the GM's spreadsheet, not the campaign
+        # tabs of a player's spreadsheet the last read did not take (spreadsheet, side, title): audit names them
+        self.foreign: list[tuple[str, str, str]] = []
 
     @classmethod
     def open(
@@ -368,15 +372,23 @@ class GoogleBackend(Backend):
             tab_home: dict[str, str] = {}
             audience_home: dict[str, str] = {}
             whole_books: set[str] = set()
-            for tab, sid in home.items():
+            for sid in home.values():
+                if sid != self.spreadsheet_id and sid not in private:
+                    private[sid], books[sid], _unused = _absorb(sid, get_spreadsheet(self.client, sid, READ_FIELDS))
+            # the GM's book before the players': a title a player's book shares with it is never theirs
+            rows = sorted(home.items(), key=lambda kv: kv[0].startswith(BOOK_ROW + PLAYER_PREFIX))
+            gate = gsheets_gate.Gate(books[keeper].placed, {sid: private[sid] for key, sid in rows
+                                                if key.startswith(BOOK_ROW + PLAYER_PREFIX)})
+            for tab, sid in rows:
                 if sid == self.spreadsheet_id:
                     continue
-                if sid not in private:
-                    private[sid], books[sid], _unused = _absorb(sid, get_spreadsheet(self.client, sid, READ_FIELDS))
                 if tab.startswith(BOOK_ROW):  # a whole audience's book: all its tabs live there
-                    audience_home[tab[len(BOOK_ROW):]] = sid
+                    key = tab[len(BOOK_ROW):]
+                    audience_home[key] = sid
                     whole_books.add(sid)
                     for title, grid in private[sid].items():
+                        if key.startswith(PLAYER_PREFIX) and not gate.admits(sid, books[sid].sheets[title], tables):
+                            continue  # a tab the program did not put there for that side: named by audit
                         if title not in tables:
                             tables[title] = grid
                             tab_home[title] = sid
@@ -393,6 +405,8 @@ class GoogleBackend(Backend):
                     )
                 tables[tab] = private[sid][tab]
                 tab_home[tab] = sid
+        self.foreign = [(sid, Audience.parse(key[len(BOOK_ROW):]).side, title) for key, sid in rows
+                        for title in gate.refused.get(sid, ())]
         self.books, self.tab_home, self.tables = books, tab_home, tables
         self.audience_home, self.whole_books, self.keeper = audience_home, whole_books, keeper
         return {name: [list(r) for r in grid] for name, grid in tables.items()}
@@ -442,10 +456,17 @@ class GoogleBackend(Backend):
             part(note[0]).notes.append(note)
         for tab in changes.clear_notes:
             part(tab).clear_notes.append(tab)
+        # the players' books first: the tabs a write adds there are listed by id in the keeper's book
+        gm_home = self.audience_home.get(GM.key)
+        planned = {sid: self._plan(sid, parts[sid], before) for sid in list(parts)
+                   if sid in self.whole_books and sid != gm_home}
+        placements = self._placements(planned, parts)
+        if placements:
+            part(BACKEND_TAB).blocks.extend(placements)
         order = [sid for sid in parts if sid != self.spreadsheet_id]
         if self.spreadsheet_id in parts:
             order.append(self.spreadsheet_id)
-        plans = [self._plan(sid, parts[sid], before) for sid in order]  # all refusals before any write
+        plans = [planned.get(sid) or self._plan(sid, parts[sid], before) for sid in order]  # refusals before writes
         try:
             with google_errors(_("запись в таблицу Google")):
                 for sid, plan in zip(order, plans):
@@ -492,18 +513,47 @@ class GoogleBackend(Backend):
         return self.spreadsheet_id
 
     def audit(self) -> list[str]:
-        """Warnings about sharing and names that drifted from what ``new`` set (one Drive
-        ``files.list``; nothing for a campaign made before ``new`` recorded them)."""
+        """Warnings about the tabs of players' spreadsheets the last read did not take (gsheets_gate),
+        and about sharing and names that drifted from what ``new`` set (one Drive ``files.list``;
+        nothing for a campaign made before ``new`` recorded them)."""
+        refused = gsheets_gate.warnings(self.foreign)
         book = self.books.get(self.keeper)
         if book is None or not book.record:
-            return []
-        return gsheets_sharing.audit(self.client, book.record, account_email(self.client))
+            return refused
+        return refused + gsheets_sharing.audit(self.client, book.record, account_email(self.client))
 
     def _register(self, tab: str, home: str) -> WriteBlock:
         """Route a tab the read did not see to ``home``; the row that records it in ``_strategos``."""
         self.tab_home[tab] = home
         self.backend_rows += 1
         return WriteBlock(BACKEND_TAB, self.backend_rows, 1, [[tab, home]])
+
+    def _placements(self, plans: dict[str, Plan], parts: dict[str, Changeset]) -> list[WriteBlock]:
+        """The ``TAB_ROW`` rows of ``_strategos`` listing, by stable id, the tabs this write puts into
+        the players' books (``plans``, for the changes of ``parts``): those it adds (not its staging
+        or lock tabs), and those it writes there that are not listed yet (an earlier write added them
+        and failed before the GM's book was written).  The write routes a tab into a player's book
+        only as that side's (its audience, or ``beside`` its order tab), never by a title found there.
+        The next read takes these tabs from there, and no other (gsheets_gate)."""
+        keeper = self.books.get(self.keeper)
+        placed = keeper.placed if keeper is not None else {}
+        rows: list[WriteBlock] = []
+        if not placed:  # a campaign made before the ids: read by title (gsheets_gate), never half listed
+            return rows
+        for sid, plan in plans.items():
+            tabs = {r.tab for r in parts[sid].replace} | {b.tab for b in parts[sid].all_blocks()}
+            ids = {t: info.sheet_id for t, info in self.books[sid].sheets.items() if t in tabs}
+            for batch in plan.batches:
+                for request in batch.requests:
+                    made = (request.get("addSheet") or {}).get("properties") or {}
+                    if made.get("title") in tabs:
+                        ids[str(made["title"])] = int(made["sheetId"])
+            for sheet_id in ids.values():
+                if sheet_id not in placed.get(sid, ()):
+                    placed.setdefault(sid, set()).add(sheet_id)
+                    self.backend_rows += 1
+                    rows.append(WriteBlock(BACKEND_TAB, self.backend_rows, 1, [[TAB_ROW, sid, str(sheet_id)]]))
+        return rows
 
     def _reread(self) -> Tables:
         """A write without a read first: read now (the plan needs tab ids, sizes and contents)."""

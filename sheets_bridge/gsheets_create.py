@@ -31,7 +31,7 @@ from .gsheets_format import (
     _source_values,
 )
 from .gsheets_protect import _protect_block, _protect_sheet
-from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, BOOK_ROW, KEEPER_ROW, _rid
+from .gsheets_read import AUDIENCE_ROW, BACKEND_TAB, BOOK_ROW, KEEPER_ROW, TAB_ROW, _rid
 
 #: Title suffix of the GM-only spreadsheet of a private-orders campaign (translated when used).
 GM_BOOK_SUFFIX = N_(" — ведущий")
@@ -218,6 +218,7 @@ def create_campaign(
         # into a spreadsheet of that side's; what only the GM may read into one only the GM can open
         # (players can read the hidden tabs of a spreadsheet they can open, through the API)
         side_tabs: dict[str, list[TabSpec]] = {}
+        placed_ids: dict[str, list[tuple[TabSpec, int]]] = {}  # side -> the tabs put in its book, with their ids
         for t in spec.tabs if private else ():
             if t.readers.kind == "player":
                 side_tabs.setdefault(t.readers.side, []).append(t)
@@ -254,6 +255,7 @@ def create_campaign(
             maker.fill(book_id, side_ids, content, protection)
             created.order_books.update((t.name, book_id) for t in tabs)
             created.player_books[side] = book_id
+            placed_ids[side] = side_ids
         gm_ids: list[tuple[TabSpec, int]] = []
         if private:  # the GM's spreadsheet: the GM-only tabs and the bookkeeping no player may read
             gm_ids = [(t, _rid(maker.rng, used)) for t in [*gm_tabs, keeper_tab]]
@@ -274,15 +276,18 @@ def create_campaign(
         # the bookkeeping: where each tab lives, the spreadsheets' titles, who was given access.  A
         # split campaign keeps it in the GM's spreadsheet, the campaign (which every player reads)
         # only the row that points there; a campaign in one spreadsheet keeps it there, as before
+        placed: list[list[str]] = []
         if spec.hidden_information:  # by audience only: no private tab's name even in the GM's record
             homes = [(BOOK_ROW + GM.key, created.gm_book)]
             homes += [(BOOK_ROW + player(side).key, sid) for side, sid in created.player_books.items()]
+            placed += [[TAB_ROW, created.player_books[side], str(sheet_id)] for side, ids in placed_ids.items()
+                      for _tab, sheet_id in ids]  # the only tabs read from the players' books (gsheets_gate)
         else:  # by name, as before audiences
             homes = [*created.order_books.items(), *((t.name, created.gm_book) for t in gm_tabs)]
             if created.gm_book:
                 homes.append((AUDIENCE_ROW + GM.key, created.gm_book))
         gm_mark = [marked(GM)] if private else []  # the GM's spreadsheet is not the campaign either
-        kept = TabSpec(BACKEND_TAB, [header, *[[n, s] for n, s in homes], *record.rows(), *gm_mark],
+        kept = TabSpec(BACKEND_TAB, [header, *[[n, s] for n, s in homes], *placed, *record.rows(), *gm_mark],
                        keeper_tab.widths, hidden=True, kind="meta")
         if private:
             gm_specs = [(kept if t is keeper_tab else t, sid) for t, sid in gm_ids]

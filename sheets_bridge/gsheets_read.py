@@ -5,6 +5,7 @@ spreadsheets live, what ``new`` shared)."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -34,6 +35,12 @@ BOOK_ROW = "@@"
 #: spreadsheet's own ``_strategos``, which no player can open (issue 17 p3).  An older program takes
 #: the row for a record row of a later version and leaves it alone.
 KEEPER_ROW = "#keeper"
+#: A row of the keeper's ``_strategos`` naming a tab the program put into an audience's own
+#: spreadsheet: ``["#tab", <spreadsheet id>, <sheetId>]``.  A player's spreadsheet is writable by that
+#: player, who may add sheets to it; only the tabs listed so are read from it (by their stable id,
+#: never by a title found there: issue 23 p2).  The row names no title: it stays short, and a
+#: rename by the GM keeps it true.
+TAB_ROW = "#tab"
 
 
 #: Prefix of hidden staging tabs used by oversized writes (deleted by the same write).
@@ -65,6 +72,7 @@ class BookState:
     lock: Lock | None = None  # the write counter tab the read saw (gsheets_lock)
     backend_rows: int = 0  # rows of the ``_strategos`` tab
     keeper: str = ""  # the spreadsheet whose ``_strategos`` keeps the rest (KEEPER_ROW), if another one
+    placed: dict[str, set[int]] = field(default_factory=dict)  # TAB_ROW: spreadsheet -> ids of the tabs put there
     record: gsheets_sharing.Record = field(default_factory=gsheets_sharing.Record)  # what `new` shared
     mark: book_mark.BookMark | None = None  # a player's or the GM's spreadsheet, not the campaign (``#book``)
 
@@ -117,6 +125,8 @@ def _absorb(spreadsheet_id: str, answer: Mapping[str, Any]) -> tuple[Tables, Boo
                 if len(line) > 1 and str(line[0] or "").strip() == KEEPER_ROW and not is_blank(line[1]):
                     book.keeper = str(line[1]).strip()
                     continue
+                if _placed(line, book.placed):
+                    continue
                 if book.record.add(line):
                     continue
                 if len(line) > 1 and not is_blank(line[0]) and not is_blank(line[1]):
@@ -124,6 +134,17 @@ def _absorb(spreadsheet_id: str, answer: Mapping[str, Any]) -> tuple[Tables, Boo
             continue
         tables[title] = grid
     return tables, book, home
+
+
+def _placed(line: list[Any], placed: dict[str, set[int]]) -> bool:
+    """Take a ``TAB_ROW`` of ``_strategos`` into ``placed`` (True), else leave the row (False); a row
+    whose id is not a number is taken and ignored: it names no tab."""
+    if not line or str(line[0] or "").strip() != TAB_ROW:
+        return False
+    if len(line) > 2 and not is_blank(line[1]):
+        with contextlib.suppress(ValueError):
+            placed.setdefault(str(line[1]).strip(), set()).add(int(float(str(line[2]))))
+    return True
 
 
 def _rid(rng: random.Random, used: set[int]) -> int:

@@ -51,7 +51,7 @@ from engine.core.errors import BackendError, CampaignError, Problem
 from engine.core.messages import _
 from engine.core.tables import Cell, Changeset, Chart, Formula, Grid, Tables, TabSpec, Validation, WorkbookSpec
 
-from . import xlsx_books, xlsx_lock
+from . import xlsx_books, xlsx_inputs, xlsx_lock
 from .base import Backend
 from .book_mark import BookMark
 from .faults import backend_error
@@ -309,6 +309,8 @@ class XlsxBackend(Backend):
         self._audiences: dict[str, Audience] | None = None
         self._warnings: list[str] = []  # what went wrong with those books (see audit)
         self._mark: BookMark | None = None  # this file is a public or a player's book (xlsx_books), not the campaign
+        self._reading = xlsx_inputs.Reading()  # what the read found in the players' books
+        self._worded: list[xlsx_inputs.Say] = []  # its warnings, worded when audit shows them
 
     def exclusive(self, command: str) -> contextlib.AbstractContextManager[None]:
         """Hold the workbook's lock for a command's whole read–compute–write (see xlsx_lock).
@@ -340,7 +342,18 @@ class XlsxBackend(Backend):
             self._audiences = xlsx_books.record_of(self._wb)
             if self._audiences is None and self.player_books:
                 self._audiences = {}
+            if self._audiences:
+                self._read_books(self._wb)
         return self._wb
+
+    def _read_books(self, wb: Workbook) -> None:
+        """What the players typed in their own books, into the workbook as read (xlsx_inputs): the
+        ruleset then sees it, and the next save keeps it in the GM's workbook and in the books."""
+        self._reading = xlsx_inputs.read_books(self.path, wb, self._audiences or {}, xlsx_books.book_path)
+        sheets = {ws.title: ws for ws in wb.worksheets}
+        for tab, row, col, value in self._reading.cells:
+            _put(sheets[tab], row, col, value)  # a player's text stays text
+        self._worded = list(self._reading.warnings)  # worded by audit, in the campaign's language
 
     def _not_a_workbook(self, why: str) -> str:
         bak = self.path.with_name(self.path.name + ".bak")
@@ -408,6 +421,11 @@ class XlsxBackend(Backend):
             self._audiences.update((t, who) for t, who in changes.audiences.items() if t in sheets)  # the game's view
             if self._audiences != known:
                 xlsx_books.set_record(wb, self._audiences)
+            blocks = xlsx_inputs.input_record(wb)
+            typed = {rep.tab: rep.spec.editable_columns for rep in changes.replace if rep.tab not in blocks
+                     and rep.spec is not None and rep.spec.kind == "orders" and rep.spec.editable_columns}
+            if typed:  # an order tab made now: its input block is read from its player's book too
+                xlsx_inputs.set_input_record(wb, {**blocks, **typed})
         self._digest = atomic_save(wb, self.path, expect=self._digest)
         if self._audiences is not None:  # the books sent to the players follow the GM's workbook
             self._write_books()
@@ -417,12 +435,14 @@ class XlsxBackend(Backend):
         by then: a book that cannot be written is a warning (``audit``), not a failed command, and
         the next write (a ``check``) writes every book again."""
         try:
-            xlsx_books.write_books(self.path, self._audiences or {}, atomic_save, self._wb)
+            xlsx_books.write_books(self.path, self._audiences or {}, atomic_save, self._wb, self._reading)
         except BackendError as exc:
             self._warnings.append(_(
                 "Кампания записана, но книги для игроков рядом с ней не обновлены ({error}). Не отправляйте "
                 "их игрокам: они будут записаны заново при следующей записи (например, check)."
             ).format(error=exc))
+        finally:  # the books are ours now: a later write in this run keeps no .bak and expects no file
+            self._reading = xlsx_inputs.Reading(skip=self._reading.skip)
 
     def other_book(self) -> tuple[BookMark, str] | None:
         """The mark of a public or a player's book (xlsx_books.write_books) and the GM's workbook it
@@ -434,8 +454,10 @@ class XlsxBackend(Backend):
         return self._mark, str(folder / self._mark.campaign)
 
     def audit(self) -> list[str]:
-        """Warnings about the books beside the campaign since the last call (sync shows them)."""
-        out, self._warnings = self._warnings, []
+        """Warnings about the books beside the campaign since the last call (sync shows them): what
+        the read found in the players' books first, then what went wrong writing them."""
+        out = [say() for say in self._worded] + self._warnings
+        self._worded, self._warnings = [], []
         return out
 
     @property
@@ -592,6 +614,8 @@ def create_xlsx(spec: WorkbookSpec, path: str | os.PathLike[str], overwrite: boo
         record = {t.name: t.readers for t in spec.tabs} if spec.hidden_information or books else None
         if record is not None:
             xlsx_books.set_record(wb, record)
+            xlsx_inputs.set_input_record(wb, {t.name: t.editable_columns for t in spec.tabs
+                                              if t.kind == "orders" and t.editable_columns})
         atomic_save(wb, target, keep_backup=False)
         if record is not None:  # the players' and the public books, ready to send from the start
             try:

@@ -37,7 +37,7 @@ from engine.core import audience, meta
 from engine.core.audience import GM, PUBLIC, Audience
 from engine.core.messages import _
 
-from . import book_mark
+from . import book_mark, xlsx_inputs
 from .faults import backend_error
 
 PROPERTY_PREFIX = "strategos:audience:"
@@ -113,7 +113,7 @@ def book_path(campaign: Path, reader: Audience) -> Path:
 
 
 def write_books(campaign: Path, record: Mapping[str, Audience], save: Save,
-                wb: Workbook | None = None) -> dict[Audience, Path]:
+                wb: Workbook | None = None, reading: xlsx_inputs.Reading | None = None) -> dict[Audience, Path]:
     """Write every book but the GM's from ``campaign`` as saved; returns where each went.  A fault
     of the file system is a BackendError naming the book.
 
@@ -121,7 +121,11 @@ def write_books(campaign: Path, record: Mapping[str, Audience], save: Save,
     every book is then saved from it, narrowed to that book's tabs for the save and restored after,
     instead of loading the file again per book — a load costs several times a save.  openpyxl
     writes a formula without a computed value, so such a file holds none to keep.  Without ``wb``
-    the file is loaded once (and its computed values read once, only when a book needs some)."""
+    the file is loaded once (and its computed values read once, only when a book needs some).
+
+    ``reading`` is what the read found in the players' books (xlsx_inputs): a book that could not
+    be read is left as it is, one holding what was not read keeps its old file as ``.bak``, and one
+    saved again since the read is not replaced.  Each book records what was written into it."""
     data: bytes | None = None
     if wb is None:
         try:
@@ -132,9 +136,11 @@ def write_books(campaign: Path, record: Mapping[str, Audience], save: Save,
     computed = _Computed(data)
     names = wb.sheetnames
     lang = _lang_of(wb)
+    blocks = xlsx_inputs.input_record(wb)
+    found = reading or xlsx_inputs.Reading()
     written: dict[Audience, Path] = {}
     for reader, tabs in audience.books(names, record).items():
-        if reader == GM or not tabs:
+        if reader == GM or not tabs or reader in found.skip:
             continue
         target = book_path(campaign, reader)
         try:
@@ -144,7 +150,10 @@ def write_books(campaign: Path, record: Mapping[str, Audience], save: Save,
         restore = _narrow(wb, tabs, computed.value, audience.readable(names, record, reader))
         wb.custom_doc_props = _marked(wb.custom_doc_props, reader, campaign, lang)  # put back by `restore`
         try:
-            save(wb, target, keep_backup=False, prefix=_("книга «{path}» не записана — ").format(path=target))
+            if reader.kind == "player":  # what was written, so the next read tells what the player typed
+                wb.custom_doc_props = xlsx_inputs.written_props(wb, tabs, blocks)
+            save(wb, target, keep_backup=reader in found.keep, expect=found.digests.get(reader),
+                 prefix=_("книга «{path}» не записана — ").format(path=target))
         finally:
             restore()
         written[reader] = target
