@@ -24,8 +24,9 @@ import re
 import shutil
 import stat
 import tempfile
+import uuid
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from copy import copy
 from pathlib import Path
 
@@ -49,7 +50,7 @@ from engine.core.errors import BackendError, CampaignError, Problem
 from engine.core.messages import _
 from engine.core.tables import Cell, Changeset, Chart, Formula, Grid, Tables, TabSpec, Validation, WorkbookSpec
 
-from . import xlsx_books, xlsx_lock
+from . import xlsx_books, xlsx_lock, xlsx_window
 from .base import Backend
 from .faults import backend_error
 
@@ -287,7 +288,27 @@ class XlsxBackend(Backend):
         """
         if not self.path.exists():
             raise BackendError(_("файл кампании не найден: {path}").format(path=self.path))
-        return xlsx_lock.exclusive(self.path, command)
+        return self._exclusive(command)
+
+    @contextlib.contextmanager
+    def _exclusive(self, command: str) -> Iterator[None]:
+        """The lock, and first of all every book beside the campaign brought to the GM's window
+        (xlsx_window: a run killed between the GM's save and its books left them behind)."""
+        with xlsx_lock.exclusive(self.path, command):
+            self._bring_books_up()
+            yield
+
+    def _bring_books_up(self) -> None:
+        """Rewrite the books a killed run left behind, remove their temporary files; what was done
+        is told with the command's warnings (audit).  A workbook that does not load is left to the
+        command's own read, which says so."""
+        try:
+            wb = self._load()
+        except BackendError:
+            return
+        if self._audiences is None:
+            return
+        self._warnings += xlsx_window.bring_up(self.path, wb, self._audiences, atomic_save)
 
     def _load(self) -> Workbook:
         if self._wb is None:
@@ -377,6 +398,8 @@ class XlsxBackend(Backend):
             self._audiences.update((t, who) for t, who in changes.audiences.items() if t in sheets)  # the game's view
             if self._audiences != known:
                 xlsx_books.set_record(wb, self._audiences)
+        if self._audiences is not None:  # a new window marker: the books written below carry it too
+            xlsx_window.set_marker(wb, uuid.uuid4().hex)
         self._digest = atomic_save(wb, self.path, expect=self._digest)
         if self._audiences is not None:  # the books sent to the players follow the GM's workbook
             self._write_books()
@@ -386,7 +409,8 @@ class XlsxBackend(Backend):
         by then: a book that cannot be written is a warning (``audit``), not a failed command, and
         the next write (a ``check``) writes every book again."""
         try:
-            xlsx_books.write_books(self.path, self._audiences or {}, atomic_save, self._wb)
+            xlsx_books.write_books(self.path, self._audiences or {}, atomic_save, self._wb,
+                                   marker=xlsx_window.marker_of(self._wb) if self._wb is not None else None)
         except BackendError as exc:
             self._warnings.append(_(
                 "Кампания записана, но книги для игроков рядом с ней не обновлены ({error}). Не отправляйте "
@@ -550,12 +574,14 @@ def create_xlsx(spec: WorkbookSpec, path: str | os.PathLike[str], overwrite: boo
             _format(ws, tab)
         wb.properties.title = spec.title
         record = {t.name: t.readers for t in spec.tabs} if spec.hidden_information or books else None
+        marker = uuid.uuid4().hex
         if record is not None:
             xlsx_books.set_record(wb, record)
+            xlsx_window.set_marker(wb, marker)
         atomic_save(wb, target, keep_backup=False)
         if record is not None:  # the players' and the public books, ready to send from the start
             try:
-                xlsx_books.write_books(target, record, atomic_save, wb)
+                xlsx_books.write_books(target, record, atomic_save, wb, marker=marker)
             except BackendError:  # `new` makes the whole campaign or none of it
                 with contextlib.suppress(OSError):
                     target.unlink()
