@@ -51,6 +51,7 @@ never revert each other) and ``gsheets_sharing`` (auditing who has access).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 from typing import Any
@@ -58,12 +59,13 @@ from typing import Any
 from gspread.utils import a1_range_to_grid_range, a1_to_rowcol
 
 from engine.core.audience import GM
+from engine.core.errors import BackendError
 from engine.core.messages import _
 from engine.core.tables import Changeset, Tables, WriteBlock, apply_changes
 
-from . import google_http, gsheets_lock, gsheets_sharing
+from . import google_http, gsheets_journal, gsheets_lock, gsheets_sharing
 from .base import Backend
-from .google_http import StrategosClient
+from .google_http import GoogleError, StrategosClient
 from .gsheets_batch import (
     JSON_HEADERS,
     MARKER_FIELDS,
@@ -324,6 +326,7 @@ class GoogleBackend(Backend):
         self.batches_sent = 0
         self.backend_rows = 0  # rows of ``_strategos`` the read saw (the keeper's)
         self.keeper = spreadsheet_id  # the spreadsheet whose ``_strategos`` keeps the bookkeeping (KEEPER_ROW)
+        self.finished: list[str] = []  # what reads finished of another run's journaled write (gsheets_journal)
 
     @classmethod
     def open(
@@ -387,6 +390,9 @@ class GoogleBackend(Backend):
                     )
                 tables[tab] = private[sid][tab]
                 tab_home[tab] = sid
+            if keeper != self.spreadsheet_id and books[keeper].journal_id is not None \
+                    and self._complete(books, keeper):
+                return self.read()  # the campaign as the completed write left it
         self.books, self.tab_home, self.tables = books, tab_home, tables
         self.audience_home, self.whole_books, self.keeper = audience_home, whole_books, keeper
         return {name: [list(r) for r in grid] for name, grid in tables.items()}
@@ -440,17 +446,95 @@ class GoogleBackend(Backend):
         if self.spreadsheet_id in parts:
             order.append(self.spreadsheet_id)
         plans = [self._plan(sid, parts[sid], before) for sid in order]  # all refusals before any write
+        sending = [sid for sid, plan in zip(order, plans) if plan.batches]
         try:
-            with google_errors(_("запись в таблицу Google")):
-                for sid, plan in zip(order, plans):
-                    for batch in plan.batches:
-                        self.batches_sent += 1
-                        send_batch(self.client, sid, batch)
-                    plan.commit()
+            if self.keeper != self.spreadsheet_id and len(sending) > 1:  # one transaction across them
+                self._journaled(dict(zip(order, plans)))
+            else:
+                with google_errors(_("запись в таблицу Google")):
+                    for sid, plan in zip(order, plans):
+                        for batch in plan.batches:
+                            self.batches_sent += 1
+                            send_batch(self.client, sid, batch)
+                        plan.commit()
         except BaseException:
             self.tables = None  # what the sheet holds now is unknown: the next write reads first
             raise
         self.tables = apply_changes(before, changes)
+
+    def _journaled(self, plans: dict[str, Plan]) -> None:
+        """A write to several spreadsheets of a split campaign as one transaction (gsheets_journal):
+        the GM's spreadsheet first, with the journal of what the others are owed (the commit point),
+        then each other one, then the journal removed.  A fault after the commit is an error that
+        says the window is written and the next command delivers the rest."""
+        keeper = self.books[self.keeper]
+        own = plans.pop(self.keeper, None)
+        entries = [gsheets_journal.Entry(sid, plan.batches) for sid, plan in plans.items() if plan.batches]
+        journal = gsheets_journal.new(entries, self.rng)
+        taken = {int(r["addSheet"]["properties"]["sheetId"]) for b in (own.batches if own else [])
+                 for r in b.requests if "addSheet" in r}
+        extra, journal_id = gsheets_journal.requests(keeper, journal, self.rng, taken)
+        if own is not None and own.batches:
+            next(b for b in reversed(own.batches) if b.evidence.lock_to is not None).requests.extend(extra)
+            batches, commit = own.batches, own.commit
+        else:
+            lock, swap = gsheets_lock.swap(keeper.lock, _rid(self.rng, taken | {journal_id}))
+            batches = [Batch(swap + extra, Evidence(lock_from=keeper.lock, lock_to=lock))]
+
+            def commit() -> None:
+                keeper.lock = lock
+
+        with google_errors(_("запись в таблицу Google")):
+            for batch in batches:
+                self.batches_sent += 1
+                send_batch(self.client, self.keeper, batch)
+        commit()
+        keeper.journal_id = journal_id
+        for entry in entries:  # the window is written: what follows only delivers it
+            try:
+                with google_errors(_("запись в таблицу Google")):
+                    self.batches_sent += len(entry.batches)
+                    gsheets_journal.deliver(self.client, entry, None, set())
+            except GoogleBackendError as exc:
+                raise GoogleBackendError(_(
+                    "Окно записано в таблицу ведущего {gm}, но таблица {url} не дописана ({error}). Разрешать ход "
+                    "заново не нужно: следующая команда (например, check) сама допишет окно во все таблицы."
+                ).format(gm=spreadsheet_url(self.keeper), url=spreadsheet_url(entry.spreadsheet_id),
+                         error=exc)) from exc
+            plans[entry.spreadsheet_id].commit()
+        with contextlib.suppress(BackendError), google_errors():  # left in place, it is found complete
+            gsheets_journal.clear(self.client, keeper, self.rng)
+
+    def _complete(self, books: dict[str, BookState], keeper_id: str) -> bool:
+        """Deliver what a journaled write left unsent (another run interrupted, or still writing);
+        whether anything was sent.  A book somebody else wrote meanwhile is a refusal naming it."""
+        keeper = books[keeper_id]
+        journal = gsheets_journal.decode(keeper.journal, keeper_id)
+        owed: list[tuple[gsheets_journal.Entry, BookState]] = []
+        for entry in journal.entries:
+            sid = entry.spreadsheet_id
+            book = books.get(sid) or _absorb(sid, get_spreadsheet(self.client, sid, READ_FIELDS))[1]
+            status = gsheets_journal.state(entry, book.lock)
+            if status == gsheets_journal.FOREIGN:
+                raise gsheets_journal.foreign(sid)
+            if status == gsheets_journal.PENDING:
+                owed.append((entry, book))
+        for entry, book in owed:
+            present = {s.sheet_id for s in book.sheets.values()} | set(book.stale_stages)
+            gsheets_journal.deliver(self.client, entry, book.lock, present)
+        with contextlib.suppress(GoogleError, BackendError):  # a journal left in place is found complete next time
+            gsheets_journal.clear(self.client, keeper, self.rng)
+        if owed:
+            self.finished.append(_(
+                "Запись окна, начатая в {started} другим запуском (прерванным или ещё идущим), была принята в "
+                "таблице ведущего, но не дошла до таблиц: {books}. Она дописана сейчас — ровно та же, что "
+                "была начата.").format(started=journal.started,
+                                       books=", ".join(spreadsheet_url(e.spreadsheet_id) for e, _b in owed)))
+        return bool(owed)
+
+    def completed(self) -> list[str]:
+        """What the reads of this backend finished of a write another run left unfinished."""
+        return list(self.finished)
 
     @property
     def tab_ids(self) -> dict[str, str]:

@@ -39,6 +39,10 @@ KEEPER_ROW = "#keeper"
 #: Prefix of hidden staging tabs used by oversized writes (deleted by the same write).
 STAGE_PREFIX = "_strategos_stage_"
 
+#: The hidden tab of the GM's spreadsheet holding what a write across spreadsheets still owes the
+#: others (sheets_bridge/gsheets_journal.py); the engine never sees it.
+JOURNAL_TAB = "_strategos_journal"
+
 
 @dataclass
 class SheetInfo:
@@ -66,6 +70,8 @@ class BookState:
     backend_rows: int = 0  # rows of the ``_strategos`` tab
     keeper: str = ""  # the spreadsheet whose ``_strategos`` keeps the rest (KEEPER_ROW), if another one
     record: gsheets_sharing.Record = field(default_factory=gsheets_sharing.Record)  # what `new` shared
+    journal_id: int | None = None  # the journal tab the read saw (gsheets_journal), if any
+    journal: list[list[Any]] = field(default_factory=list)  # its cells
 
     @property
     def decimal_point(self) -> bool:
@@ -104,6 +110,9 @@ def _absorb(spreadsheet_id: str, answer: Mapping[str, Any]) -> tuple[Tables, Boo
             continue
         if title.startswith(gsheets_lock.LOCK_PREFIX):
             book.lock = gsheets_lock.found([sheet]) or book.lock
+            continue
+        if title == JOURNAL_TAB:
+            book.journal_id, book.journal = info.sheet_id, _grid_of((sheet.get("data") or [{}])[0])
             continue
         book.sheets[title] = info
         grid = _grid_of((sheet.get("data") or [{}])[0])
