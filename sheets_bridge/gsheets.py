@@ -51,7 +51,6 @@ never revert each other) and ``gsheets_sharing`` (auditing who has access).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import random
 from typing import Any
@@ -59,13 +58,12 @@ from typing import Any
 from gspread.utils import a1_range_to_grid_range, a1_to_rowcol
 
 from engine.core.audience import GM
-from engine.core.errors import BackendError
 from engine.core.messages import _
 from engine.core.tables import Changeset, Tables, WriteBlock, apply_changes
 
 from . import google_http, gsheets_journal, gsheets_lock, gsheets_sharing
 from .base import Backend
-from .google_http import GoogleError, StrategosClient
+from .google_http import StrategosClient
 from .gsheets_batch import (
     JSON_HEADERS,
     MARKER_FIELDS,
@@ -448,7 +446,8 @@ class GoogleBackend(Backend):
         plans = [self._plan(sid, parts[sid], before) for sid in order]  # all refusals before any write
         sending = [sid for sid, plan in zip(order, plans) if plan.batches]
         try:
-            if self.keeper != self.spreadsheet_id and len(sending) > 1:  # one transaction across them
+            if self.keeper != self.spreadsheet_id and self.keeper in sending and len(sending) > 1:
+                # the GM's spreadsheet (the state, the history) and others: one transaction across them
                 self._journaled(dict(zip(order, plans)))
             else:
                 with google_errors(_("запись в таблицу Google")):
@@ -463,10 +462,10 @@ class GoogleBackend(Backend):
         self.tables = apply_changes(before, changes)
 
     def _journaled(self, plans: dict[str, Plan]) -> None:
-        """A write to several spreadsheets of a split campaign as one transaction (gsheets_journal):
-        the GM's spreadsheet first, with the journal of what the others are owed (the commit point),
-        then each other one, then the journal removed.  A fault after the commit is an error that
-        says the window is written and the next command delivers the rest."""
+        """A write to the GM's spreadsheet and others of a split campaign as one transaction
+        (gsheets_journal): the GM's spreadsheet first, with the journal of what the others are owed
+        (the commit point, replacing the previous journal), then each other one.  A fault after the
+        commit is an error that says the window is written and the next command delivers the rest."""
         keeper = self.books[self.keeper]
         own = plans.pop(self.keeper, None)
         entries = [gsheets_journal.Entry(sid, plan.batches) for sid, plan in plans.items() if plan.batches]
@@ -502,8 +501,6 @@ class GoogleBackend(Backend):
                 ).format(gm=spreadsheet_url(self.keeper), url=spreadsheet_url(entry.spreadsheet_id),
                          error=exc)) from exc
             plans[entry.spreadsheet_id].commit()
-        with contextlib.suppress(BackendError), google_errors():  # left in place, it is found complete
-            gsheets_journal.clear(self.client, keeper, self.rng)
 
     def _complete(self, books: dict[str, BookState], keeper_id: str) -> bool:
         """Deliver what a journaled write left unsent (another run interrupted, or still writing);
@@ -522,8 +519,6 @@ class GoogleBackend(Backend):
         for entry, book in owed:
             present = {s.sheet_id for s in book.sheets.values()} | set(book.stale_stages)
             gsheets_journal.deliver(self.client, entry, book.lock, present)
-        with contextlib.suppress(GoogleError, BackendError):  # a journal left in place is found complete next time
-            gsheets_journal.clear(self.client, keeper, self.rng)
         if owed:
             self.finished.append(_(
                 "Запись окна, начатая в {started} другим запуском (прерванным или ещё идущим), была принята в "

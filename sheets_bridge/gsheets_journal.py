@@ -12,8 +12,13 @@ twice by the advised re-run.  So a write that changes two spreadsheets or more i
    is the *commit point*: before it lands nothing was written anywhere; once it has landed the
    window is written, and what remains is to deliver it;
 3. every other spreadsheet is written; its batch swaps that spreadsheet's write counter
-   (gsheets_lock) to an id the journal names -- the *window marker* of that book;
-4. the journal is removed (a small batch; if that fails, the next read finds it complete).
+   (gsheets_lock) to an id the journal names -- the *window marker* of that book.
+
+The journal stays until the next such write replaces it (in its own commit batch): removing it
+would cost a write request of its own, against Google's per-minute quota, and a journal whose
+every book is at its marker or later is simply complete.  A write that does not touch the GM's
+spreadsheet (a check writes only the statuses of the order books, which the next check rewrites)
+is not journaled.
 
 Every read of the campaign (any command) looks at the journal first: a book whose counter is
 still the one the journal replaces gets the journal's batches now (exactly those: the same
@@ -186,21 +191,9 @@ def deliver(client: Any, entry: Entry, now: Lock | None, present: set[int]) -> N
 def foreign(spreadsheet_id: str, _now: Lock | None = None) -> GoogleBackendError:
     """The refusal for a book somebody else wrote between the commit and its delivery."""
     return GoogleBackendError(_(
-        "Запись окна принята в таблице ведущего, но таблицу {url} после этого изменил другой запуск Strategos, "
-        "и дописать в неё окно нельзя, не затерев его изменений. Восстановите эту таблицу из истории версий "
-        "Google (Файл → История версий) на момент перед прерванной записью и запустите команду снова: она "
-        "допишет окно. Остальное не изменено."
+        "Последняя запись окна принята в таблице ведущего, но таблица {url} не в том состоянии, которого она "
+        "ждёт: её изменил другой запуск Strategos или её вернули к старой версии, и дописать в неё окно нельзя, "
+        "не затерев этих изменений. Восстановите эту таблицу из истории версий Google (Файл → История версий) "
+        "на момент перед последней записью Strategos или после неё и запустите команду снова. Ничего не "
+        "изменено."
     ).format(url=spreadsheet_url(spreadsheet_id)))
-
-
-def clear(client: Any, keeper: BookState, rng: random.Random) -> None:
-    """Remove the journal from the GM's spreadsheet (under its write counter); a failure is left to
-    the next read, which finds the journal complete."""
-    if keeper.journal_id is None:
-        return
-    used = {s.sheet_id for s in keeper.sheets.values()} | {keeper.journal_id}
-    lock, swap = gsheets_lock.swap(keeper.lock, _rid(rng, used))
-    batch = Batch([*swap, {"deleteSheet": {"sheetId": keeper.journal_id}}],
-                  Evidence(lock_from=keeper.lock, lock_to=lock))
-    send_batch(client, keeper.spreadsheet_id, batch)
-    keeper.lock, keeper.journal_id, keeper.journal = lock, None, []

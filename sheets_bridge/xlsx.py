@@ -280,6 +280,7 @@ class XlsxBackend(Backend):
         # tab -> audience for a campaign with hidden information (xlsx_books): None, no extra books
         self._audiences: dict[str, Audience] | None = None
         self._warnings: list[str] = []  # what went wrong with those books (see audit)
+        self._books_checked = False  # whether the books were brought to the GM's window (xlsx_window)
 
     def exclusive(self, command: str) -> contextlib.AbstractContextManager[None]:
         """Hold the workbook's lock for a command's whole read–compute–write (see xlsx_lock).
@@ -302,6 +303,7 @@ class XlsxBackend(Backend):
         """Rewrite the books a killed run left behind, remove their temporary files; what was done
         is told with the command's warnings (audit).  A workbook that does not load is left to the
         command's own read, which says so."""
+        self._books_checked = True
         try:
             wb = self._load()
         except BackendError:
@@ -341,6 +343,11 @@ class XlsxBackend(Backend):
                  "(.xlsx)»{back}").format(path=self.path, why=why, back=back)
 
     def read(self) -> Tables:
+        if not self._books_checked and self._wb is None and xlsx_window.keeps_books(self.path):
+            # a reading command (history, verify, report) takes no lock of its own: the books are
+            # brought up only if the lock is free (busy, or open in Calc: the next command does it)
+            with contextlib.suppress(BackendError), xlsx_lock.exclusive(self.path, "read"):
+                self._bring_books_up()
         wb = self._load()
         return {ws.title: _grid_of(ws) for ws in wb.worksheets}
 

@@ -63,18 +63,27 @@ def set_marker(wb: Workbook, marker: str) -> None:
     wb.custom_doc_props.append(StringProperty(name=MARKER_PROPERTY, value=marker))
 
 
-def file_marker(path: Path) -> str | None:
-    """The window marker of the workbook file ``path`` (read from its properties part alone, not
-    the whole book); None for a missing or unreadable file or one without a marker."""
+def _properties(path: Path) -> dict[str, str]:
+    """The custom properties of the workbook file ``path``, read from that part alone (not the
+    whole book); none for a missing or unreadable file."""
     try:
         with zipfile.ZipFile(path) as z:
             root = ElementTree.fromstring(z.read(_CUSTOM_XML))
     except (OSError, KeyError, zipfile.BadZipFile, ElementTree.ParseError):
-        return None
-    for prop in root.iter(f"{_NS}property"):
-        if prop.get("name") == MARKER_PROPERTY:
-            return "".join(prop.itertext()).strip() or None
-    return None
+        return {}
+    return {str(p.get("name")): "".join(p.itertext()).strip() for p in root.iter(f"{_NS}property")}
+
+
+def file_marker(path: Path) -> str | None:
+    """The window marker of the workbook file ``path``; None for a missing or unreadable file or
+    one without a marker."""
+    return _properties(path).get(MARKER_PROPERTY) or None
+
+
+def keeps_books(path: Path) -> bool:
+    """Whether ``path`` is a GM's workbook with books beside it (it records its tabs' audiences):
+    a book itself carries a marker but no record."""
+    return any(name.startswith(xlsx_books.PROPERTY_PREFIX) for name in _properties(path))
 
 
 def readers(names: list[str], record: Mapping[str, Audience]) -> list[Audience]:

@@ -43,8 +43,15 @@ def _campaign(folder: Path) -> Path:
     return path
 
 
-def _books(path: Path) -> list[Path]:
+def _raw(path: Path) -> XlsxBackend:
+    """A backend whose read leaves the books as they are (a command's first read brings them up)."""
     backend = XlsxBackend(path)
+    backend._books_checked = True
+    return backend
+
+
+def _books(path: Path) -> list[Path]:
+    backend = _raw(path)
     backend.read()
     record = backend._audiences or {}
     return [xlsx_books.book_path(path, who) for who in xlsx_window.readers(backend.tab_names(), record)]
@@ -53,7 +60,7 @@ def _books(path: Path) -> list[Path]:
 def _behind(path: Path) -> list[str]:
     """The books whose cells are not the GM's workbook's (a formula's cell aside: a book shows its
     value) or that lack the GM's marker -- empty when every book is at the GM's window."""
-    gm: Tables = XlsxBackend(path).read()
+    gm: Tables = _raw(path).read()
     marker = xlsx_window.file_marker(path)
     out: list[str] = []
     for book in _books(path):
@@ -77,10 +84,8 @@ def _temporaries(folder: Path) -> list[Path]:
     return [p for p in folder.rglob("*.tmp")]
 
 
-def test_a_book_a_killed_resolve_left_behind_is_rewritten_by_the_next_check_keeping_what_its_player_typed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = _campaign(tmp_path)
+def _killed_after_the_gms_save(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resolve killed once the GM's workbook is saved, before the first book is."""
     saves: list[str] = []
 
     def kill_at_the_first_book(step: str) -> None:
@@ -94,6 +99,13 @@ def test_a_book_a_killed_resolve_left_behind_is_rewritten_by_the_next_check_keep
         sync.resolve(XlsxBackend(path))
     monkeypatch.setattr(xlsx, "_SAVE_HOOK", None)
     assert _behind(path), "the kill did not leave a book behind: the test proves nothing"
+
+
+def test_a_book_a_killed_resolve_left_behind_is_rewritten_by_the_next_check_keeping_what_its_player_typed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _campaign(tmp_path)
+    _killed_after_the_gms_save(path, monkeypatch)
 
     rome = xlsx_books.book_path(path, player("Рим"))
     import openpyxl
@@ -112,6 +124,18 @@ def test_a_book_a_killed_resolve_left_behind_is_rewritten_by_the_next_check_keep
     assert behind == [f"{rome.name}: {orders_tab('Рим')} row 9 col 2: 'Разведка' != None"], behind
     warnings = "\n".join(result.summary.get("warnings", []))
     assert "отставала от книги ведущего" in warnings and str(rome) in warnings and f"{orders_tab('Рим')}!B9" in warnings
+
+
+@pytest.mark.parametrize("command", ["history", "report"])
+def test_a_reading_command_brings_the_books_up_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _campaign(tmp_path)
+    _killed_after_the_gms_save(path, monkeypatch)
+    (path.parent / f".{path.name}.killed.tmp").write_bytes(b"half a workbook")
+    argv = [command, str(path)] + (["--out", str(tmp_path / "post.txt")] if command == "report" else [])
+    assert main(argv) == 0, capsys.readouterr().err
+    assert not _behind(path) and not _temporaries(tmp_path)
 
 
 def test_a_stale_book_without_its_base_is_kept_aside_and_the_gm_told(tmp_path: Path, monkeypatch) -> None:
