@@ -162,3 +162,32 @@ def test_a_resolve_interrupted_after_the_gms_spreadsheet_is_completed_by_the_nex
         sync.resolve(google.backend(sid), turn=1, stage=STATE)
     assert "«1:города»" in str(again.value)
     assert _seen(google, sid) == after
+
+
+def test_a_run_that_meets_a_write_under_way_delivers_it_and_says_another_run_was_writing(
+    google: GoogleEnv, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second resolve that reads while the first is between the GM's spreadsheet and the others
+    delivers the same batches, says another run was writing, and resolves nothing; the first run
+    then finds its batches delivered and succeeds: the window is resolved once."""
+    spec = _spec()
+    clean = _fresh(google, spec)
+    sync.resolve(google.backend(clean), turn=1, stage=STATE)
+    after = _seen(google, clean)
+
+    sid = _fresh(google, spec)
+    deliver = gsheets_journal.deliver
+    second: list[str] = []
+
+    def meanwhile(client: Any, entry: gsheets_journal.Entry, *args: Any) -> None:
+        if not second:  # the first delivery of the first run: the second run comes in
+            second.append("")
+            with pytest.raises(StrategosError) as met:
+                sync.resolve(google.backend(sid), turn=1, stage=STATE)
+            second[0] = str(met.value)
+        deliver(client, entry, *args)
+
+    monkeypatch.setattr(gsheets_journal, "deliver", meanwhile)
+    sync.resolve(google.backend(sid), turn=1, stage=STATE)
+    assert "другим запуском (прерванным или ещё идущим)" in second[0] and "ничего не разрешал" in second[0]
+    assert _seen(google, sid) == after
