@@ -29,7 +29,10 @@ Why it looks the way it does
   own; the hidden tab ``_strategos`` lists ``[tab name, spreadsheet id]`` -- in the GM's
   spreadsheet, which the campaign's own ``_strategos`` names (``["#keeper", id]``) and nothing else.
   The engine still sees one ``Tables`` dict; the backend routes every change to the
-  spreadsheet that holds the tab and writes the campaign (with the marker) last.  Tabs the
+  spreadsheet that holds the tab.  A write to the GM's spreadsheet and others is one
+  transaction: the GM's first, with a journal of what the others are owed, which every read
+  delivers if a run stopped half-way (``gsheets_journal``); otherwise the campaign (with the
+  marker) is written last.  Tabs the
   ruleset declares the GM's (snapshots, every state's orders) live in a spreadsheet only the GM
   can open, and a side's own tabs in that side's (engine/core/audience.py).
 * **Two runs never revert each other.**  Every write opens with a compare-and-swap on a hidden
@@ -46,7 +49,8 @@ guard's evidence), ``gsheets_read`` (what a read says about a spreadsheet), ``gs
 (planning a write), ``gsheets_stage`` (staging an oversized one), ``gsheets_compact`` (fewer
 bytes for the same cells), ``gsheets_format`` (the looks of a new tab), ``gsheets_protect``
 (protections), ``gsheets_create`` (creating and sharing a campaign), ``gsheets_lock`` (two runs
-never revert each other) and ``gsheets_sharing`` (auditing who has access).
+never revert each other), ``gsheets_journal`` (one transaction across spreadsheets) and
+``gsheets_sharing`` (auditing who has access).
 """
 
 from __future__ import annotations
@@ -325,6 +329,7 @@ class GoogleBackend(Backend):
         self.backend_rows = 0  # rows of ``_strategos`` the read saw (the keeper's)
         self.keeper = spreadsheet_id  # the spreadsheet whose ``_strategos`` keeps the bookkeeping (KEEPER_ROW)
         self.finished: list[str] = []  # what reads finished of another run's journaled write (gsheets_journal)
+        self._completing = False  # a read is delivering a journal: the read it makes after does not again
 
     @classmethod
     def open(
@@ -388,9 +393,13 @@ class GoogleBackend(Backend):
                     )
                 tables[tab] = private[sid][tab]
                 tab_home[tab] = sid
-            if keeper != self.spreadsheet_id and books[keeper].journal_id is not None \
-                    and self._complete(books, keeper):
-                return self.read()  # the campaign as the completed write left it
+            if keeper != self.spreadsheet_id and books[keeper].journal_id is not None and not self._completing:
+                self._completing = True  # the read after a delivery finds the journal complete
+                try:
+                    if self._complete(books, keeper):
+                        return self.read()  # the campaign as the completed write left it
+                finally:
+                    self._completing = False
         self.books, self.tab_home, self.tables = books, tab_home, tables
         self.audience_home, self.whole_books, self.keeper = audience_home, whole_books, keeper
         return {name: [list(r) for r in grid] for name, grid in tables.items()}
