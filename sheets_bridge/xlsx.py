@@ -281,6 +281,7 @@ class XlsxBackend(Backend):
         self._audiences: dict[str, Audience] | None = None
         self._warnings: list[str] = []  # what went wrong with those books (see audit)
         self._books_checked = False  # whether the books were brought to the GM's window (xlsx_window)
+        self._books_failed = ""  # why they could not be (told unless a later write of the books says more)
 
     def exclusive(self, command: str) -> contextlib.AbstractContextManager[None]:
         """Hold the workbook's lock for a command's whole read–compute–write (see xlsx_lock).
@@ -310,7 +311,8 @@ class XlsxBackend(Backend):
             return
         if self._audiences is None:
             return
-        self._warnings += xlsx_window.bring_up(self.path, wb, self._audiences, atomic_save)
+        said, self._books_failed = xlsx_window.bring_up(self.path, wb, self._audiences, atomic_save)
+        self._warnings += said
 
     def _load(self) -> Workbook:
         if self._wb is None:
@@ -415,6 +417,7 @@ class XlsxBackend(Backend):
         """The players' and the public books from the workbook just saved.  The campaign is written
         by then: a book that cannot be written is a warning (``audit``), not a failed command, and
         the next write (a ``check``) writes every book again."""
+        self._books_failed = ""  # this write of the books tells its own outcome
         try:
             xlsx_books.write_books(self.path, self._audiences or {}, atomic_save, self._wb,
                                    marker=xlsx_window.marker_of(self._wb) if self._wb is not None else None)
@@ -426,7 +429,8 @@ class XlsxBackend(Backend):
 
     def audit(self) -> list[str]:
         """Warnings about the books beside the campaign since the last call (sync shows them)."""
-        out, self._warnings = self._warnings, []
+        out, self._warnings = [*self._warnings, *filter(None, [self._books_failed])], []
+        self._books_failed = ""
         return out
 
     @property

@@ -133,19 +133,20 @@ def typed_since(book: Path, base: Workbook) -> Cells:
     return typed
 
 
-def bring_up(campaign: Path, wb: Workbook, record: Mapping[str, Audience], save: Save) -> list[str]:
+def bring_up(campaign: Path, wb: Workbook, record: Mapping[str, Audience], save: Save) -> tuple[list[str], str]:
     """Rewrite every book beside ``campaign`` that is not at the GM's window (``wb``, the GM's
     workbook as on disk), keeping what a player typed in their stale book; the words for the GM
-    (one line per book rewritten or kept aside).  Nothing to do for a GM's workbook without a
-    marker (written before markers existed: its next write gives every book one)."""
+    (one line per book rewritten or kept aside) and, if the books could not be written, why (a
+    later write of the books makes that one obsolete).  Nothing to do for a GM's workbook
+    without a marker (written before markers existed: its next write gives every book one)."""
     marker = marker_of(wb)
     names = list(wb.sheetnames)
     clean_temporaries(campaign, record, names)
     if marker is None:
-        return []
+        return [], ""
     behind = stale(campaign, record, names, marker)
     if not behind:
-        return []
+        return [], ""
     base: Workbook | None = None
     bak = campaign.with_name(campaign.name + ".bak")
     kept: dict[Audience, Cells] = {}
@@ -171,8 +172,8 @@ def bring_up(campaign: Path, wb: Workbook, record: Mapping[str, Audience], save:
     try:
         xlsx_books.write_books(campaign, record, save, wb, marker=marker, only=behind, kept=kept)
     except BackendError as exc:
-        return [*said, _("Книги игроков отстают от книги ведущего и не переписаны ({error}). Не отправляйте их "
-                         "игрокам: следующая команда перепишет их снова.").format(error=exc)]
+        return said, _("Книги игроков отстают от книги ведущего и не переписаны ({error}). Не отправляйте их "
+                       "игрокам: следующая команда перепишет их снова.").format(error=exc)
     for who in behind:
         typed = kept.get(who)
         where = ", ".join(f"{tab}!{_a1(col)}{row}" for tab, row, col in sorted(typed)[:5]) if typed else ""
@@ -180,7 +181,7 @@ def bring_up(campaign: Path, wb: Workbook, record: Mapping[str, Audience], save:
         said.append(_("книга «{book}» отставала от книги ведущего (прерванная запись) и переписана{kept}").format(
             book=xlsx_books.book_path(campaign, who),
             kept=_("; набранное игроком сохранено: {cells}{more}").format(cells=where, more=more) if where else ""))
-    return said
+    return said, ""
 
 
 def _a1(col: int) -> str:
