@@ -64,6 +64,11 @@ class Backend(Protocol):
         words (sync.read); None by default: the campaign itself."""
         return None
 
+    def completed(self) -> list[str]:
+        """What the reads so far finished of a write another run left half-delivered across the
+        campaign's spreadsheets (Google: sheets_bridge/gsheets_journal.py), in words; none by default."""
+        return []
+
     def secret_key(self) -> str | None:
         """A second key the GM's secret store may hold this campaign's secret under, for a campaign
         whose meta tab has no campaign id (a Google campaign made before ids: its spreadsheet id);

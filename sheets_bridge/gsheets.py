@@ -29,7 +29,10 @@ Why it looks the way it does
   own; the hidden tab ``_strategos`` lists ``[tab name, spreadsheet id]`` -- in the GM's
   spreadsheet, which the campaign's own ``_strategos`` names (``["#keeper", id]``) and nothing else.
   The engine still sees one ``Tables`` dict; the backend routes every change to the
-  spreadsheet that holds the tab and writes the campaign (with the marker) last.  Tabs the
+  spreadsheet that holds the tab.  A write to the GM's spreadsheet and others is one
+  transaction: the GM's first, with a journal of what the others are owed, which every read
+  delivers if a run stopped half-way (``gsheets_journal``); otherwise the campaign (with the
+  marker) is written last.  Tabs the
   ruleset declares the GM's (snapshots, every state's orders) live in a spreadsheet only the GM
   can open, and a side's own tabs in that side's (engine/core/audience.py).
 * **Two runs never revert each other.**  Every write opens with a compare-and-swap on a hidden
@@ -46,7 +49,8 @@ guard's evidence), ``gsheets_read`` (what a read says about a spreadsheet), ``gs
 (planning a write), ``gsheets_stage`` (staging an oversized one), ``gsheets_compact`` (fewer
 bytes for the same cells), ``gsheets_format`` (the looks of a new tab), ``gsheets_protect``
 (protections), ``gsheets_create`` (creating and sharing a campaign), ``gsheets_lock`` (two runs
-never revert each other) and ``gsheets_sharing`` (auditing who has access).
+never revert each other), ``gsheets_journal`` (one transaction across spreadsheets) and
+``gsheets_sharing`` (auditing who has access).
 """
 
 from __future__ import annotations
@@ -61,7 +65,7 @@ from engine.core.audience import GM, PLAYER_PREFIX, Audience
 from engine.core.messages import _
 from engine.core.tables import Changeset, Tables, WriteBlock, apply_changes
 
-from . import google_http, gsheets_gate, gsheets_lock, gsheets_sharing
+from . import google_http, gsheets_gate, gsheets_journal, gsheets_lock, gsheets_sharing
 from .base import Backend
 from .book_mark import BookMark
 from .google_http import StrategosClient
@@ -330,6 +334,8 @@ class GoogleBackend(Backend):
         self.mark: BookMark | None = None  # the read found a player's or the GM's spreadsheet, not the campaign
         # tabs of a player's spreadsheet the last read did not take (spreadsheet, side, title): audit names them
         self.foreign: list[tuple[str, str, str]] = []
+        self.finished: list[str] = []  # what reads finished of another run's journaled write (gsheets_journal)
+        self._completing = False  # a read is delivering a journal: the read it makes after does not again
 
     @classmethod
     def open(
@@ -405,6 +411,13 @@ class GoogleBackend(Backend):
                     )
                 tables[tab] = private[sid][tab]
                 tab_home[tab] = sid
+            if keeper != self.spreadsheet_id and books[keeper].journal_id is not None and not self._completing:
+                self._completing = True  # the read after a delivery finds the journal complete
+                try:
+                    if self._complete(books, keeper):
+                        return self.read()  # the campaign as the completed write left it
+                finally:
+                    self._completing = False
         self.foreign = [(sid, Audience.parse(key[len(BOOK_ROW):]).side, title) for key, sid in rows
                         for title in gate.refused.get(sid, ())]
         self.books, self.tab_home, self.tables = books, tab_home, tables
@@ -467,17 +480,92 @@ class GoogleBackend(Backend):
         if self.spreadsheet_id in parts:
             order.append(self.spreadsheet_id)
         plans = [planned.get(sid) or self._plan(sid, parts[sid], before) for sid in order]  # refusals before writes
+        sending = [sid for sid, plan in zip(order, plans) if plan.batches]
         try:
-            with google_errors(_("запись в таблицу Google")):
-                for sid, plan in zip(order, plans):
-                    for batch in plan.batches:
-                        self.batches_sent += 1
-                        send_batch(self.client, sid, batch)
-                    plan.commit()
+            if self.keeper != self.spreadsheet_id and self.keeper in sending and len(sending) > 1:
+                # the GM's spreadsheet (the state, the history) and others: one transaction across them
+                self._journaled(dict(zip(order, plans)))
+            else:
+                with google_errors(_("запись в таблицу Google")):
+                    for sid, plan in zip(order, plans):
+                        for batch in plan.batches:
+                            self.batches_sent += 1
+                            send_batch(self.client, sid, batch)
+                        plan.commit()
         except BaseException:
             self.tables = None  # what the sheet holds now is unknown: the next write reads first
             raise
         self.tables = apply_changes(before, changes)
+
+    def _journaled(self, plans: dict[str, Plan]) -> None:
+        """A write to the GM's spreadsheet and others of a split campaign as one transaction
+        (gsheets_journal): the GM's spreadsheet first, with the journal of what the others are owed
+        (the commit point, replacing the previous journal), then each other one.  A fault after the
+        commit is an error that says the window is written and the next command delivers the rest."""
+        keeper = self.books[self.keeper]
+        own = plans.pop(self.keeper, None)
+        entries = [gsheets_journal.Entry(sid, plan.batches) for sid, plan in plans.items() if plan.batches]
+        journal = gsheets_journal.new(entries, self.rng)
+        taken = {int(r["addSheet"]["properties"]["sheetId"]) for b in (own.batches if own else [])
+                 for r in b.requests if "addSheet" in r}
+        extra, journal_id = gsheets_journal.requests(keeper, journal, self.rng, taken)
+        if own is not None and own.batches:
+            next(b for b in reversed(own.batches) if b.evidence.lock_to is not None).requests.extend(extra)
+            batches, commit = own.batches, own.commit
+        else:
+            lock, swap = gsheets_lock.swap(keeper.lock, _rid(self.rng, taken | {journal_id}))
+            batches = [Batch(swap + extra, Evidence(lock_from=keeper.lock, lock_to=lock))]
+
+            def commit() -> None:
+                keeper.lock = lock
+
+        with google_errors(_("запись в таблицу Google")):
+            for batch in batches:
+                self.batches_sent += 1
+                send_batch(self.client, self.keeper, batch)
+        commit()
+        keeper.journal_id = journal_id
+        for entry in entries:  # the window is written: what follows only delivers it
+            try:
+                with google_errors(_("запись в таблицу Google")):
+                    self.batches_sent += len(entry.batches)
+                    gsheets_journal.deliver(self.client, entry, None, set())
+            except GoogleBackendError as exc:
+                raise GoogleBackendError(_(
+                    "Окно записано в таблицу ведущего {gm}, но таблица {url} не дописана ({error}). Разрешать ход "
+                    "заново не нужно: следующая команда (например, check) сама допишет окно во все таблицы."
+                ).format(gm=spreadsheet_url(self.keeper), url=spreadsheet_url(entry.spreadsheet_id),
+                         error=exc)) from exc
+            plans[entry.spreadsheet_id].commit()
+
+    def _complete(self, books: dict[str, BookState], keeper_id: str) -> bool:
+        """Deliver what a journaled write left unsent (another run interrupted, or still writing);
+        whether anything was sent.  A book somebody else wrote meanwhile is a refusal naming it."""
+        keeper = books[keeper_id]
+        journal = gsheets_journal.decode(keeper.journal, keeper_id)
+        owed: list[tuple[gsheets_journal.Entry, BookState]] = []
+        for entry in journal.entries:
+            sid = entry.spreadsheet_id
+            book = books.get(sid) or _absorb(sid, get_spreadsheet(self.client, sid, READ_FIELDS))[1]
+            status = gsheets_journal.state(entry, book.lock)
+            if status == gsheets_journal.FOREIGN:
+                raise gsheets_journal.foreign(sid)
+            if status == gsheets_journal.PENDING:
+                owed.append((entry, book))
+        for entry, book in owed:
+            present = {s.sheet_id for s in book.sheets.values()} | set(book.stale_stages)
+            gsheets_journal.deliver(self.client, entry, book.lock, present)
+        if owed:
+            self.finished.append(_(
+                "Запись окна, начатая в {started} другим запуском (прерванным или ещё идущим), была принята в "
+                "таблице ведущего, но не дошла до таблиц: {books}. Она дописана сейчас — ровно та же, что "
+                "была начата.").format(started=journal.started,
+                                       books=", ".join(spreadsheet_url(e.spreadsheet_id) for e, _b in owed)))
+        return bool(owed)
+
+    def completed(self) -> list[str]:
+        """What the reads of this backend finished of a write another run left unfinished."""
+        return list(self.finished)
 
     @property
     def tab_ids(self) -> dict[str, str]:

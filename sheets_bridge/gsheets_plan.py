@@ -36,6 +36,8 @@ def plan_write(
     used_ids = {s.sheet_id for s in book.sheets.values()} | set(book.stale_stages)
     if book.lock is not None:
         used_ids.add(book.lock.sheet_id)
+    if book.journal_id is not None:
+        used_ids.add(book.journal_id)
     structural: list[dict[str, Any]] = []
     evidence = Evidence()
     need: dict[str, list[int]] = {}  # tab -> [rows, cols] the changes reach

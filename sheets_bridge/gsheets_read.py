@@ -46,6 +46,10 @@ TAB_ROW = "#tab"
 #: Prefix of hidden staging tabs used by oversized writes (deleted by the same write).
 STAGE_PREFIX = "_strategos_stage_"
 
+#: The hidden tab of the GM's spreadsheet holding what a write across spreadsheets still owes the
+#: others (sheets_bridge/gsheets_journal.py); the engine never sees it.
+JOURNAL_TAB = "_strategos_journal"
+
 
 @dataclass
 class SheetInfo:
@@ -75,6 +79,8 @@ class BookState:
     placed: dict[str, set[int]] = field(default_factory=dict)  # TAB_ROW: spreadsheet -> ids of the tabs put there
     record: gsheets_sharing.Record = field(default_factory=gsheets_sharing.Record)  # what `new` shared
     mark: book_mark.BookMark | None = None  # a player's or the GM's spreadsheet, not the campaign (``#book``)
+    journal_id: int | None = None  # the journal tab the read saw (gsheets_journal), if any
+    journal: list[list[Any]] = field(default_factory=list)  # its cells
 
     @property
     def decimal_point(self) -> bool:
@@ -113,6 +119,9 @@ def _absorb(spreadsheet_id: str, answer: Mapping[str, Any]) -> tuple[Tables, Boo
             continue
         if title.startswith(gsheets_lock.LOCK_PREFIX):
             book.lock = gsheets_lock.found([sheet]) or book.lock
+            continue
+        if title == JOURNAL_TAB:
+            book.journal_id, book.journal = info.sheet_id, _grid_of((sheet.get("data") or [{}])[0])
             continue
         book.sheets[title] = info
         grid = _grid_of((sheet.get("data") or [{}])[0])

@@ -17,7 +17,7 @@ from engine import rulesets
 from engine.core import draw, gc_pause, history, i18n, kept, meta, window
 from engine.core.cursor import Calendar, Cursor, CursorError
 from engine.core.dice import commitment, cursor_seed
-from engine.core.errors import CampaignError, TurnMismatch, UsageError
+from engine.core.errors import BackendError, CampaignError, TurnMismatch, UsageError
 from engine.core.layout import norm
 from engine.core.messages import _
 from engine.core.ruleset import Ruleset, SyncResult, Victory
@@ -247,7 +247,15 @@ def _check(backend: Backend, progress: Progress | None, turn: int | None = None,
     declare_audiences(rules, tables, result.changes)
     _write(backend, result.changes, p)
     _warn(result, _audit(backend) + _kept_warning(tables))
+    for line in backend.completed():
+        result.summary.setdefault("notices", []).append(line)
     return result
+
+
+def _open_label(tables: Tables) -> str:
+    """The open window in the campaign's words («1:города»)."""
+    calendar, open_ = cursor_of(tables)
+    return calendar.format(open_, i18n.current())
 
 
 def resolve(backend: Backend, turn: int | None = None, progress: Progress | None = None,
@@ -281,6 +289,11 @@ def expect_open(tables: Tables, turn: int | None, stage: str | None) -> None:
 def _resolve(backend: Backend, turn: int | None, progress: Progress | None, stage: str | None = None) -> SyncResult:
     p = progress or Silent()
     tables = _read(backend, p)
+    finished = backend.completed()
+    if finished:  # the re-run of an interrupted resolve: that window is now written, nothing more
+        raise BackendError(" ".join([*finished, _(
+            "Этот запуск больше ничего не разрешал. Открыто окно «{open}»: разрешите его, когда будут готовы "
+            "приказы.").format(open=_open_label(tables))]))
     rules = ruleset_of(tables)
     expect_open(tables, turn, stage)
     sec = _secret(backend, tables)

@@ -25,8 +25,9 @@ import re
 import shutil
 import stat
 import tempfile
+import uuid
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from copy import copy
 from pathlib import Path
 
@@ -51,7 +52,7 @@ from engine.core.errors import BackendError, CampaignError, Problem
 from engine.core.messages import _
 from engine.core.tables import Cell, Changeset, Chart, Formula, Grid, Tables, TabSpec, Validation, WorkbookSpec
 
-from . import xlsx_books, xlsx_inputs, xlsx_lock
+from . import xlsx_books, xlsx_inputs, xlsx_lock, xlsx_window
 from .base import Backend
 from .book_mark import BookMark
 from .faults import backend_error
@@ -311,6 +312,8 @@ class XlsxBackend(Backend):
         self._mark: BookMark | None = None  # this file is a public or a player's book (xlsx_books), not the campaign
         self._reading = xlsx_inputs.Reading()  # what the read found in the players' books
         self._worded: list[xlsx_inputs.Say] = []  # its warnings, worded when audit shows them
+        self._books_checked = False  # whether the books were brought to the GM's window (xlsx_window)
+        self._books_failed = ""  # why they could not be (told unless a later write of the books says more)
 
     def exclusive(self, command: str) -> contextlib.AbstractContextManager[None]:
         """Hold the workbook's lock for a command's whole read–compute–write (see xlsx_lock).
@@ -319,7 +322,32 @@ class XlsxBackend(Backend):
         """
         if not self.path.exists():
             raise BackendError(_("файл кампании не найден: {path}").format(path=self.path))
-        return xlsx_lock.exclusive(self.path, command)
+        return self._exclusive(command)
+
+    @contextlib.contextmanager
+    def _exclusive(self, command: str) -> Iterator[None]:
+        """The lock, and first of all every book beside the campaign brought to the GM's window
+        (xlsx_window: a run killed between the GM's save and its books left them behind)."""
+        with xlsx_lock.exclusive(self.path, command):
+            self._bring_books_up()
+            yield
+
+    def _bring_books_up(self) -> None:
+        """Rewrite the books a killed run left behind, remove their temporary files; what was done
+        is told with the command's warnings (audit).  A workbook that does not load is left to the
+        command's own read, which says so."""
+        self._books_checked = True
+        try:
+            wb = self._load()
+        except BackendError:
+            return
+        if self._audiences is None:
+            return
+        said, self._books_failed = xlsx_window.bring_up(self.path, wb, self._audiences, atomic_save)
+        self._warnings += said
+        if said or self._books_failed:  # books rewritten: read again what their players typed (xlsx_inputs)
+            self._wb = None
+            self._load()
 
     def _load(self) -> Workbook:
         if self._wb is None:
@@ -364,6 +392,11 @@ class XlsxBackend(Backend):
                  "(.xlsx)»{back}").format(path=self.path, why=why, back=back)
 
     def read(self) -> Tables:
+        if not self._books_checked and self._wb is None and xlsx_window.keeps_books(self.path):
+            # a reading command (history, verify, report) takes no lock of its own: the books are
+            # brought up only if the lock is free (busy, or open in Calc: the next command does it)
+            with contextlib.suppress(BackendError), xlsx_lock.exclusive(self.path, "read"):
+                self._bring_books_up()
         wb = self._load()
         return {ws.title: _grid_of(ws) for ws in wb.worksheets}
 
@@ -426,6 +459,8 @@ class XlsxBackend(Backend):
                      and rep.spec is not None and rep.spec.kind == "orders" and rep.spec.editable_columns}
             if typed:  # an order tab made now: its input block is read from its player's book too
                 xlsx_inputs.set_input_record(wb, {**blocks, **typed})
+        if self._audiences is not None:  # a new window marker: the books written below carry it too
+            xlsx_window.set_marker(wb, uuid.uuid4().hex)
         self._digest = atomic_save(wb, self.path, expect=self._digest)
         if self._audiences is not None:  # the books sent to the players follow the GM's workbook
             self._write_books()
@@ -434,8 +469,10 @@ class XlsxBackend(Backend):
         """The players' and the public books from the workbook just saved.  The campaign is written
         by then: a book that cannot be written is a warning (``audit``), not a failed command, and
         the next write (a ``check``) writes every book again."""
+        self._books_failed = ""  # this write of the books tells its own outcome
         try:
-            xlsx_books.write_books(self.path, self._audiences or {}, atomic_save, self._wb, self._reading)
+            xlsx_books.write_books(self.path, self._audiences or {}, atomic_save, self._wb, self._reading,
+                                   marker=xlsx_window.marker_of(self._wb) if self._wb is not None else None)
         except BackendError as exc:
             self._warnings.append(_(
                 "Кампания записана, но книги для игроков рядом с ней не обновлены ({error}). Не отправляйте "
@@ -456,8 +493,8 @@ class XlsxBackend(Backend):
     def audit(self) -> list[str]:
         """Warnings about the books beside the campaign since the last call (sync shows them): what
         the read found in the players' books first, then what went wrong writing them."""
-        out = [say() for say in self._worded] + self._warnings
-        self._worded, self._warnings = [], []
+        out = [say() for say in self._worded] + self._warnings + [w for w in [self._books_failed] if w]
+        self._worded, self._warnings, self._books_failed = [], [], ""
         return out
 
     @property
@@ -612,14 +649,16 @@ def create_xlsx(spec: WorkbookSpec, path: str | os.PathLike[str], overwrite: boo
             _format(ws, tab)
         wb.properties.title = spec.title
         record = {t.name: t.readers for t in spec.tabs} if spec.hidden_information or books else None
+        marker = uuid.uuid4().hex
         if record is not None:
             xlsx_books.set_record(wb, record)
             xlsx_inputs.set_input_record(wb, {t.name: t.editable_columns for t in spec.tabs
                                               if t.kind == "orders" and t.editable_columns})
+            xlsx_window.set_marker(wb, marker)
         atomic_save(wb, target, keep_backup=False)
         if record is not None:  # the players' and the public books, ready to send from the start
             try:
-                xlsx_books.write_books(target, record, atomic_save, wb)
+                xlsx_books.write_books(target, record, atomic_save, wb, marker=marker)
             except BackendError:  # `new` makes the whole campaign or none of it
                 with contextlib.suppress(OSError):
                     target.unlink()

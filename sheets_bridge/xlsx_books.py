@@ -41,6 +41,9 @@ from . import book_mark, xlsx_inputs
 from .faults import backend_error
 
 PROPERTY_PREFIX = "strategos:audience:"
+#: The custom property naming the window (the GM's write) a workbook reflects: the GM's workbook
+#: and every book written from it carry the same value (sheets_bridge/xlsx_window.py)
+MARKER_PROPERTY = "strategos:window"
 UNSAFE_IN_FILE_NAME = re.compile(r'[\\/:*?"<>|\x00-\x1f]')
 
 Save = Callable[..., str]  # xlsx.atomic_save(wb, path, keep_backup=..., prefix=...)
@@ -113,9 +116,17 @@ def book_path(campaign: Path, reader: Audience) -> Path:
 
 
 def write_books(campaign: Path, record: Mapping[str, Audience], save: Save,
-                wb: Workbook | None = None, reading: xlsx_inputs.Reading | None = None) -> dict[Audience, Path]:
+                wb: Workbook | None = None, reading: xlsx_inputs.Reading | None = None, *,
+                marker: str | None = None, only: Collection[Audience] | None = None,
+                kept: Mapping[Audience, Mapping[tuple[str, int, int], object]] | None = None,
+                ) -> dict[Audience, Path]:
     """Write every book but the GM's from ``campaign`` as saved; returns where each went.  A fault
     of the file system is a BackendError naming the book.
+
+    ``marker`` is the GM's window marker (xlsx_window): each book carries it, so a book a killed
+    run left behind is known by the next command.  ``only`` limits the write to those readers'
+    books; ``kept`` gives, per reader, cells (tab, row, column) that keep the value the reader
+    typed in their own book instead of the GM's (a stale book rewritten by xlsx_window).
 
     ``wb`` is the GM's workbook as just saved to ``campaign`` by openpyxl (the bridge's own saves):
     every book is then saved from it, narrowed to that book's tabs for the save and restored after,
@@ -147,17 +158,45 @@ def write_books(campaign: Path, record: Mapping[str, Audience], save: Save,
             target.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise backend_error(exc, target.parent, prefix=_("книги игроков не записаны — ")) from exc
+        if only is not None and reader not in only:
+            continue
         restore = _narrow(wb, tabs, computed.value, audience.readable(names, record, reader))
-        wb.custom_doc_props = _marked(wb.custom_doc_props, reader, campaign, lang)  # put back by `restore`
         try:
+            wb.custom_doc_props = _marked(wb.custom_doc_props, reader, campaign, lang)  # put back by `restore`
+            if marker is not None:  # the window it reflects (xlsx_window)
+                wb.custom_doc_props.append(StringProperty(name=MARKER_PROPERTY, value=marker))
             if reader.kind == "player":  # what was written, so the next read tells what the player typed
                 wb.custom_doc_props = xlsx_inputs.written_props(wb, tabs, blocks)
-            save(wb, target, keep_backup=reader in found.keep, expect=found.digests.get(reader),
-                 prefix=_("книга «{path}» не записана — ").format(path=target))
+            keep = _overlay(wb, (kept or {}).get(reader, {}))
+            try:
+                save(wb, target, keep_backup=reader in found.keep, expect=found.digests.get(reader),
+                     prefix=_("книга «{path}» не записана — ").format(path=target))
+            finally:
+                keep()
         finally:
             restore()
         written[reader] = target
     return written
+
+
+def _overlay(wb: Workbook, cells: Mapping[tuple[str, int, int], object]) -> Callable[[], None]:
+    """Put ``cells`` into ``wb`` for one save (as text where a string: player text is data, never
+    a formula); returns what puts the old values back."""
+    was: list[tuple[Any, object, str]] = []
+    for (tab, row, col), value in cells.items():
+        if tab not in wb.sheetnames:
+            continue
+        cell = wb[tab].cell(row=row, column=col)
+        was.append((cell, cell._value, cell.data_type))
+        cell.value = value
+        if isinstance(value, str):
+            cell.data_type = "s"
+
+    def restore() -> None:
+        for cell, value, data_type in reversed(was):
+            _put_back(cell, value, data_type)
+
+    return restore
 
 
 Lookup = Callable[[str, int, int], object]  # (tab, row, column) -> the value last computed there

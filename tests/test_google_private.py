@@ -16,10 +16,11 @@ import test_google_support as support
 from test_google_support import GM, OUTSIDER, P1, P2, GoogleEnv, meta, normal, settled_stats, small_spec
 
 from engine.core import history
+from engine.core.errors import BackendError
 from engine.core.tables import AUDIENCE_GM, Changeset, ReplaceTab, Tables
 from engine.core.tabs import REGISTRY_TAB
 from engine.rulesets.ancient import ruleset
-from sheets_bridge import gsheets, secrets, sync, timeline
+from sheets_bridge import gsheets, gsheets_journal, secrets, sync, timeline
 from sheets_bridge.google_http import GoogleNotFoundError, GooglePermissionError, make_client
 
 emulator_server = support.emulator_server
@@ -293,30 +294,30 @@ def test_i15_p10_a_gm_only_tab_created_later_goes_to_the_gm_book(google: GoogleE
 def test_i15_p10_a_resolve_that_fails_after_the_gm_book_leaves_no_double_rows(
     google: GoogleEnv, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The GM-only book is written before the campaign (whose turn marker comes last). If the
-    campaign's write fails, the re-run writes the snapshot and the archive rows of the open turn
-    over those the failed attempt left: one snapshot per turn, no order archived twice."""
+    """The GM-only book is written first, with the journal of what the other spreadsheets are owed
+    (issue 23, point 3). If the campaign's write fails after it, the next read delivers the rest:
+    the re-run finds the turn resolved, with one snapshot per turn and no order archived twice."""
     created = google.create(small_spec(), players=PLAYERS, private_orders=True)
     sid = created.spreadsheet_id
     backend = google.backend(sid)
     backend.write(ruleset.demo_changes(backend.read()))
-    real = gsheets.send_batch
+    real = gsheets_journal.send_batch
 
     def campaign_fails(client: object, spreadsheet_id: str, batch: gsheets.Batch) -> None:
         if spreadsheet_id == sid:
             raise gsheets.GoogleBackendError("сбой записи кампании (тест)")
         real(client, spreadsheet_id, batch)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(gsheets, "send_batch", campaign_fails)
-    with pytest.raises(gsheets.GoogleBackendError):
+    monkeypatch.setattr(gsheets_journal, "send_batch", campaign_fails)
+    with pytest.raises(gsheets.GoogleBackendError) as failed:
         sync.resolve(google.backend(sid), turn=1)
-    monkeypatch.setattr(gsheets, "send_batch", real)
-    half = google.backend(sid).read()
-    assert meta(half)["Открытый ход"] == 1
-    archived = [r for r in half["Архив приказов"][1:] if r and r[0] == 1]
-    assert archived and [e.turn for e in history.entries(half)] == [1]  # what the failed attempt left
-    sync.resolve(google.backend(sid), turn=1)
+    assert "Окно записано в таблицу ведущего" in str(failed.value)
+    monkeypatch.setattr(gsheets_journal, "send_batch", real)
+    with pytest.raises(BackendError) as again:  # the re-run delivers the rest and resolves nothing more
+        sync.resolve(google.backend(sid), turn=1)
+    assert "дописана сейчас" in str(again.value)
     done = google.backend(sid).read()
     assert meta(done)["Открытый ход"] == 2
     assert [e.turn for e in history.entries(done)] == [1]
-    assert [r for r in done["Архив приказов"][1:] if r and r[0] == 1] == archived
+    archived = [tuple(map(str, r)) for r in done["Архив приказов"][1:] if r and r[0] == 1]
+    assert archived and len(archived) == len(set(archived))
