@@ -313,6 +313,7 @@ class XlsxBackend(Backend):
         self._reading = xlsx_inputs.Reading()  # what the read found in the players' books
         self._worded: list[xlsx_inputs.Say] = []  # its warnings, worded when audit shows them
         self._books_checked = False  # whether the books were brought to the GM's window (xlsx_window)
+        self._books_read = False  # whether the players' books were read into the loaded workbook (xlsx_inputs)
         self._books_failed = ""  # why they could not be (told unless a later write of the books says more)
 
     def exclusive(self, command: str) -> contextlib.AbstractContextManager[None]:
@@ -338,19 +339,20 @@ class XlsxBackend(Backend):
         command's own read, which says so."""
         self._books_checked = True
         try:
-            wb = self._load()
+            wb = self._load(books=False)  # the GM's workbook alone: a stale book's input is not yet to be read
         except BackendError:
             return
         if self._audiences is None:
             return
         said, self._books_failed = xlsx_window.bring_up(self.path, wb, self._audiences, atomic_save)
         self._warnings += said
-        if said or self._books_failed:  # books rewritten: read again what their players typed (xlsx_inputs)
-            self._wb = None
-            self._load()
 
-    def _load(self) -> Workbook:
+    def _load(self, books: bool = True) -> Workbook:
+        """The GM's workbook, loaded once; with ``books``, what the players typed in their own books
+        read into it (once): a command brings stale books up first (``books=False``), so that a book a
+        killed run left behind is never read as its player's input."""
         if self._wb is None:
+            self._books_read = False
             try:
                 data = self.path.read_bytes()
             except FileNotFoundError:
@@ -370,6 +372,8 @@ class XlsxBackend(Backend):
             self._audiences = xlsx_books.record_of(self._wb)
             if self._audiences is None and self.player_books:
                 self._audiences = {}
+        if books and not self._books_read:
+            self._books_read = True
             if self._audiences:
                 self._read_books(self._wb)
         return self._wb

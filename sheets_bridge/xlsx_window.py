@@ -144,7 +144,9 @@ def bring_up(campaign: Path, wb: Workbook, record: Mapping[str, Audience], save:
     clean_temporaries(campaign, record, names)
     if marker is None:
         return [], ""
-    behind = stale(campaign, record, names, marker)
+    # a player's book that is no workbook at all is left as it is: the read names it (xlsx_inputs)
+    behind = [who for who in stale(campaign, record, names, marker)
+              if who.kind != "player" or _readable(xlsx_books.book_path(campaign, who))]
     if not behind:
         return [], ""
     base: Workbook | None = None
@@ -182,6 +184,18 @@ def bring_up(campaign: Path, wb: Workbook, record: Mapping[str, Audience], save:
             book=xlsx_books.book_path(campaign, who),
             kept=_("; набранное игроком сохранено: {cells}{more}").format(cells=where, more=more) if where else ""))
     return said, ""
+
+
+def _readable(book: Path) -> bool:
+    """Whether ``book`` is missing (to be written) or a workbook's zip; a file broken or replaced by
+    something else is not rewritten, so that nothing its player put there is lost."""
+    if not book.exists():
+        return True
+    try:
+        with zipfile.ZipFile(book) as z:
+            return "xl/workbook.xml" in z.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return False
 
 
 def _a1(col: int) -> str:
