@@ -8,6 +8,7 @@ carry nothing of it, and a nation's «Держава» tab is written from the w
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from engine.core import history, i18n, meta
@@ -15,7 +16,7 @@ from engine.core.cursor import Cursor
 from engine.core.errors import CampaignError, Problem
 from engine.core.i18n import N_
 from engine.core.layout import Layout
-from engine.core.rules_tab import RulesTabTexts, StateTabs, TabReader
+from engine.core.rules_tab import StateTabs, TabReader
 from engine.core.tables import Cell, Grid, Tables
 
 from . import hexes
@@ -24,6 +25,7 @@ from .messages import _
 from .model import READY, Card, City, Deck, Intention, Nation, Spy, Tile, Treaty, World
 from .names import listed, named
 from .rules import Rules
+from .rules_loaders import TEXTS as RULES_TEXTS
 from .rules_loaders import load_rules
 from .vocab import (
     CALENDAR,
@@ -49,16 +51,7 @@ from .vocab import (
 )
 
 #: How a problem of a civ1 state tab is worded (msgids of the civ1 catalogue).
-STATE_TEXTS = RulesTabTexts(
-    _,
-    no_tab=N_("нет листа «{tab}» ({other})"),
-    empty_tab=N_("лист пуст: нет даже строки заголовков"),
-    blank_number=N_("пустая ячейка, нужно число"),
-    not_a_number=N_("не число: «{value}»"),
-    blank_word=N_("пустая ячейка, нужно одно из: {known}"),
-    unknown_word=N_("непонятное «{text}»: нужно одно из: {known}"),
-    in_column=N_("столбец «{column}»: {message}"),
-)
+STATE_TEXTS = dataclasses.replace(RULES_TEXTS, no_tab=N_("нет листа «{tab}» ({other})"))
 #: The civ1 state tabs: read by the core's reader, every field as declared.STATE_FIELDS declares it.
 STATE_TABS = StateTabs(STATE_TEXTS, STATE_FIELDS)
 
