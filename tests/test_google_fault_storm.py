@@ -49,7 +49,8 @@ def test_two_hundred_faults_on_the_write_never_leave_a_partial_turn(google: Goog
     for i in range(tries):
         # the read is the next request, the write the one after; every third try a storm outlasts the retries
         storm = [f"+{n}:{kind}" for n in range(2, 9)] if i % 3 == 2 else [f"+2:{kind}"]
-        google.emu.set_faults(storm)
+        # a timeout is a delayed drop: 0.1 s proves the delay as well as 0.5 s, at a fifth of the wait
+        google.emu.set_faults(storm, timeout_sleep=0.1)
         try:
             sync.resolve(google.backend(sid), turn=1)
         except StrategosError:
@@ -68,6 +69,7 @@ def test_two_hundred_faults_on_the_write_never_leave_a_partial_turn(google: Goog
                 assert "уже разрешён" in str(exc)
         assert normal(google.backend(sid).read()) == after, f"try {i} ({kind}): turn 1 not resolved exactly once"
         timeline.rollback(google.backend(sid), 1)
+    google.emu.set_faults(clear=True, timeout_sleep=0.5)  # the module's emulator as the fixture made it
     print(f"\n{tries} {kind} faults on the write: {dict(outcomes)}")
     assert outcomes["pre"] + outcomes["post"] == tries
     assert outcomes["post"] > 0
