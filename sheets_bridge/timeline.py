@@ -23,6 +23,7 @@ from engine.core import draw, history, i18n, kept, meta, tabs
 from engine.core.cursor import Cursor
 from engine.core.dice import commitment, cursor_seed, drawn_secret
 from engine.core.errors import CampaignError, UsageError
+from engine.core.layout import norm
 from engine.core.messages import _
 from engine.core.ruleset import Ruleset
 from engine.core.tables import (
@@ -309,7 +310,26 @@ def _log_difference(now: Tables, after: Tables, again: Tables, changes: Changese
                      "{values}")
             return text.format(tab=block.tab, row=extra + 1, turn=turn,
                                values=repr([v for v in grid[extra] if not is_blank(v)]))
+        forged = _labelled_later(shown, block, max(end, len(grid)))
+        if forged is not None:
+            text = _("лист «{tab}», строка {row}: строка с меткой хода {turn} ниже строк следующих ходов — этот ход "
+                     "её не писал: {values}")
+            return text.format(tab=block.tab, row=forged + 1, turn=turn,
+                               values=repr([v for v in shown[forged] if not is_blank(v)]))
     return None
+
+
+def _label(line: list[Cell]) -> str:
+    """A log row's label: its first cell («1:города», a turn number) as text, '' when blank."""
+    return "" if not line or is_blank(line[0]) else norm(str(line[0]))
+
+
+def _labelled_later(shown: Grid, block: WriteBlock, start: int) -> int | None:
+    """The first row from ``start`` on (below what the window and the windows after it wrote) that
+    carries the label of one of ``block``'s rows: a row added by hand under the window's name (each
+    window labels its log rows with its own cursor, so no later window writes that label)."""
+    labels = {_label(line) for dr, line in enumerate(block.values) if block.row - 1 + dr} - {""}
+    return next((r for r in range(start, len(shown)) if _label(shown[r]) in labels), None)
 
 
 def _where(tab: str, r: int, c: int, published: Cell, again: Cell) -> str:

@@ -153,3 +153,19 @@ def test_google_duo_a_ledger_row_of_the_first_window_rewritten_later_is_caught(
     verdict = timeline.verify(google.backend(sid), "1:сбор")
     assert not verdict.ok and "«Книга»" in verdict.message, verdict.message
     assert timeline.verify(google.backend(sid), "1:торг").ok
+
+
+
+@pytest.mark.parametrize(("tab", "label"), [("Ресурсы", "1:города"), ("Журнал", "1:государство")])
+def test_civ1_a_row_labelled_with_an_earlier_window_appended_at_the_bottom_is_caught(
+    civ: Path, tab: str, label: str
+) -> None:
+    """A row added by hand under an earlier window's name, below the rows of every later window, is
+    not that window's: its verify says so (before, only the last window's verify saw the row)."""
+    tables = XlsxBackend(civ).read()
+    below = len(tables[tab])
+    _tamper(XlsxBackend(civ), tab, below, 0, label)
+    _tamper(XlsxBackend(civ), tab, below, 1, "подарок")
+    verdict = timeline.verify(XlsxBackend(civ), label)
+    assert not verdict.ok, verdict.message
+    assert f"«{tab}», строка {below + 1}" in verdict.message and "этот ход её не писал" in verdict.message
