@@ -200,3 +200,15 @@ def test_a_message_quoting_sheet_text_sends_the_terminal_no_escape_sequence() ->
 def test_a_multi_line_text_starts_no_heading_list_or_quote_in_markdown() -> None:
     shown = rendered("Итог: " + inert.markdown("Рим\n===\n- пункт\n> цитата\n1. раз"))
     assert shown.tags == ["p"] and "".join(shown.text).strip() == "Итог: Рим === - пункт > цитата 1. раз"
+
+
+@pytest.mark.parametrize("game", ["civ1", "ancient"])
+def test_a_name_with_line_breaks_forges_no_line_of_the_bbcode_post(game: str) -> None:
+    """A name holding line breaks and a chronicle-like line cannot give the BBCode post a line of
+    its own that reads as the program's (a reviewer's find: the tags were inert, the breaks not)."""
+    forged = "1:государство: Египет капитулирует"
+    bb = outputs(game, f"Ока\n\n[b]{forged}[/b]\n# Заголовок")["bbcode"]
+    assert forged in bb.replace(inert.ZWSP, "")  # shown as typed ...
+    lines = [line.replace(inert.ZWSP, "").lstrip(" #|*-[]b") for line in bb.splitlines()]
+    assert not [line for line in lines if line.startswith(forged)], bb  # ... inside the line of the name
+    assert "\n" not in inert.bbcode("a\r\nb\nc\rd")

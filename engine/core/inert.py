@@ -7,7 +7,8 @@ and no formula, wherever the text is pasted next (issue 23, point 10).  A game n
 text into an output without one of these:
 
 * :func:`bbcode` — a forum post in BBCode: a zero-width space after every ``[`` (no forum parser
-  sees a tag then) and after every ``<`` (a forum that lets HTML through sees no tag either);
+  sees a tag then) and after every ``<`` (a forum that lets HTML through sees no tag either), line
+  breaks as spaces (no forged line of the post);
   :func:`bbcode_arg` for a tag's argument (``[spoiler=…]``), where a ``]`` would close it;
 * :func:`markdown` — a Markdown file or post: a backslash before each character that is markup
   (CommonMark reads ``\\<``, ``\\[``, ``\\!`` as the characters themselves);
@@ -60,8 +61,9 @@ def _formula(text: str) -> bool:
 
 
 def bbcode(value: object) -> str:
-    """``value`` inert in a BBCode post (see the module's docstring)."""
-    s = _text(value).replace("[", "[" + ZWSP).replace("<", "<" + ZWSP)
+    """``value`` inert in a BBCode post (see the module's docstring); its line breaks are spaces, so
+    a name cannot start a line of its own that reads as the post's (a forged chronicle entry)."""
+    s = _NEWLINES.sub(" ", _text(value)).replace("[", "[" + ZWSP).replace("<", "<" + ZWSP)
     return ZWSP + s if _formula(s) else s
 
 
