@@ -178,3 +178,15 @@ def test_the_loaders_run_in_their_order_and_an_unknown_role_is_loud() -> None:
     assert [p.message for p in problems] == ["нет свода «Свод — Фигуры»"]
     with pytest.raises(UnknownTabRole, match="pieces, again"):
         GAME.load_tab("kings", {}, [])
+
+
+def test_a_value_beyond_the_far_edge_names_that_edge() -> None:
+    """The far edge (±BIG, a typo guard) is unsaid for a value refused on the other side, and said
+    for a value beyond it (a reviewer's find: «10**15 вне допустимого: не меньше 0»)."""
+    from fractions import Fraction
+
+    from engine.core.cells import BIG, Bound
+
+    bound = Bound(0, BIG, integer=True)
+    assert bound.problem(Fraction(10**15)) == "1000000000000000 вне допустимого: от 0 до 1000000000"
+    assert bound.problem(Fraction(-1)) == "−1 вне допустимого: не меньше 0"

@@ -31,10 +31,13 @@ class Bound:
     integer: bool = False
     required: bool = False
 
-    def describe(self) -> str:
-        """«от 0 до 100», «не меньше 0», «не больше 3», in the current language."""
-        lo = None if self.lo is None or self.lo <= -BIG else fmt(Fraction(self.lo))
-        hi = None if self.hi is None or self.hi >= BIG else fmt(Fraction(self.hi))
+    def describe(self, crossed: Fraction | None = None) -> str:
+        """«от 0 до 100», «не меньше 0», «не больше 3», in the current language.  An edge far out
+        (±BIG, a typo guard) is left unsaid unless ``crossed``, the value refused, lies beyond it."""
+        lo = None if self.lo is None or (self.lo <= -BIG and not (crossed is not None and crossed < self.lo)) \
+            else fmt(Fraction(self.lo))
+        hi = None if self.hi is None or (self.hi >= BIG and not (crossed is not None and crossed > self.hi)) \
+            else fmt(Fraction(self.hi))
         if lo is not None and hi is not None:
             return _("от {lo} до {hi}").format(lo=lo, hi=hi)
         if lo is not None:
@@ -48,7 +51,8 @@ class Bound:
         if self.integer and value.denominator != 1:
             return _("нужно целое число, а не {value}").format(value=shorten(fmt(value), 24))
         if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-            return _("{value} вне допустимого: {bounds}").format(value=shorten(fmt(value), 24), bounds=self.describe())
+            return _("{value} вне допустимого: {bounds}").format(value=shorten(fmt(value), 24),
+                                                                   bounds=self.describe(value))
         return None
 
 
