@@ -52,6 +52,12 @@ class Backend(Protocol):
         player gets their own report there (sync.private_reports); none by default."""
         return frozenset()
 
+    def set_aside_typed(self) -> list[str]:
+        """Before a write that puts the order tabs back as they were (a rollback): keep what the
+        players typed in their own books since, beside those books, and say where, in words; none
+        by default (Google keeps every earlier version of a player's spreadsheet itself)."""
+        return []
+
     def audit(self) -> list[str]:
         """Warnings about what surrounds the campaign (Google: sharing and names that drifted from
         what `new` set; .xlsx: the players' books not written); none by default."""

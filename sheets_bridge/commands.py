@@ -108,6 +108,8 @@ def run(args: argparse.Namespace, options: sync.Options | None = None) -> int:
                 said = _("Кампания возвращена к ходу {turn}: открыт приём приказов на ход {turn}, жребий № {draw}, "
                          "новый хэш зерна {hash} — опубликуйте его игрокам.")
             print(said.format(turn=args.to, draw=rolled.draw, hash=rolled.commitment))
+        for line in rolled.set_aside:  # nothing a player typed is lost: the GM is told where it is
+            print(_("Предупреждение:"), line, file=sys.stderr)
         return 0
     if args.command == "verify":
         verdict = timeline.verify(backend, args.turn)

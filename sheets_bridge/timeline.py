@@ -96,6 +96,7 @@ class Rolled:
     draw: int
     commitment: str
     redrawn: bool = True  # False: the orders kept and no seed after the window out, so no new draw
+    set_aside: tuple[str, ...] = ()  # where what the players had typed since is kept (Backend.set_aside_typed)
 
 
 def rollback(backend: Backend, to: Cursor | int | str, reopen_orders: bool = False) -> Rolled:
@@ -166,8 +167,10 @@ def _rollback(backend: Backend, at: Cursor | int | str, reopen_orders: bool) -> 
         changes.marker.append(WriteBlock(meta_tab, 1, 1, grid))
     changes.replace += private_reports(backend, tables, changes)  # players' reports follow the campaign back
     refuse_leak(real, changes, sec.value)
+    aside = tuple(backend.set_aside_typed())
     backend.write(changes)
-    return Rolled(to, not reopen_orders, new_draw, published, reopen_orders or new_draw != draw.open_draw(snapshot))
+    return Rolled(to, not reopen_orders, new_draw, published, reopen_orders or new_draw != draw.open_draw(snapshot),
+                  aside)
 
 
 def _restore(tables: Tables, snapshot: Tables, to: Cursor, changes: Changeset) -> None:

@@ -387,6 +387,18 @@ class XlsxBackend(Backend):
             _put(sheets[tab], row, col, value)  # a player's text stays text
         self._worded = list(self._reading.warnings)  # worded by audit, in the campaign's language
 
+    def set_aside_typed(self) -> list[str]:
+        """The books whose players' input this read took are kept as ``.bak`` by the next write of
+        the books (a rollback puts their order tabs back): where each is, in words."""
+        self._load()
+        record = self._audiences or {}
+        readers = {record[tab] for tab, _r, _c, _v in self._reading.cells if tab in record}
+        self._reading.keep |= readers
+        return [_("что игрок набрал в своей книге «{book}» после окна, к которому вернулась кампания, заменено её "
+                  "приказами; книга, какой её оставил игрок, сохранена рядом: «{bak}»").format(
+                      book=book, bak=book.with_name(book.name + ".bak"))
+                for book in sorted(xlsx_books.book_path(self.path, who) for who in readers)]
+
     def _not_a_workbook(self, why: str) -> str:
         bak = self.path.with_name(self.path.name + ".bak")
         back = _("; предыдущая версия лежит рядом: {bak} — её можно вернуть на место").format(bak=bak) \

@@ -219,3 +219,21 @@ def test_i23_p1_p2_an_english_campaign_is_told_in_english(tmp_path: Path, capsys
     assert f"In Rome's book ({book}) the tab «{orders_tab('Egypt', 'en')}» was not made by the program" in warned
     assert not re.search("[А-Яа-яЁё]", warned.replace(str(tmp_path), "")), warned
     assert _row(path, orders_tab("Rome", "en"), 2)[:2] == ["state", "No action"]
+
+
+def test_i23_p1_p6_a_rollback_keeps_what_a_player_typed_since_as_bak_and_says_where(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A rollback puts the order tabs back as the window had them: what a player typed in their own
+    book since is not thrown away silently — the book as the player left it is kept as ``.bak`` and
+    the GM is told (a reviewer's find)."""
+    path = _civ(tmp_path, capsys)
+    _run(capsys, "resolve", str(path))
+    typed = ["города", "Контршпион", None, "Рим"]
+    _type(_book(path, "Рим"), orders_tab("Рим"), 4, typed)
+    assert main(["rollback", str(path), "--to", "1:государство"]) == 0
+    err = capsys.readouterr().err
+    bak = _book(path, "Рим").with_name("Рим.xlsx.bak")
+    assert bak.exists() and str(bak) in err, err
+    kept = openpyxl.load_workbook(io.BytesIO(bak.read_bytes()))[orders_tab("Рим")]
+    assert [kept.cell(row=4, column=c).value for c in range(1, 5)] == typed
