@@ -210,6 +210,7 @@ def _redrawn(grid: Grid, to: Cursor, new_draw: int, window: str, secret: str | N
             said = _("к окну {window}: приказы открыты заново, жребий № {draw} — новый хэш зерна опубликован "
                      "(прежнее зерно окна раскрыто и больше не действует)")
         grid = meta.put(grid, meta.ROLLBACK, said.format(window=window, draw=new_draw), lang)
+        grid = meta.put(grid, meta.RECOUNT, window, lang)  # its resolve's chronicle says what was chosen
     return grid, str(meta.value_in(grid, meta.COMMITMENT) or "")
 
 

@@ -242,3 +242,20 @@ def normal(tables: Tables) -> dict[str, list[list[Cell]]]:
 def meta(tables: Tables) -> dict[str, Cell]:
     """The meta tab as {key: value} (Russian campaign)."""
     return {str(r[0]): (r[1] if len(r) > 1 else None) for r in tables["Кампания"][1:] if r}
+
+
+RECOUNT_WORDS = ("разрешается заново после отката", "is resolved again after a rollback")
+
+
+def recounts(tables: dict[str, list[list[Any]]]) -> list[str]:
+    """The chronicle lines that say a window is resolved again after a rollback (engine/core/draw.py)."""
+    return [str(v) for grid in tables.values() for row in grid for v in row
+            if isinstance(v, str) and any(w in v for w in RECOUNT_WORDS)]
+
+
+def without_recounts(tables: dict[str, list[list[Any]]]) -> dict[str, list[list[Any]]]:
+    """``tables`` without the rows of those lines: what the window itself computed, to compare with
+    the same window resolved before the rollback."""
+    return {tab: [row for row in grid if not any(isinstance(v, str) and any(w in v for w in RECOUNT_WORDS)
+                                                 for v in row)]
+            for tab, grid in tables.items()}

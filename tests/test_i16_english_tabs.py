@@ -43,6 +43,9 @@ def test_i16_p3_an_english_workbook_has_no_cyrillic_tab_title_and_its_history_wo
     # the rollback's own traces aside (issue 23, point 6): the emptied "_Kept orders" and the meta's "Last rollback"
     assert not again.pop("_Kept orders") and [r[0] for r in again["Campaign"] if r and r[0]][-1] == "Last rollback"
     again["Campaign"] = [r for r in again["Campaign"] if not r or r[0] != "Last rollback"]
+    # and the chronicle's first line of the turn, in English, saying what the GM chose
+    assert [line.split(":")[0] for line in support.recounts(again)] == ["Window 1 is resolved again after a rollback"]
+    again = support.without_recounts(again)
     assert {k: v for k, v in again.items() if not history.is_history(k)} == {
         k: v for k, v in first.items() if not history.is_history(k)
     }

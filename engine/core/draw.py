@@ -15,7 +15,10 @@ whose meta and seeds stay exactly as before:
 
 A game derives its seeds and its next commitment from the secret it is given, so the bridge gives
 it the drawn secret (`secrets`) and carries the rows into the meta the game writes (`carry`):
-no game knows of draws. «Последний откат» says in words what the last rollback did.
+no game knows of draws. «Последний откат» says in words what the last rollback did, and «Окно после
+отката» names the window a rollback reopened until it resolves: that resolve's chronicle opens with
+what the GM chose (`chronicle_line`, which every game tells first), so a re-run of it (verify) tells
+the same.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from .tables import Changeset, Tables
 
 #: The meta rows of the draw (and the rollback's words): verify does not hold a window to them,
 #: they are the campaign's, not a window's result (the seed itself is checked against its hash).
-ROWS = (meta.DRAW, meta.NEXT_DRAW, meta.ROLLBACK)
+ROWS = (meta.DRAW, meta.NEXT_DRAW, meta.ROLLBACK, meta.RECOUNT)
 
 
 def _number(tables: Tables, labels: tuple[str, ...]) -> int | None:
@@ -86,7 +89,7 @@ def carry(tables: Tables, changes: Changeset) -> None:
     campaign never rolled back."""
     tab = meta.meta_tab(tables)
     rows = {meta.DRAW: next_draw(tables) or None, meta.NEXT_DRAW: None,
-            meta.ROLLBACK: meta.text(tables, meta.ROLLBACK) or None}
+            meta.ROLLBACK: meta.text(tables, meta.ROLLBACK) or None, meta.RECOUNT: None}
     if tab is None or not any(meta.value(tables, labels) is not None for labels in ROWS):
         return
     lang = meta.lang(tables) or "ru"
@@ -96,3 +99,13 @@ def carry(tables: Tables, changes: Changeset) -> None:
             for labels, value in rows.items():
                 grid = meta.put(grid, labels, value, lang)
             changes.marker[i] = dataclasses.replace(block, values=grid)
+
+
+def chronicle_line(tables: Tables) -> str | None:
+    """The chronicle's first line for the window a rollback reopened (the open one, until it
+    resolves): what the GM chose, in the campaign's language; None for every other window."""
+    window = meta.text(tables, meta.RECOUNT)
+    if not window:
+        return None
+    return _("Окно {window} разрешается заново после отката: {what}").format(
+        window=window, what=meta.text(tables, meta.ROLLBACK) or "—")

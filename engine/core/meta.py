@@ -36,6 +36,7 @@ REVEALED_SEED = ("Раскрытое зерно последнего хода", 
 DRAW = ("Номер жребия", "Draw number")  # only after a rollback drew new dice (engine/core/draw.py)
 NEXT_DRAW = ("Номер жребия со следующего окна", "Draw number from the next window")  # a kept window's
 ROLLBACK = ("Последний откат", "Last rollback")  # what the last rollback did, in words
+RECOUNT = ("Окно после отката", "Window after the rollback")  # until it resolves: its chronicle says so
 LEGACY_SECRET = ("Секрет ведущего", "GM secret")  # read only: no campaign keeps it in a cell any more
 LANG = ("Язык", "Language", "lang")
 

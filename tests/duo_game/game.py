@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.core import history, meta, ordertab, session, window
+from engine.core import draw, history, meta, ordertab, session, window
 from engine.core import summary as summaries
 from engine.core.audience import GM, PUBLIC, Audience, player
 from engine.core.cursor import Cursor
@@ -86,6 +86,8 @@ def _judge(tables: Tables, at: Cursor, dice: Dice) -> tuple[rules.Report, world.
     stocks = world.read(tables)
     opening = stocks.copy()
     report: rules.Report = TurnReport(at.turn, LANG, facts=rules.Facts(at))
+    if (recount := draw.chronicle_line(tables)) is not None:  # the window a rollback reopened
+        report.tell(recount)
     rules.judge(tables, at, dice, stocks, report)
     return report, opening, stocks
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from typing import Any
 
-from engine.core import history, i18n, ordertab, session
+from engine.core import draw, history, i18n, ordertab, session
 from engine.core import summary as summaries
 from engine.core import tabs as tabs_core
 from engine.core.audience import player
@@ -546,6 +546,8 @@ def resolve(
         tail = _(". Ничего не изменено.")
         raise CampaignError([Problem(d.tabs["states"], c.states[st].row, "", m + tail) for st, m in missing.items()])
     world, report, _orders = run_turn(d, seed=seed, after_each=_phase_hook(on_phase))
+    if (recount := draw.chronicle_line(tables)) is not None:  # the turn a rollback reopened: first line
+        report.chronicle.insert(0, recount)
     lang = c.lang
     seed = seed or turn_seed(c.secret, c.turn)
     report.tell(

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from engine.core import absence, history, meta, ordertab, session, stagerows, window
+from engine.core import absence, draw, history, meta, ordertab, session, stagerows, window
 from engine.core import summary as summaries
 from engine.core.audience import GM, PUBLIC, player
 from engine.core.cursor import Cursor
@@ -142,6 +142,8 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
     _start_of_stage(world, at)
     report = new_report(at.turn, lang)
     report.bind(world)
+    if (recount := draw.chronicle_line(tables)) is not None:  # the window a rollback reopened
+        report.tell(recount)
     # the turn's order of play in every stage (CIV-TURN-05): the state stage's step 1 says it again,
     # the cities stage runs its nations in it (CIV-TURN-04; G2: the first of them gets a contested wonder)
     report.facts.order = order_of_play(world.seats(), at.turn)
