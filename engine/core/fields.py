@@ -81,6 +81,8 @@ class TabFields:
     unique: tuple[str, ...] = ()
     keyed: Keyed | None = None
     _by_key: dict[str, Field] = field(default_factory=dict, init=False, repr=False, compare=False)
+    #: what a reader works out of the declaration once, not per row (engine.core.rules_tab)
+    memo: dict[str, object] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         columns = {c.key for c in self.layout.columns}
@@ -98,7 +100,14 @@ class TabFields:
 
     def bounds(self) -> dict[str, Bound]:
         """The bound of each numeric column (what :class:`~engine.core.rules_tab.TabReader` checks)."""
-        return {f.key: f.bound for f in self.fields if f.bound is not None}
+        return dict(self._bounds())
+
+    def _bounds(self) -> dict[str, Bound]:
+        """:meth:`bounds`, worked out once (not to be changed)."""
+        found = self.memo.get("bounds")
+        if found is None:
+            found = self.memo["bounds"] = {f.key: f.bound for f in self.fields if f.bound is not None}
+        return found  # type: ignore[return-value]
 
 
 def declared(tabs: Sequence[TabFields]) -> dict[Layout, TabFields]:

@@ -135,8 +135,13 @@ def find_tab(tables: Iterable[str], layout: Layout) -> str | None:
 def records(grid: Grid, cols: dict[str, int]) -> list[tuple[int, dict[str, Cell]]]:
     """(sheet row, {key: cell}) for every non-blank data row below the header."""
     out: list[tuple[int, dict[str, Cell]]] = []
+    where = list(cols.items())
     for r, row in enumerate(grid[1:], start=2):
-        if all(is_blank(v) for v in row):
+        for v in row:  # a row of blank cells only is no record
+            if v is not None and (not isinstance(v, str) or v.strip()):
+                break
+        else:
             continue
-        out.append((r, {k: (row[i] if i < len(row) else None) for k, i in cols.items()}))
+        n = len(row)
+        out.append((r, {k: (row[i] if i < n else None) for k, i in where}))
     return out

@@ -27,7 +27,7 @@ from . import i18n
 from .cells import Bound, UndeclaredBound
 from .errors import Problem
 from .fields import Field, Keyed, TabFields
-from .layout import Layout, find_tab, norm, records
+from .layout import Layout, _norm, find_tab, norm, records
 from .messages import _
 from .money import amount
 from .tables import Cell, Tables, column_letter, is_blank
@@ -172,6 +172,72 @@ class RulesTabs(Generic[R]):
         return rules
 
 
+# how TabReader.values takes a cell without TabReader.value (see _plan)
+_SLOW, _WHOLE, _TEXT, _NAME, _WORD, _FORM, _TEXTS, _NAMES = range(8)
+_SLOW_CELL = object()  # a cell TabReader._checked leaves to TabReader.value
+_INF = float("inf")
+_NO_DEFAULT = object()  # a blank cell of the field goes through TabReader.value (a problem, or no fast path)
+
+Plan = tuple[tuple[str, Field, int, Any, Any, "dict[str, str] | None", Any], ...]
+
+
+def _word_table(words: Words) -> dict[str, str]:
+    """:func:`code_of` as a lookup: each word as :func:`norm` makes it -> the first code that has it."""
+    table: dict[str, str] = {}
+    for code, names in words.items():
+        for w in (code, *names):
+            table.setdefault(norm(w), code)
+    return table
+
+
+def _plan(spec: TabFields) -> Plan:
+    """Per field of a declaration: its key, the field, how its common cell is taken without
+    :meth:`TabReader.value` (a whole number's range, a word's lookup), worked out once and kept
+    on the declaration."""
+    found = spec.memo.get("plan")
+    if found is not None:
+        return found  # type: ignore[return-value]
+    plan = []
+    for f in spec.fields:
+        fast, lo, hi, table, blank = _SLOW, None, None, None, _NO_DEFAULT
+        if f.kind == "whole" and f.bound is not None:
+            fast, lo, hi = _WHOLE, f.bound.lo, f.bound.hi
+            if not f.required and not f.bound.required and (isinstance(f.default, int) or f.default is None):
+                blank = f.default  # what TabReader.whole gives a blank cell
+        elif f.kind == "text":
+            fast, blank = (_TEXTS, ()) if f.many else (_TEXT, "")
+        elif f.kind == "name":
+            fast, blank = (_NAMES, ()) if f.many else (_NAME, "")
+        elif f.kind == "word" and f.words is not None:
+            fast, table, blank = _WORD, _word_table(f.words), str(f.default or "")
+        elif f.kind == "form" and not f.many and f.parse is not None:
+            fast, blank = _FORM, f.default
+        if f.required and fast != _WHOLE:
+            blank = _NO_DEFAULT  # a blank cell is a problem
+        plan.append((f.key, f, fast, lo, hi, table, blank))
+    spec.memo["plan"] = out = tuple(plan)
+    return out
+
+
+_PLAIN, _PARSED, _OTHER = range(3)  # how a unique cell's identity is taken (see TabReader._identity)
+
+
+def _identity_kind(f: Field | None) -> int:
+    if f is not None and f.kind == "form" and f.parse is not None:
+        return _PARSED
+    if f is not None and f.kind in ("form", "whole", "number"):
+        return _OTHER
+    return _PLAIN
+
+
+def _unique_fields(spec: TabFields) -> tuple[tuple[str, Field | None, int], ...]:
+    """The declaration's unique columns with their fields, looked up once."""
+    found = spec.memo.get("unique")
+    if found is None:
+        found = spec.memo["unique"] = tuple((k, f, _identity_kind(f)) for k in spec.unique for f in [spec.field(k)])
+    return found  # type: ignore[return-value]
+
+
 class TabReader:
     """Reads one rules tab by its Russian or English title and headers, collecting problems: each
     names its tab, row and column (the column's header too, where the game says so), and every
@@ -184,7 +250,9 @@ class TabReader:
         self.problems = problems
         self.game = game
         self.spec: TabFields | None = game.fields.get(layout)
-        self.bounds: Mapping[str, Bound] = {**game.bounds.get(layout, {}), **(self.spec.bounds() if self.spec else {})}
+        own = game.bounds.get(layout)
+        declared = self.spec._bounds() if self.spec is not None else {}
+        self.bounds: Mapping[str, Bound] = {**own, **declared} if own else declared
         self.tab = find_tab(tables, layout) or ""
         self.rows: list[tuple[int, Record]] = []
         self.cols: dict[str, int] = {}
@@ -192,6 +260,7 @@ class TabReader:
         self._norms: dict[int, tuple[Collection[str], frozenset[str]]] = {}  # see _normalised
         self._parsed: dict[tuple[str, str], object | None] = {}  # see _parse
         texts = game.texts
+        self._words_ok = texts.blank_word is not None and texts.unknown_word is not None
         if not self.tab:
             if required:
                 lang = i18n.current()
@@ -213,11 +282,28 @@ class TabReader:
         unique = self.spec.unique if self.spec is not None else ()
         if not unique:
             return rows
+        fields = _unique_fields(self.spec) if self.spec is not None else ()
+        identity = self._identity_of
         seen: dict[tuple[object, ...], int] = {}
         out: list[tuple[int, Record]] = []
+        parsed = self._parsed
         for row, rec in rows:
-            key = tuple(self._identity(rec, k) for k in unique)
-            if any(k in ("", None) for k in key):
+            idents: list[object] = []
+            for k, f, how in fields:
+                v = rec.get(k)
+                if type(v) is str:
+                    if how == _PLAIN:  # the text as norm makes it (norm strips it itself)
+                        idents.append(_norm(v))
+                        continue
+                    if how == _PARSED and (text := v.strip()):
+                        p = parsed.get((k, text), _NO_DEFAULT)
+                        if p is _NO_DEFAULT:
+                            p = self._parse(f, text)  # type: ignore[arg-type]
+                        idents.append(p or _norm(text))
+                        continue
+                idents.append(identity(rec, k, f))
+            key = tuple(idents)
+            if "" in key or None in key:
                 out.append((row, rec))  # a blank key is its field's own problem
                 continue
             if key in seen:
@@ -231,15 +317,22 @@ class TabReader:
     def _identity(self, rec: Record, key: str) -> object:
         """What makes a unique cell the same as another: its parsed form (a hex), else its text
         with case, ё and punctuation ignored."""
-        f = self.spec.field(key) if self.spec is not None else None
-        text = self.text(rec, key)
-        if f is not None and f.kind == "form" and f.parse is not None and text:
-            return self._parse(f, text) or norm(text)
-        if f is not None and f.kind in ("whole", "number") and text:
-            try:
-                return amount(rec.get(key))
-            except (ValueError, TypeError, ZeroDivisionError, OverflowError):
-                return norm(text)
+        return self._identity_of(rec, key, self.spec.field(key) if self.spec is not None else None)
+
+    def _identity_of(self, rec: Record, key: str, f: Field | None) -> object:
+        value = rec.get(key)
+        text = value.strip() if type(value) is str else self.text(rec, key)
+        if f is not None and text:
+            kind = f.kind
+            if kind == "form" and f.parse is not None:
+                return self._parse(f, text) or norm(text)
+            if kind in ("whole", "number"):
+                if type(value) is int:
+                    return Fraction(value)
+                try:
+                    return amount(value)
+                except (ValueError, TypeError, ZeroDivisionError, OverflowError):
+                    return norm(text)
         return norm(text)
 
     # --- problems -------------------------------------------------------------------------------
@@ -264,7 +357,9 @@ class TabReader:
     def text(self, rec: Record, key: str) -> str:
         """The cell's text, stripped ('' for a blank cell)."""
         value = rec.get(key)
-        return "" if is_blank(value) else str(value).strip()
+        if type(value) is str:
+            return value.strip()
+        return "" if value is None else str(value).strip()
 
     def name(self, rec: Record) -> str:
         """The row's name, its key in the rules: in the campaign's language or in Russian, as the
@@ -439,10 +534,11 @@ class TabReader:
     def _parse(self, f: Field, text: str) -> object | None:
         """``text`` parsed by the field's parser, once per text (a unique column is read twice)."""
         key = (f.key, text)
-        if key not in self._parsed:
+        found = self._parsed.get(key, _NO_DEFAULT)
+        if found is _NO_DEFAULT:
             assert f.parse is not None
-            self._parsed[key] = f.parse(text)
-        return self._parsed[key]
+            found = self._parsed[key] = f.parse(text)
+        return found
 
     def _normalised(self, names: Collection[str]) -> frozenset[str]:
         """The names of a collection as :func:`norm` makes them, worked out once per collection."""
@@ -454,15 +550,144 @@ class TabReader:
         return found[1]
 
     def values(self, row: int, rec: Record, refs: Mapping[str, Collection[str]] | None = None) -> dict[str, Any]:
-        """Every declared field of one row, read and checked (see :meth:`value`)."""
-        return {f.key: self.value(row, rec, f, refs) for f in self._spec().fields}
+        """Every declared field of one row, read and checked (see :meth:`value`).
+
+        The common cells (a whole number within its range, a text, a known name or word, a hex) are
+        taken as they are (the plan of the declaration, :func:`_plan`); any other goes through
+        :meth:`value`, which reads it again and reports its problem."""
+        out: dict[str, Any] = {}
+        get = rec.get
+        words_ok = self._words_ok
+        for key, f, fast, lo, hi, table, blank in _plan(self._spec()):
+            v = get(key)
+            if fast == _WHOLE:
+                if type(v) is int:
+                    if (lo is None or v >= lo) and (hi is None or v <= hi):
+                        out[key] = v
+                        continue
+                elif v is None and blank is not _NO_DEFAULT:
+                    out[key] = blank
+                    continue
+            elif fast != _SLOW:
+                text = v.strip() if type(v) is str else "" if v is None else str(v).strip()
+                if not text:
+                    if blank is not _NO_DEFAULT and (fast != _WORD or words_ok):
+                        out[key] = blank
+                        continue
+                elif fast == _TEXT:
+                    out[key] = text
+                    continue
+                elif fast == _NAME:
+                    names = refs.get(f.ref or "") if refs else None
+                    if not names or norm(text) in self._normalised(names):
+                        out[key] = text
+                        continue
+                elif fast == _WORD:
+                    code = table.get(norm(text)) if words_ok and table is not None else None
+                    if code is not None:
+                        out[key] = code
+                        continue
+                elif fast == _FORM:
+                    parsed = self._parse(f, text)
+                    if parsed is not None and not isinstance(parsed, str):
+                        names = refs.get(f.ref) if refs and f.ref is not None else None
+                        if not names or parsed in names:
+                            out[key] = parsed
+                            continue
+                elif fast == _TEXTS:
+                    out[key] = split_list(text, f.separators)
+                    continue
+                elif fast == _NAMES:
+                    names = refs.get(f.ref or "") if refs else None
+                    items = split_list(text, f.separators)
+                    if not names:
+                        out[key] = items
+                        continue
+                    normalised = self._normalised(names)
+                    if all(norm(item) in normalised for item in items):
+                        out[key] = items
+                        continue
+            out[key] = self.value(row, rec, f, refs)
+        return out
 
     def checked(self, refs: Mapping[str, Collection[str]] | None = None) -> list[tuple[int, dict[str, Any]]]:
         """(sheet row, values) of every row, each field checked (see :meth:`value`)."""
         return [(row, values) for row, _rec, values in self._checked(refs)]
 
     def _checked(self, refs: Mapping[str, Collection[str]] | None) -> list[tuple[int, Record, dict[str, Any]]]:
-        return [(row, rec, self.values(row, rec, refs)) for row, rec in self.rows]
+        """:meth:`values` of every row, worked out a column at a time: the common cells in one
+        pass per field, then every other cell through :meth:`value` row by row, field by field (so
+        the problems come in the order :meth:`values` gives them)."""
+        rows = self.rows
+        if not rows:
+            return []
+        plan = _plan(self._spec())
+        recs = [rec for _row, rec in rows]
+        columns = [self._column(recs, step, refs) for step in plan]
+        keys = [step[0] for step in plan]
+        out = [(row, rec, dict(zip(keys, cells))) for (row, rec), cells in zip(rows, zip(*columns))]
+        if any(_SLOW_CELL in column for column in columns):
+            fields = [step[1] for step in plan]
+            for row, rec, values in out:
+                for key, f in zip(keys, fields):
+                    if values[key] is _SLOW_CELL:
+                        values[key] = self.value(row, rec, f, refs)
+        return out
+
+    def _column(self, recs: list[Record], step: Any, refs: Mapping[str, Collection[str]] | None) -> list[Any]:
+        """One field's cells of ``recs`` as :meth:`values` takes them; :data:`_SLOW_CELL` for a
+        cell that must go through :meth:`value`."""
+        key, f, fast, lo, hi, table, blank = step
+        cells = [rec.get(key) for rec in recs]
+        slow = _SLOW_CELL
+        if fast == _SLOW:
+            return [slow] * len(cells)
+        if fast == _WHOLE:
+            low = -_INF if lo is None else lo
+            high = _INF if hi is None else hi
+            return [v if type(v) is int and low <= v <= high else
+                    blank if v is None and blank is not _NO_DEFAULT else slow for v in cells]
+        texts = [v.strip() if type(v) is str else "" if v is None else str(v).strip() for v in cells]
+        if blank is _NO_DEFAULT or (fast == _WORD and not self._words_ok):
+            blank = slow
+        if fast == _TEXT:
+            return [t or blank for t in texts]
+        if fast == _TEXTS:
+            return [split_list(t, f.separators) if t else blank for t in texts]
+        if fast == _WORD:
+            if not self._words_ok or table is None:
+                return [slow] * len(cells)
+            return [table.get(_norm(t), slow) if t else blank for t in texts]
+        names = refs.get(f.ref or "") if refs else None
+        if fast == _NAME:
+            if not names:
+                return [t or blank for t in texts]
+            normalised = self._normalised(names)
+            return [(t if _norm(t) in normalised else slow) if t else blank for t in texts]
+        if fast == _NAMES:
+            if not names:
+                return [split_list(t, f.separators) if t else blank for t in texts]
+            normalised = self._normalised(names)
+            out: list[Any] = []
+            for t in texts:
+                if not t:
+                    out.append(blank)
+                    continue
+                items = split_list(t, f.separators)
+                out.append(items if all(_norm(item) in normalised for item in items) else slow)
+            return out
+        # _FORM
+        names = refs.get(f.ref) if refs and f.ref is not None else None
+        parse = self._parse
+        out = []
+        for t in texts:
+            if not t:
+                out.append(blank)
+                continue
+            parsed = parse(f, t)
+            out.append(parsed if parsed is not None and not isinstance(parsed, str) and (not names or parsed in names)
+                       else slow)
+        return out
 
     def settings(self) -> dict[str, tuple[int, Fraction, dict[str, Any]]]:
         """A key/value tab (:class:`~engine.core.fields.Keyed`): key -> (sheet row, value, the
