@@ -749,12 +749,16 @@ def access(run: Run, google: Any) -> None:
 
 def _turn_tables(path: Path) -> dict[str, Any]:
     """The campaign's tables without what a rollback adds and a new draw changes (issue 23, point 6):
-    the history, the GM's kept orders, and the meta's draw rows, rollback words and next commitment."""
-    drawn = {"Хэш зерна хода (sha256)", "Номер жребия", "Номер жребия со следующего окна", "Последний откат"}
+    the history, the GM's kept orders, the meta's draw rows, rollback words and next commitment, and
+    the chronicle's line saying the turn is resolved again after a rollback."""
+    drawn = {"Хэш зерна хода (sha256)", "Номер жребия", "Номер жребия со следующего окна", "Последний откат",
+             "Окно после отката"}
     out: dict[str, Any] = {}
     for k, v in XlsxBackend(path).read().items():
         if not history.is_history(k) and not kept.KEPT.owns(k):
-            out[k] = [r for r in v if not r or r[0] not in drawn] if k == "Кампания" else v
+            rows = [r for r in v if not r or r[0] not in drawn] if k == "Кампания" else v
+            out[k] = [r for r in rows if not any(isinstance(c, str) and "разрешается заново после отката" in c
+                                                 for c in r)]
     return out
 
 
