@@ -153,6 +153,8 @@ def bring_up(campaign: Path, wb: Workbook, record: Mapping[str, Audience], save:
     bak = campaign.with_name(campaign.name + ".bak")
     kept: dict[Audience, Cells] = {}
     said: list[str] = []
+    told: set[Audience] = set()  # books kept aside: said once, above
+    missing = {who for who in behind if not xlsx_books.book_path(campaign, who).exists()}
     for who in behind:
         book = xlsx_books.book_path(campaign, who)
         if who.kind != "player" or not book.exists():
@@ -168,8 +170,12 @@ def bring_up(campaign: Path, wb: Workbook, record: Mapping[str, Audience], save:
             aside = book.with_name(f"{book.stem}.stale-{(was or 'old')[:8]}.xlsx")
             with contextlib.suppress(OSError):
                 shutil.copy2(book, aside)
-                said.append(_("книга «{book}» отставала от книги ведущего, а что в ней набрал игрок, не узнать: "
-                              "она сохранена как «{aside}» — сверьте её приказы с новой книгой").format(
+                told.add(who)
+                said.append((_("книга «{book}» не несёт отметки программы (её пересохранили в другой программе или "
+                               "заменили), и что в ней набрал игрок, не узнать: она сохранена как «{aside}» — "
+                               "сверьте её приказы с новой книгой") if was is None else
+                             _("книга «{book}» отставала от книги ведущего, а что в ней набрал игрок, не узнать: "
+                               "она сохранена как «{aside}» — сверьте её приказы с новой книгой")).format(
                                   book=book, aside=aside))
     try:
         xlsx_books.write_books(campaign, record, save, wb, marker=marker, only=behind, kept=kept)
@@ -177,6 +183,12 @@ def bring_up(campaign: Path, wb: Workbook, record: Mapping[str, Audience], save:
         return said, _("Книги игроков отстают от книги ведущего и не переписаны ({error}). Не отправляйте их "
                        "игрокам: следующая команда перепишет их снова.").format(error=exc)
     for who in behind:
+        if who in told:
+            continue
+        if who in missing:
+            said.append(_("книги «{book}» рядом с кампанией не было — она записана заново").format(
+                book=xlsx_books.book_path(campaign, who)))
+            continue
         typed = kept.get(who)
         where = ", ".join(f"{tab}!{_a1(col)}{row}" for tab, row, col in sorted(typed)[:5]) if typed else ""
         more = _(" и ещё {n}").format(n=len(typed) - 5) if typed and len(typed) > 5 else ""
