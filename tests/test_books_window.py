@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_crash_safety import _resolve_in_child
 
 from engine import rulesets
 from engine.core.audience import player
@@ -155,16 +156,6 @@ def test_a_stale_book_without_its_base_is_kept_aside_and_the_gm_told(tmp_path: P
     aside = list(rome.parent.glob("Рим.stale-*.xlsx"))
     assert len(aside) == 1 and aside[0].read_bytes() == old
     assert str(aside[0]) in "\n".join(result.summary.get("warnings", []))
-
-
-def _resolve_in_child(path: Path) -> int:
-    pid = os.fork()
-    if pid == 0:  # the child: resolve and leave without running the parent's cleanup
-        try:
-            sync.resolve(XlsxBackend(path))
-        finally:
-            os._exit(0)
-    return pid
 
 
 def _markers_behind(path: Path) -> bool:
