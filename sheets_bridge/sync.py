@@ -17,7 +17,7 @@ from engine import rulesets
 from engine.core import draw, gc_pause, history, i18n, kept, meta, window
 from engine.core.cursor import Calendar, Cursor, CursorError
 from engine.core.dice import commitment, cursor_seed
-from engine.core.errors import BackendError, CampaignError, TurnMismatch, UsageError
+from engine.core.errors import BackendError, CampaignError, UsageError
 from engine.core.layout import norm
 from engine.core.messages import _
 from engine.core.ruleset import Ruleset, SyncResult, Victory
@@ -237,7 +237,7 @@ def _check(backend: Backend, progress: Progress | None, turn: int | None = None,
     told: dict[str, Any] = {}  # a check asked no window calls the ruleset as before
     if turn is not None or stage is not None:
         told["expect"] = window.asked(*cursor_of(tables), turn, stage)
-    p.start("turn", _("Проверка приказов"), len(rules.phases) or 1)
+    p.start("turn", _("Проверка приказов"), len(rules.window_phases(tables)) or 1)
     with gc_pause.paused():
         result = rules.check(tables, on_phase=lambda name: p.advance("turn", name), **told, **_tab_ids(backend))
     p.finish("turn")
@@ -270,20 +270,11 @@ def resolve(backend: Backend, turn: int | None = None, progress: Progress | None
         return _resolve(backend, turn, progress, stage)
 
 
-def expect_open(tables: Tables, turn: int | None, stage: str | None) -> None:
-    """Refuse (TurnMismatch, naming both cursors) a resolve asked for a window that is not the open
-    one. Only a stage asks anything here: a bare ``--turn`` of a one-stage game is the ruleset's
-    check, whose message says whether that turn is already resolved; a ``--stage`` in a game
-    without stages is a CursorError."""
-    if stage is None:
-        return
-    calendar, open_ = cursor_of(tables)
-    text = str(stage).strip()
-    wanted = calendar.parse(f"{open_.turn if turn is None else turn}:{text}")
-    if wanted != open_:
-        lang = i18n.current()
-        raise TurnMismatch(_("Открыт ход «{open}», а просили разрешить «{wanted}». Ничего не изменено.").format(
-            open=calendar.format(open_, lang), wanted=calendar.format(wanted, lang)))
+def expect_open(tables: Tables, turn: int | None, stage: str | None) -> Cursor | None:
+    """The window a resolve asks for (`--turn`, `--stage`), when it is the open one: TurnMismatch,
+    naming both windows in the campaign's language, otherwise (engine/core/window.py); None when
+    neither is given. A ``--stage`` in a game without stages is a CursorError."""
+    return window.asked(*cursor_of(tables), turn, stage, resolving=True)
 
 
 def _resolve(backend: Backend, turn: int | None, progress: Progress | None, stage: str | None = None) -> SyncResult:
@@ -295,12 +286,12 @@ def _resolve(backend: Backend, turn: int | None, progress: Progress | None, stag
             "Этот запуск больше ничего не разрешал. Открыто окно «{open}»: разрешите его, когда будут готовы "
             "приказы.").format(open=_open_label(tables))]))
     rules = ruleset_of(tables)
-    expect_open(tables, turn, stage)
+    expect = expect_open(tables, turn, stage)
     sec = _secret(backend, tables)
     seed, secret = drawn(tables, sec.value)
-    p.start("turn", _("Разрешение хода"), len(rules.phases) or 1)
+    p.start("turn", _("Разрешение хода"), len(rules.window_phases(tables)) or 1)
     with gc_pause.paused():
-        result = rules.resolve(kept.without(sec.tables), expect_turn=turn, seed=seed, secret=secret,
+        result = rules.resolve(kept.without(sec.tables), expect=expect, seed=seed, secret=secret,
                                on_phase=lambda name: p.advance("turn", name), **_tab_ids(backend))
     draw.carry(tables, result.changes)
     result.changes.replace += kept.cleared(tables)

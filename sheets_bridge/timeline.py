@@ -359,7 +359,7 @@ def verify(backend: Backend, at: Cursor | int | str, seed_lookup: SeedLookup | N
     if published != hashlib.sha256(seed.encode()).hexdigest():
         return Verdict(False, _("зерно хода {turn} подменено: sha256({seed}…) ≠ опубликованному до хода {published}…")
                        .format(turn=turn, seed=seed[:12], published=(published or "—")[:12]))
-    result = rules.resolve(before, expect_turn=at.turn, seed=seed)
+    result = rules.resolve(before, expect=at, seed=seed)
     again = apply_changes(before, result.changes)
     later = history.following(tables, at)
     after = settled(later.tables() if later is not None else tables, cid)

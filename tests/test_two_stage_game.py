@@ -203,8 +203,8 @@ def test_the_members_other_helpers_add_audiences_check_at_a_window_victory_and_a
     said = game.tab_audiences({**tables, report_tab("A"): []})
     assert said == {**{t.name: t.readers for t in spec.tabs}, report_tab("A"): player("A")}
     with pytest.raises(TurnMismatch, match="Открыт ход «1:сбор», а просили проверить «1:торг»"):
-        game.check(tables, expect=Cursor(1, "trade", 0, 1))
-    assert game.check(tables, expect=Cursor(1, "gather")).summary["cursor"] == "1:сбор"
+        duo.check(tables, expect=Cursor(1, "trade", 0, 1))
+    assert duo.check(tables, expect=Cursor(1, "gather")).summary["cursor"] == "1:сбор"
     stood = duo.default_orders(tables, "A", Cursor(1, "gather"))
     assert [(is_stand_in(r), r.cells["action"], r.cells["amount"]) for r in stood] == [(True, "добыть", 10)]
     assert duo.default_orders(tables, "A", Cursor(1, "trade", 1)) == []
@@ -253,9 +253,9 @@ def test_xlsx_both_stages_history_verify_rollback_and_a_hidden_stock(
     assert tables[orders_tab("A")][3][4:7] == [None, None, "ждёт этапа «1:торг»"]
 
     assert main(["resolve", str(path), "--stage", "торг"]) == 1  # the open window is «1:сбор»
-    assert "Открыт ход «1:сбор», а просили разрешить «1:торг». Ничего не изменено." in capsys.readouterr().err
+    assert "Открыт ход «1:сбор», а просили разрешить «1:торг» — он ещё не открыт. Ничего не изменено." in capsys.readouterr().err
     assert main(["resolve", str(path), "--turn", "2"]) == 1
-    assert "Открыт ход «1:сбор», а просили разрешить ход 2" in capsys.readouterr().err
+    assert "Открыт ход «1:сбор», а просили разрешить «2» — он ещё не открыт" in capsys.readouterr().err
     printed = _run(capsys, "resolve", str(path), "--turn", "1", "--stage", "сбор")
     # the GM's summary names the window and the game's own side word, and no column of another game
     assert "Разрешён ход 1:сбор." in printed and "Сторона" in printed and "Ст " not in printed, printed

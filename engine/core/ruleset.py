@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from . import meta, runner
 from .audience import Audience
 from .cursor import Calendar, Cursor
 from .ledger import Resource
 from .orders import OrderRow
+from .runner import WindowGame
 from .scenario import Readback
 from .tables import Changeset, ReplaceTab, Tables, WorkbookSpec
 from .turn import TurnReport
@@ -84,6 +86,10 @@ class Ruleset(Protocol):
         """The phases of a turn in order, by name: the progress bar has one step per phase."""
         ...
 
+    def window_phases(self, tables: Tables) -> tuple[str, ...]:
+        """The open window's phases, by name: the progress bar of check and resolve has one step per phase."""
+        ...
+
     @property
     def calendar(self) -> Calendar:
         """The stages of a turn (engine/core/cursor.py): what the open cursor of check and resolve
@@ -129,13 +135,13 @@ class Ruleset(Protocol):
     def resolve(
         self,
         tables: Tables,
-        expect_turn: int | None = None,
+        expect: Cursor | None = None,
         seed: str | None = None,
         secret: str | None = None,
         on_phase: OnPhase | None = None,
         tab_ids: dict[str, str] | None = None,
     ) -> SyncResult:
-        """Resolve the open turn (TurnMismatch unless it is `expect_turn`, when given) with the dice of
+        """Resolve the open window (TurnMismatch unless it is `expect`, when given) with the dice of
         `secret` (or of the revealed `seed`, for verify); the changes include the history snapshot."""
         ...
 
@@ -232,3 +238,73 @@ class Ruleset(Protocol):
         """Who has won and why, on the campaign as `tables` hold it (the bridge asks after each
         resolve, on the campaign as it leaves it); None while the game goes on."""
         ...
+
+
+class BaseRuleset:
+    """A `Ruleset` with the defaults, so that a game writes only what differs (like a python-chess
+    variant): check and resolve are the core's window runner (engine/core/runner.py) driving the
+    game's `WindowGame` in ``game``; the rest answers "nothing" until the game says otherwise."""
+
+    name: str = ""
+    aliases: tuple[str, ...] = ()
+    hidden_information: bool = False
+    game: WindowGame[Any, Any]
+
+    @property
+    def resources(self) -> tuple[Resource, ...]:
+        return self.game.resources
+
+    @property
+    def calendar(self) -> Calendar:
+        return self.game.calendar
+
+    @property
+    def phases(self) -> tuple[str, ...]:
+        """Every phase name of every stage, in order of first appearance."""
+        stages = [Cursor(1, s.key, 1 if s.rounds else 0) for s in self.calendar.stages] or [Cursor(1)]
+        return tuple(dict.fromkeys(p.name for at in stages for p in self.game.phases(at)))
+
+    def window_phases(self, tables: Tables) -> tuple[str, ...]:
+        """The open window's phases: the progress bar has one step per phase of this window."""
+        return tuple(p.name for p in self.game.phases(meta.open_cursor(tables, self.calendar)))
+
+    def check(self, tables: Tables, secret: str | None = None, on_phase: OnPhase | None = None,
+              tab_ids: dict[str, str] | None = None, expect: Cursor | None = None) -> SyncResult:
+        j, changes = runner.check(self.game, tables, on_phase, expect)
+        return SyncResult("check", j.at.turn, changes, j.report, j.world, self.game.summary("check", j))
+
+    def resolve(self, tables: Tables, expect: Cursor | None = None, seed: str | None = None,
+                secret: str | None = None, on_phase: OnPhase | None = None,
+                tab_ids: dict[str, str] | None = None) -> SyncResult:
+        j, changes = runner.resolve(self.game, tables, expect, seed, secret, on_phase)
+        return SyncResult("resolve", j.at.turn, changes, j.report, j.world, self.game.summary("resolve", j))
+
+    def chronicle_seed(self, tables: Tables, cursor: Cursor) -> str | None:
+        return None  # the seed is in the meta's own cell
+
+    def later_inputs(self, tables: Tables) -> dict[str, list[int]]:
+        return {}
+
+    def private_tabs(self, tables: Tables, order_tabs: Collection[str] | None = None) -> list[ReplaceTab]:
+        return []
+
+    def demo_changes(self, tables: Tables) -> Changeset:
+        return Changeset()
+
+    def audiences(self, tables: Tables) -> dict[str, Audience]:
+        """The game's own word on its tabs' audiences (`tab_audiences` adds the sides' logs)."""
+        return {}
+
+    def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
+        lang = meta.lang(tables) or "ru"
+        return {**runner.side_log_audiences(self.game, tables, self.report_sides(tables), lang),
+                **self.audiences(tables)}
+
+    def report_sides(self, tables: Tables) -> list[str]:
+        raise NotImplementedError
+
+    def default_orders(self, tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
+        return []
+
+    def victory(self, tables: Tables) -> Victory | None:
+        return None

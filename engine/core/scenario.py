@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from . import meta
+from . import window as windows
 from .cursor import Cursor, CursorError
 from .errors import StrategosError, TurnMismatch
 from .ledger import LedgerEntry
@@ -110,8 +111,11 @@ def run(ruleset: Ruleset, data: Mapping[str, Any]) -> ScenarioOutcome:
             if check:
                 result = ruleset.check(tables, expect=window) if window is not None else ruleset.check(tables)
             else:
-                asked = window.turn if window is not None else turn.get("turn")
-                result = ruleset.resolve(tables, asked, secret=secret)
+                asked = turn.get("turn")
+                if window is None and asked is not None:  # a turn number: that turn's open window, or refused
+                    window = windows.asked(ruleset.calendar, meta.open_cursor(tables, ruleset.calendar), int(asked),
+                                           None, resolving=True)
+                result = ruleset.resolve(tables, window, secret=secret)
         except StrategosError as exc:
             want = expect.get("error")
             out.expect(bool(want) and str(want) in str(exc), f"ход {n}: ошибка {exc}")

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
+from .audience import GM, PUBLIC, Audience
 from .dice import Dice
 from .ledger import Accounts, Ledger, LedgerEntry, Resource
 from .orders import OrderResult, Status
@@ -24,7 +25,9 @@ class TurnReport(Generic[F]):
     turn: int
     lang: str = "ru"
     ledger: Ledger = field(default_factory=Ledger)
-    chronicle: list[str] = field(default_factory=list)
+    chronicle: list[str] = field(default_factory=list)  # the public lines
+    private: dict[str, list[str]] = field(default_factory=dict)  # side -> lines told to that side alone
+    gm: list[str] = field(default_factory=list)  # lines told to the GM alone
     results: dict[str, OrderResult] = field(default_factory=dict)  # order ref -> result
     lot: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # for the GM: the turn ran, but look at this
@@ -53,8 +56,19 @@ class TurnReport(Generic[F]):
         entry = LedgerEntry(self.turn, side, resource.code, phase, category, amount, reason, order_ref)
         return self.ledger.post(entry)
 
-    def tell(self, text: str) -> None:
-        self.chronicle.append(text)
+    def tell(self, text: str, to: Audience | str | Iterable[str] | None = None) -> None:
+        """Tell a line of the window to its audience: everyone (the chronicle; the default), the GM
+        (`GM`), one side (`player(side)` or the side's name) or a set of sides (each gets it in its
+        own log, in its own book: the runner writes them, engine/core/runner.py)."""
+        if to is None or to == PUBLIC:
+            self.chronicle.append(text)
+        elif to == GM:
+            self.gm.append(text)
+        elif isinstance(to, Audience):
+            self.private.setdefault(to.side, []).append(text)
+        else:
+            for side in ([to] if isinstance(to, str) else list(to)):
+                self.private.setdefault(side, []).append(text)
 
     def result(self, ref: str, status: Status, reason: str = "", understood: str = "") -> None:
         prev = self.results.get(ref)

@@ -12,27 +12,20 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.core import draw, history, meta, ordertab, session, window
+from engine.core import history, meta
 from engine.core import summary as summaries
 from engine.core.audience import GM, PUBLIC, Audience, player
 from engine.core.cursor import Cursor
-from engine.core.dice import Dice, cursor_seed, new_secret
-from engine.core.errors import CampaignError, TurnMismatch
-from engine.core.ledger import Resource, movements
-from engine.core.orders import OrderResult, OrderRow, Status
+from engine.core.dice import new_secret
+from engine.core.errors import CampaignError
+from engine.core.ledger import movements
+from engine.core.orders import OrderRow
 from engine.core.ordertab import OrderTab
-from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, SyncResult, Victory
+from engine.core.ruleset import DEFAULT_POST_LIMIT, BaseRuleset, Ruleset, SyncResult, Victory
+from engine.core.runner import Judged, Log, OrderLayout, WindowGame
 from engine.core.scenario import Readback
-from engine.core.tables import (
-    Changeset,
-    Grid,
-    ReplaceTab,
-    Tables,
-    TabSpec,
-    WorkbookSpec,
-    WriteBlock,
-)
-from engine.core.turn import TurnReport
+from engine.core.tables import Cell, Changeset, Grid, ReplaceTab, Tables, TabSpec, WorkbookSpec, WriteBlock
+from engine.core.turn import Phase, TurnReport
 
 from . import reporter, rules, tabs, world
 from . import scenario as hooks
@@ -46,7 +39,6 @@ from .words import (
     GOLD,
     LEDGER,
     LEDGER_HEADER,
-    META,
     NAME,
     ORDER_FIELDS,
     PHASES,
@@ -63,107 +55,89 @@ from .words import (
 LANG = "ru"
 
 
-def open_window(tables: Tables, expect_turn: int | None = None) -> Cursor:
-    """The open window; TurnMismatch (nothing changed) when a turn was asked that is not open."""
-    at = meta.open_cursor(tables, CALENDAR)
-    if expect_turn is not None and expect_turn != at.turn:
-        raise TurnMismatch(f"Открыт ход «{CALENDAR.format(at)}», а просили разрешить ход {expect_turn}. "
-                           f"Ничего не изменено.")
-    return at
+class Duo(WindowGame[world.Stocks, None]):
+    """What the core's window runner asks of «Дуэт» (engine/core/runner.py): no loop of its own."""
 
+    calendar = CALENDAR
+    layout = OrderLayout(ORDER_FIELDS, STAMP)
+    resources = RESOURCES
 
-def _summary(mode: str, at: Cursor, report: rules.Report, opening: world.Stocks,
-             closing: world.Stocks) -> dict[str, Any]:
-    """What the CLI prints and --json shows (engine/core/summary.py): the orders by status, each
-    side's movement of both resources, the window and the rows that wait for the next stage."""
-    moved = movements(report.ledger.entries, closing, SIDES, RESOURCES, opening)
-    return summaries.build(mode, NAME, report, RESOURCES, [summaries.SideLine(side, moved[side]) for side in SIDES],
-                           turn=at.turn, cursor=CALENDAR.format(at), waiting=len(report.facts.waiting),
-                           side_title="Сторона", open_tabs="листы запасов, рейтинга, летописи, книги и приказов")
+    def lang(self, tables: Tables) -> str:
+        return LANG
 
+    def rules(self, tables: Tables) -> None:
+        return None
 
-def _judge(tables: Tables, at: Cursor, dice: Dice) -> tuple[rules.Report, world.Stocks, world.Stocks]:
-    stocks = world.read(tables)
-    opening = stocks.copy()
-    report: rules.Report = TurnReport(at.turn, LANG, facts=rules.Facts(at))
-    if (recount := draw.chronicle_line(tables)) is not None:  # the window a rollback reopened
-        report.tell(recount)
-    rules.judge(tables, at, dice, stocks, report)
-    return report, opening, stocks
+    def decode(self, tables: Tables, at: Cursor, rules: None) -> world.Stocks:
+        return world.read(tables)
 
+    def sides(self, stocks: world.Stocks) -> tuple[str, ...]:
+        return SIDES
 
-def _waiting(report: rules.Report) -> dict[str, dict[int, tuple[OrderRow, OrderResult]]]:
-    """tab -> sheet row -> (the row, its word: it waits for a later stage of the turn)."""
-    out: dict[str, dict[int, tuple[OrderRow, OrderResult]]] = {}
-    for row, when in report.facts.waiting:
-        word = OrderResult(Status.HISTORY, f"ждёт этапа «{CALENDAR.format(when)}»")
-        out.setdefault(row.tab, {})[row.row] = (row, word)
-    return out
+    def new_report(self, at: Cursor, lang: str, stocks: world.Stocks) -> rules.Report:
+        return TurnReport(at.turn, LANG, facts=rules.Facts(at))
 
+    def order_tab(self, tables: Tables, side: str, lang: str) -> OrderTab | None:
+        tab = orders_tab(side)
+        return OrderTab(tab, side, dict(COLS), tables.get(tab, []))
 
-def check(tables: Tables, on_phase: OnPhase | None = None, expect: Cursor | None = None) -> SyncResult:
-    """Rule the open window's rows with blind dice; write only their status columns (a row that
-    waits for a later stage says so). ``expect``: the window the GM asked to check (TurnMismatch
-    unless it is the open one)."""
-    window.expect(tables, CALENDAR, expect)  # the core's refusal, in the core's words
-    at = open_window(tables)
-    report, opening, stocks = _judge(tables, at, Dice.blind_dice())
-    changes = Changeset()
-    waiting = _waiting(report)
-    for tab, ot in report.facts.tabs.items():
-        later = waiting.get(tab, {})
-        shown = OrderTab(ot.tab, ot.side, ot.cols, ot.grid,
-                         rows=sorted([*ot.rows, *(row for row, _w in later.values())], key=lambda r: r.row))
-        words = {**report.results, **{row.ref: w for row, w in later.values()}}
-        changes.blocks += ordertab.status_strips(shown, words, LANG, STAMP)
-    for name in PHASES:
-        if on_phase is not None:
-            on_phase(name)
-    return SyncResult("check", at.turn, changes, report, stocks, _summary("check", at, report, opening, stocks))
+    def begin(self, j: Judged[world.Stocks, None]) -> None:
+        rules.begin(j.at, j.dice, j.report)
 
+    def prepare(self, row: OrderRow, j: Judged[world.Stocks, None]) -> OrderRow:
+        return rules.staged(row)
 
-def _ledger_rows(report: rules.Report, shown: str) -> Grid:
-    return [[shown, e.state, e.resource, CALENDAR.stage(e.phase).ru, e.category, int(e.amount), e.reason,
-             e.order_ref] for e in report.ledger.entries]
+    def past(self, was: Cursor, j: Judged[world.Stocks, None]) -> str:
+        return f"этап «{CALENDAR.format(was)}» уже разрешён"
 
+    def unknown(self, row: OrderRow, j: Judged[world.Stocks, None]) -> str:
+        return f"нет этапа «{row.cells.get('stage')}»; этапы хода: {CALENDAR.listed('ru')}"
 
-def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = None, secret: str | None = None,
-            on_phase: OnPhase | None = None) -> SyncResult:
-    """Resolve the open window with the dice of `secret` (or the revealed `seed`: verify's re-run)."""
-    at = open_window(tables, expect_turn)
-    if seed is None:
-        if not secret:
-            raise CampaignError("без секрета ведущего не бросить кости окна: ход не разрешён")
-        seed = cursor_seed(secret, at)
-    report, opening, stocks = _judge(tables, at, Dice(seed))
-    if on_phase is not None:
-        on_phase(PHASES[0])
-    stamp = session.stamp(at, CALENDAR, LANG)
-    changes = Changeset()
-    waiting = _waiting(report)
-    archived: Grid = []
-    for side in SIDES:
-        ot = report.facts.tabs[orders_tab(side)]
-        later = waiting.get(ot.tab, {})  # a later stage's rows stay as written (and as the last check marked them)
-        grid, archive = ordertab.resolved_grid(ot, report.results, stamp, LANG, ORDER_FIELDS, STAMP, waiting=later)
-        archived += archive
-        changes.replace.append(ReplaceTab(ot.tab, grid))
-        changes.replace.append(ReplaceTab(stock_tab(side), world.stock_grid(stocks, side), audience=player(side)))
-    changes.replace.append(ReplaceTab(RANKING, world.ranking_grid(stocks), audience=PUBLIC))
-    told = list(report.chronicle)
-    if at.stage == TRADE:
-        told.insert(0, f"цена зерна — {report.facts.price} золота")
-    lines = [[stamp, line] for line in told or ["окно прошло без событий"]]
-    changes.blocks += session.append_rows(tables, CHRONICLE, [list(CHRONICLE_HEADER)], lines)
-    changes.blocks += session.append_rows(tables, LEDGER, [list(LEDGER_HEADER)], _ledger_rows(report, str(stamp)))
-    changes.blocks += session.append_rows(tables, ARCHIVE, [list(ARCHIVE_HEADER)], archived)
-    changes.blocks += session.history_blocks(tables, at)
-    grid = tabs.meta_grid(session.advance(CALENDAR, at), secret, meta.text(tables, meta.CAMPAIGN_ID), seed)
-    changes.marker.append(session.meta_marker(tables, meta.meta_tab(tables) or META, grid))
-    if on_phase is not None:
-        on_phase(PHASES[1])
-    summary = _summary("resolve", at, report, opening, stocks)
-    return SyncResult("resolve", at.turn, changes, report, stocks, summary)
+    def waits(self, when: Cursor, lang: str) -> str:
+        return f"ждёт этапа «{CALENDAR.format(when)}»"
+
+    def parse(self, row: OrderRow, j: Judged[world.Stocks, None]) -> rules.Order:
+        return rules.parse(row, j.at)
+
+    def stand_ins(self, j: Judged[world.Stocks, None], side: str) -> list[OrderRow]:
+        return rules.default_orders(side, j.at)
+
+    def stood_in(self, j: Judged[world.Stocks, None], side: str) -> None:
+        j.report.warn(f"{side} не прислал приказов на «{CALENDAR.format(j.at)}»: работники собирают зерно")
+
+    def phases(self, at: Cursor) -> tuple[Phase[world.Stocks], ...]:
+        return Phase(PHASES[0], rules.work), Phase(PHASES[1], rules.eat)
+
+    def tabs(self, tables: Tables, j: Judged[world.Stocks, None]) -> list[ReplaceTab]:
+        out = [ReplaceTab(stock_tab(side), world.stock_grid(j.world, side), audience=player(side)) for side in SIDES]
+        return [*out, ReplaceTab(RANKING, world.ranking_grid(j.world), audience=PUBLIC)]
+
+    def log(self, tables: Tables, kind: str, lang: str) -> Log | None:
+        return {"chronicle": Log(CHRONICLE, list(CHRONICLE_HEADER)), "ledger": Log(LEDGER, list(LEDGER_HEADER)),
+                "archive": Log(ARCHIVE, list(ARCHIVE_HEADER))}.get(kind)
+
+    def chronicle(self, tables: Tables, j: Judged[world.Stocks, None], lines: list[str]) -> list[str]:
+        if j.at.stage == TRADE:
+            return [f"цена зерна — {j.report.facts.price} золота", *lines]
+        return lines
+
+    def ledger_rows(self, j: Judged[world.Stocks, None], stamp: Cell) -> Grid:
+        return [[str(stamp), e.state, e.resource, CALENDAR.stage(e.phase).ru, e.category, int(e.amount), e.reason,
+                 e.order_ref] for e in j.report.ledger.entries]
+
+    def meta_grid(self, tables: Tables, j: Judged[world.Stocks, None], nxt: Cursor, seed: str,
+                  secret: str | None) -> Grid:
+        return tabs.meta_grid(nxt, secret, meta.text(tables, meta.CAMPAIGN_ID), seed)
+
+    def summary(self, mode: str, j: Judged[world.Stocks, None]) -> dict[str, Any]:
+        """What the CLI prints and --json shows (engine/core/summary.py): the orders by status, each
+        side's movement of both resources, the window and the rows that wait for the next stage."""
+        moved = movements(j.report.ledger.entries, j.world, SIDES, RESOURCES, j.opening)
+        waiting = sum(len(w) for w in j.waiting.values())
+        return summaries.build(mode, NAME, j.report, RESOURCES,
+                               [summaries.SideLine(side, moved[side]) for side in SIDES], turn=j.at.turn,
+                               cursor=CALENDAR.format(j.at), waiting=waiting, side_title="Сторона",
+                               open_tabs="листы запасов, рейтинга, летописи, книги и приказов")
 
 
 def last_resolved(tables: Tables) -> int:
@@ -223,15 +197,13 @@ def tab_audiences(tables: Tables) -> dict[str, Audience]:
     return {tab: own.get(tab) or gm.get(tab) or PUBLIC for tab in tables}
 
 
-class DuoRuleset:
-    """The game as the registry holds it."""
+class DuoRuleset(BaseRuleset):
+    """The game as the registry holds it: the runner drives `Duo`; only what differs is here."""
 
     name = NAME
     aliases: tuple[str, ...] = ("дуэт",)
-    resources: tuple[Resource, ...] = RESOURCES
-    phases: tuple[str, ...] = PHASES
-    calendar = CALENDAR
     hidden_information = True
+    game = Duo()
 
     def new_workbook(self, scenario: str = "demo", lang: str = "ru", title: str | None = None,
                      secret: str | None = None, data: dict[str, Any] | None = None,
@@ -241,18 +213,6 @@ class DuoRuleset:
         if scenario != "demo" or data:
             raise CampaignError(f"у «Дуэта» один сценарий, demo, а просили «{scenario}»")
         return tabs.new_workbook(secret or new_secret(), campaign_id or meta.new_campaign_id(), title)
-
-    def check(self, tables: Tables, secret: str | None = None, on_phase: OnPhase | None = None,
-              tab_ids: dict[str, str] | None = None, expect: Cursor | None = None) -> SyncResult:
-        return check(tables, on_phase, expect)
-
-    def resolve(self, tables: Tables, expect_turn: int | None = None, seed: str | None = None,
-                secret: str | None = None, on_phase: OnPhase | None = None,
-                tab_ids: dict[str, str] | None = None) -> SyncResult:
-        return resolve(tables, expect_turn, seed, secret, on_phase)
-
-    def chronicle_seed(self, tables: Tables, cursor: Cursor) -> str | None:
-        return None  # every seed is in the meta's own cell since the first window
 
     def later_inputs(self, tables: Tables) -> dict[str, list[int]]:
         return {orders_tab(s): [COLS[f] for f in ORDER_FIELDS] for s in SIDES}
@@ -287,7 +247,7 @@ class DuoRuleset:
     def victory(self, tables: Tables) -> Victory | None:
         return victory(tables)
 
-    def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
+    def audiences(self, tables: Tables) -> dict[str, Audience]:
         return tab_audiences(tables)
 
     # scenario hooks: engine/core/scenario.py plays tests/duo_game/scenarios/*.yaml with them

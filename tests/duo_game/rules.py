@@ -10,31 +10,30 @@ judges the same rows with blind dice: it rolls nothing, so it tells nothing the 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from engine.core import absence, stagerows
+from engine.core import absence
 from engine.core.cursor import Cursor
 from engine.core.dice import Dice
+from engine.core.errors import InvalidOrder
 from engine.core.ledger import Resource
 from engine.core.orders import OrderResult, OrderRow, Status
-from engine.core.ordertab import OrderTab, candidate_rows
-from engine.core.tables import Tables, is_blank
+from engine.core.runner import Given
+from engine.core.tables import is_blank
 from engine.core.turn import TurnReport
 
 from .words import (
     ACTION_STAGE,
     BY_WORD,
     CALENDAR,
-    COLS,
     GATHER,
     GET,
     GOLD,
     GRAIN,
-    ORDER_FIELDS,
     SELL,
     SIDES,
-    STAMP,
     TRADE,
     UPKEEP,
     WORKERS,
@@ -61,14 +60,13 @@ class Order:
 
 @dataclass
 class Facts:
-    """What a window found besides the postings: its dice, the rows that wait, each tab's rulings."""
+    """What a window found besides the postings: its dice and the market price."""
 
     cursor: Cursor
     harvest: dict[str, int] = field(default_factory=dict)  # side -> grain a worker brings
     vein: dict[str, int] = field(default_factory=dict)  # side -> gold a worker brings
     price: int = 0  # gold a grain, at «торг» (0: not drawn, a check)
-    waiting: list[tuple[OrderRow, Cursor]] = field(default_factory=list)  # rows of a later stage
-    tabs: dict[str, OrderTab] = field(default_factory=dict)  # each side's order tab, its `rows` the judged ones
+    dice: list[str] = field(default_factory=list)  # the window's rolls
 
 
 Report = TurnReport[Facts]
@@ -82,8 +80,15 @@ def staged(row: OrderRow) -> OrderRow:
     return dataclasses.replace(row, cells={**row.cells, "stage": CALENDAR.stage(stage).ru})
 
 
-def parse(row: OrderRow, at: Cursor) -> Order | str:
-    """The order a row holds at window `at`, or why it holds none (in words)."""
+def parse(row: OrderRow, at: Cursor) -> Order:
+    """The order a row holds at window `at`: InvalidOrder, in words, when it holds none."""
+    found = _parse(row, at)
+    if isinstance(found, str):
+        raise InvalidOrder(found)
+    return found
+
+
+def _parse(row: OrderRow, at: Cursor) -> Order | str:
     if row.formulas:
         return f"в ячейке {row.where(sorted(row.formulas)[0])} формула: приказ пишут словами и числом"
     action = str(row.cells.get("action") or "").strip().lower()
@@ -116,9 +121,9 @@ def default_orders(side: str, at: Cursor) -> list[OrderRow]:
     return [dataclasses.replace(absence.stand_in(orders_tab(side), side, 1, cells), cursor=at.key())]
 
 
-def judge(tables: Tables, at: Cursor, dice: Dice, stocks: Stocks, report: Report) -> None:
-    """Rule every row of both sides' order tabs at window `at`, posting what the executed ones do."""
-    report.bind(stocks)
+def begin(at: Cursor, dice: Dice, report: Report) -> None:
+    """The window's own dice: each side's harvest and vein at «сбор», the market price at «торг»
+    (a check's blind dice roll nothing: they withhold)."""
     if at.stage == GATHER and not dice.blind:
         for side in SIDES:
             report.facts.harvest[side] = dice.roll("урожай", 3, side)
@@ -128,37 +133,33 @@ def judge(tables: Tables, at: Cursor, dice: Dice, stocks: Stocks, report: Report
             dice.withhold("цена")
         else:
             report.facts.price = dice.roll("цена", 3)
+
+
+def work(stocks: Stocks, orders: Mapping[str, Sequence[Given[Order]]], dice: Dice, _rules: object,
+         report: Report) -> Stocks:
+    """The phase «приказы»: each side's orders in row order (its workers are shared by its rows)."""
     for side in SIDES:
-        tab = orders_tab(side)
-        ot = OrderTab(tab, side, dict(COLS), tables.get(tab, []))
-        read = [staged(r) for r, _stamp in candidate_rows(ot, ORDER_FIELDS, STAMP, cursor=at.key())]
-        rows = stagerows.split(read, CALENDAR, at)
-        for row, was in rows.past:
-            report.result(row.ref, Status.REJECTED, f"этап «{CALENDAR.format(was)}» уже разрешён")
-        for row in rows.unknown:
-            report.result(row.ref, Status.REJECTED, f"нет этапа «{row.cells.get('stage')}»; этапы хода: "
-                                                    f"{CALENDAR.listed('ru')}")
-        report.facts.waiting += rows.waiting
-        judged = [*rows.now, *(r for r, _was in rows.past), *rows.unknown]  # the side's own rows of this window
-        came = absence.attendance({side: judged}, (side,), lambda s: default_orders(s, at))
-        if side in came.stood_in:
-            report.warn(f"{side} не прислал приказов на «{CALENDAR.format(at)}»: работники собирают зерно")
         workers = WORKERS
-        for row in rows.now if side in came.present else came.rows[side]:
-            order = parse(row, at)
-            if isinstance(order, str):
-                report.results[row.ref] = OrderResult(Status.REJECTED, order)
-            elif order.action == GET:
-                report.results[row.ref], workers = _gather(order, side, workers, dice, report)
+        for given in orders.get(side, []):
+            order = given.order
+            if order.action == GET:
+                report.results[order.row.ref], workers = _gather(order, side, workers, dice, report)
             else:
-                report.results[row.ref] = _sell(order, side, dice, stocks, report)
-        if at.stage != GATHER:
-            eaten = min(Fraction(UPKEEP), stocks.balance(side, GRAIN.code))
-            if eaten:
-                report.post(GRAIN, side, at.stage, "пропитание", -eaten, "сторона съедает зерно хода")
-        waiting = {row.row for row, _when in rows.waiting}
-        ot.rows = [row for row in read if row.row not in waiting]
-        report.facts.tabs[tab] = ot
+                report.results[order.row.ref] = _sell(order, side, dice, stocks, report)
+    return stocks
+
+
+def eat(stocks: Stocks, orders: Mapping[str, Sequence[Given[Order]]], dice: Dice, _rules: object,
+        report: Report) -> Stocks:
+    """The phase «итоги»: at «торг» every side eats `UPKEEP` grain (what it has, at most)."""
+    at = report.facts.cursor
+    if at.stage == GATHER:
+        return stocks
+    for side in SIDES:
+        eaten = min(Fraction(UPKEEP), stocks.balance(side, GRAIN.code))
+        if eaten:
+            report.post(GRAIN, side, at.stage, "пропитание", -eaten, "сторона съедает зерно хода")
+    return stocks
 
 
 def _gather(order: Order, side: str, workers: int, dice: Dice, report: Report) -> tuple[OrderResult, int]:

@@ -60,15 +60,20 @@ class AncientRuleset:
     def resolve(
         self,
         tables: Tables,
-        expect_turn: int | None = None,
+        expect: Cursor | None = None,
         seed: str | None = None,
         secret: str | None = None,
         on_phase: OnPhase | None = None,
         tab_ids: dict[str, str] | None = None,
     ) -> SyncResult:
+        window.expect(tables, CALENDAR, expect, resolving=True)
         return ruleset.resolve(
-            tables, expect_turn=expect_turn, seed=seed, secret=secret, on_phase=on_phase, tab_ids=tab_ids
+            tables, expect_turn=expect.turn if expect else None, seed=seed, secret=secret, on_phase=on_phase,
+            tab_ids=tab_ids,
         )
+
+    def window_phases(self, tables: Tables) -> tuple[str, ...]:
+        return self.phases
 
     def chronicle_seed(self, tables: Tables, cursor: Cursor) -> str | None:
         return chronicle_seed(tables, cursor)

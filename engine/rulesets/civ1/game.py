@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.core import history, meta
+from engine.core import history, meta, window
 from engine.core.audience import GM, PUBLIC, Audience, player
 from engine.core.cursor import Cursor
 from engine.core.dice import new_secret
@@ -138,10 +138,14 @@ class Civ1Ruleset:
               tab_ids: dict[str, str] | None = None, expect: Cursor | None = None) -> SyncResult:
         return turn.check(tables, on_phase, expect)
 
-    def resolve(self, tables: Tables, expect_turn: int | None = None, seed: str | None = None,
+    def resolve(self, tables: Tables, expect: Cursor | None = None, seed: str | None = None,
                 secret: str | None = None, on_phase: OnPhase | None = None,
                 tab_ids: dict[str, str] | None = None) -> SyncResult:
-        return turn.resolve(tables, expect_turn, seed, secret, on_phase)
+        window.expect(tables, CALENDAR, expect, resolving=True)
+        return turn.resolve(tables, expect.turn if expect else None, seed, secret, on_phase)
+
+    def window_phases(self, tables: Tables) -> tuple[str, ...]:
+        return self.phases
 
     def chronicle_seed(self, tables: Tables, cursor: Cursor) -> str | None:
         return None  # every seed is in the meta's own cell since the first window

@@ -1,0 +1,521 @@
+"""The window runner: one pass of `check` or `resolve` of the open window, for every game.
+
+Like godip's judge, the core drives every window and a game only answers questions about its
+world. One pass:
+
+1. read the game's rules and world at the open window (`WindowGame.rules`, `decode`) and who may
+   act in it (`Window.participants`, the meta's «Ходят» row; every side when it has none);
+2. read each participant's order tab (the core's order-tab reader, engine/core/ordertab.py) and
+   split its rows by window (engine/core/stagerows.py): rows of a later window wait, untouched;
+   a non-participant's rows wait too, and a check tells that side why;
+3. stand-in orders for a participant that sent none (`WindowGame.stand_ins`: the game's default
+   orders, played like a player's, no presence for the NMR ladder);
+4. parse every row (`parse`, `describe`), then run the window's phases in order
+   (`phases`; the progress bar hears each) and answer every row no phase answered (`unanswered`);
+5. audit: per side and per resource, opening + postings = closing, or a loud error;
+6. a check writes only the status strips; a resolve writes the order tabs (stamped, archived),
+   the world's tabs (`tabs`), the chronicle (public lines), each side's own log (its lines),
+   the ledger, the archive, the game's other logs (`logs`), the history snapshot and, last, the
+   meta marker of the window the game opens next (`next_window`; None: the game is over).
+
+A game subclasses `WindowGame` and writes only what differs from its defaults: it holds no
+loop of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Generic, TypeVar
+
+from . import absence, draw, meta, ordertab, session, stagerows
+from . import window as windows
+from .audience import GM, PUBLIC, Audience, player
+from .cursor import Calendar, Cursor
+from .dice import Dice, cursor_seed
+from .errors import CampaignError, InvalidOrder, Problem
+from .ledger import Accounts, Resource
+from .messages import _
+from .orders import OrderResult, OrderRow, Status
+from .ordertab import OrderTab
+from .tables import Cell, Changeset, Grid, ReplaceTab, Tables, WriteBlock
+from .turn import Phase, TurnReport
+
+W = TypeVar("W")  # the game's world
+R = TypeVar("R")  # the game's rules
+O = TypeVar("O")  # noqa: E741  # one parsed order
+
+OnPhase = Callable[[str], None]
+PARTICIPANTS = ("Ходят", "To move")  # the meta row: who may act in the open window
+GAME_OVER = ("Игра окончена", "Game over")  # the meta row of a finished campaign: why it ended
+
+
+@dataclass(frozen=True)
+class Window:
+    """One order window: its cursor and the sides that may act in it, in the order they act."""
+
+    cursor: Cursor
+    participants: tuple[str, ...]
+
+    def takes(self, side: str) -> bool:
+        return side in self.participants
+
+
+@dataclass(frozen=True)
+class OrderLayout:
+    """How a game's order rows are read: the fields a player writes (`fields`; a row with any of
+    them filled, except `notes`, is an order), the column resolve stamps (`stamp`), the inputs the
+    archive keeps (`archived`, default `fields`) and the field that names a row's stage."""
+
+    fields: tuple[str, ...]
+    stamp: str = ordertab.STAMP_KEY
+    notes: tuple[str, ...] = ()
+    archived: tuple[str, ...] | None = None
+    stage: str = stagerows.STAGE_FIELD
+
+
+@dataclass(frozen=True)
+class Log:
+    """An append-only tab a resolve writes to: its title and header in the campaign's language."""
+
+    tab: str
+    header: list[Cell]
+
+
+@dataclass
+class Given(Generic[O]):
+    """An order row and the order the game read in it."""
+
+    row: OrderRow
+    order: O
+
+
+@dataclass
+class Judged(Generic[W, R]):
+    """One window judged: the world before and after, the rules, the report, the dice, each order
+    tab read (its `rows` the rows judged now), the rows that wait (a later window of theirs, by tab)
+    and the rows of sides that are not participants (by tab), and the parsed orders by side."""
+
+    window: Window
+    lang: str
+    rules: R
+    opening: W
+    world: W
+    report: TurnReport[Any]
+    dice: Dice
+    tabs: dict[str, OrderTab] = field(default_factory=dict)
+    waiting: dict[str, dict[int, tuple[OrderRow, Cursor]]] = field(default_factory=dict)
+    idle: dict[str, list[OrderRow]] = field(default_factory=dict)
+    orders: dict[str, list[Given[Any]]] = field(default_factory=dict)
+    present: set[str] = field(default_factory=set)  # participants that sent rows of their own
+    stood_in: set[str] = field(default_factory=set)  # participants played by stand-ins
+    extra: dict[str, Any] = field(default_factory=dict)  # the game's own notes of the window
+
+    @property
+    def at(self) -> Cursor:
+        return self.window.cursor
+
+
+class WindowGame(Generic[W, R]):
+    """What a game gives the runner. Subclass it and override what differs; the abstract members
+    raise NotImplementedError. Every member takes what it needs and returns values: none writes."""
+
+    calendar: Calendar
+    layout: OrderLayout
+    resources: tuple[Resource, ...] = ()
+    audited: tuple[Resource, ...] | None = None  # the resources the runner audits per side (default: all)
+
+    # ---------------------------------------------------------------- reading
+
+    def lang(self, tables: Tables) -> str:
+        return meta.lang(tables) or "ru"
+
+    def rules(self, tables: Tables) -> R:
+        raise NotImplementedError
+
+    def decode(self, tables: Tables, at: Cursor, rules: R) -> W:
+        """The world as the campaign holds it while `at` is open."""
+        raise NotImplementedError
+
+    def copy(self, world: W) -> W:
+        return world.copy()  # type: ignore[attr-defined, no-any-return]
+
+    def sides(self, world: W) -> Sequence[str]:
+        """Every side that plays, in the game's order."""
+        raise NotImplementedError
+
+    def new_report(self, at: Cursor, lang: str, world: W) -> TurnReport[Any]:
+        raise NotImplementedError
+
+    def order_tab(self, tables: Tables, side: str, lang: str) -> OrderTab | None:
+        """`side`'s order tab as read (None: it has none)."""
+        raise NotImplementedError
+
+    def missing_tab(self, j: Judged[W, R], side: str, resolving: bool) -> None:
+        """A participant without an order tab: a warning by default (a game may refuse the resolve)."""
+        j.report.warn(_("у стороны {side} нет листа приказов: её приказы не прочитаны").format(side=side))
+
+    def begin(self, j: Judged[W, R]) -> None:
+        """What the window does before any row is read (the order of play, the window's own rolls)."""
+
+    def prepare(self, row: OrderRow, j: Judged[W, R]) -> OrderRow:
+        """A row as the stage split sees it (a game may fill a blank stage cell from the order's word)."""
+        return row
+
+    def later(self, row: OrderRow, j: Judged[W, R]) -> Cursor | None:
+        """A later window of the turn a row with a blank stage cell belongs to, when it is not this
+        window's order (e.g. it parses only at a later stage); None: it is this window's."""
+        return None
+
+    def past(self, was: Cursor, j: Judged[W, R]) -> str:
+        """Why a row naming an earlier window of the turn is refused."""
+        return _("фаза «{window}» уже разрешена").format(window=self.calendar.format(was, j.lang))
+
+    def unknown(self, row: OrderRow, j: Judged[W, R]) -> str:
+        """Why a row naming no stage of the calendar is refused."""
+        return _("нет фазы «{stage}»; фазы хода: {stages}").format(stage=row.cells.get(self.layout.stage),
+                                                                  stages=self.calendar.listed(j.lang))
+
+    def waits(self, when: Cursor, lang: str) -> str:
+        """What a check says of a row that waits for the later window `when`."""
+        return _("ждёт фазы «{window}»").format(window=self.calendar.format(when, lang))
+
+    def parse(self, row: OrderRow, j: Judged[W, R]) -> Any:
+        """The order a row holds at this window: InvalidOrder in words otherwise."""
+        raise NotImplementedError
+
+    def describe(self, order: Any, j: Judged[W, R]) -> str:
+        """The order as understood, for the row's echo."""
+        return ""
+
+    def stand_ins(self, j: Judged[W, R], side: str) -> list[OrderRow]:
+        """The orders a participant that sent none plays (`absence.stand_in` rows); [] by default."""
+        return []
+
+    def stood_in(self, j: Judged[W, R], side: str) -> None:
+        """Tell the GM that `side` is played by stand-ins."""
+        j.report.warn(_("{side} не прислал приказов на «{window}»: играют приказы по умолчанию")
+                      .format(side=side, window=self.calendar.format(j.at, j.lang)))
+
+    def phases(self, at: Cursor) -> Sequence[Phase[Any]]:
+        """The window's phases, in order: `run(world, orders, dice, rules, report) -> world`."""
+        raise NotImplementedError
+
+    def unanswered(self, given: Given[Any], j: Judged[W, R]) -> OrderResult:
+        """The result of an order no phase answered."""
+        return OrderResult(Status.REJECTED, _("приказ не исполнен: ни один шаг хода до него не дошёл"))
+
+    def after(self, j: Judged[W, R]) -> None:
+        """What the window does after its phases (both in check and in resolve)."""
+
+    # ---------------------------------------------------------------- check
+
+    def checked(self, j: Judged[W, R], tables: Tables) -> None:
+        """A check's last word on its results (by default a row that would be done shows as accepted)."""
+        j.report.results.update({ref: ordertab.as_checked(res) for ref, res in j.report.results.items()})
+
+    # ---------------------------------------------------------------- resolve
+
+    def close(self, tables: Tables, j: Judged[W, R]) -> None:
+        """What a resolve does before it writes (the NMR ladder, spent letters)."""
+
+    def tabs(self, tables: Tables, j: Judged[W, R]) -> list[ReplaceTab]:
+        """The world's tabs after the window, each with its audience."""
+        raise NotImplementedError
+
+    def log(self, tables: Tables, kind: str, lang: str) -> Log | None:
+        """The log tab of `kind` ("chronicle", "ledger", "archive"): None when the game keeps none."""
+        return None
+
+    def side_log(self, side: str, lang: str) -> Log:
+        """`side`'s own log: every line told to that side, window after window, in its own book."""
+        if lang == "en":
+            return Log(f"Dispatches — {side}", ["Window", "Entry"])
+        return Log(f"Донесения — {side}", ["Окно", "Запись"])
+
+    def chronicle(self, tables: Tables, j: Judged[W, R], lines: list[str]) -> list[str]:
+        """The window's public chronicle lines (empty: the runner writes that nothing happened)."""
+        return lines
+
+    def quiet(self, lang: str) -> str:
+        return "nothing happened in this window" if lang == "en" else _("окно прошло без событий")
+
+    def ledger_rows(self, j: Judged[W, R], stamp: Cell) -> Grid:
+        """The window's ledger lines, each led by the window's stamp."""
+        return [[stamp, e.state, e.resource, e.phase, e.category, int(e.amount), e.reason, e.order_ref or None]
+                for e in j.report.ledger.entries]
+
+    def logs(self, tables: Tables, j: Judged[W, R], stamp: Cell) -> list[WriteBlock]:
+        """The game's other log appends (a battle log)."""
+        return []
+
+    def extra_writes(self, tables: Tables, j: Judged[W, R], changes: Changeset) -> None:
+        """Anything else a resolve writes (a registry of tabs), added to `changes`."""
+
+    def next_window(self, tables: Tables, j: Judged[W, R]) -> Window | None:
+        """The window that opens after this one (None: the game is over). Default: the calendar's
+        next cursor, open to every side."""
+        return Window(session.advance(self.calendar, j.at), tuple(self.sides(j.world)))
+
+    def ended(self, tables: Tables, j: Judged[W, R]) -> str:
+        """Why the game ended, in words (asked when `next_window` is None)."""
+        return _("игра окончена")
+
+    def meta_grid(self, tables: Tables, j: Judged[W, R], nxt: Cursor, seed: str, secret: str | None) -> Grid:
+        """The meta tab with `nxt` open (a game over keeps its last cursor)."""
+        raise NotImplementedError
+
+    def summary(self, mode: str, j: Judged[W, R]) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+# -------------------------------------------------------------------- the window
+
+
+def participants(tables: Tables, sides: Sequence[str]) -> tuple[str, ...]:
+    """Who may act in the open window: the meta's «Ходят» row (names of `sides`, by commas), else
+    every side. A name there that is no side is a CampaignError naming the cell."""
+    written = meta.text(tables, PARTICIPANTS)
+    if not written:
+        return tuple(sides)
+    named = [n.strip() for n in written.split(",") if n.strip()]
+    unknown = [n for n in named if n not in sides]
+    if unknown:
+        raise CampaignError(_("на листе «{tab}» в строке «{label}» нет такой стороны: {names}; стороны: {sides}")
+                            .format(tab=meta.meta_tab(tables) or meta.META_TABS[0], label=PARTICIPANTS[0],
+                                    names=", ".join(unknown), sides=", ".join(sides)))
+    return tuple(n for n in sides if n in named)
+
+
+def finished(tables: Tables) -> str | None:
+    """Why the campaign is over, as its meta says (None while it goes on)."""
+    return meta.text(tables, GAME_OVER) or None
+
+
+def open_window(game: WindowGame[Any, Any], tables: Tables, world: Any) -> Window:
+    at = meta.open_cursor(tables, game.calendar)
+    return Window(at, participants(tables, list(game.sides(world))))
+
+
+def _idle_word(j: Judged[Any, Any], game: WindowGame[Any, Any]) -> OrderResult:
+    movers = ", ".join(j.window.participants) or "—"
+    return OrderResult(Status.HISTORY, _("не ваше окно: в «{window}» ходят {movers} — строка ждёт вашего окна")
+                       .format(window=game.calendar.format(j.at, j.lang), movers=movers))
+
+
+def _waiting_word(game: WindowGame[Any, Any], when: Cursor, lang: str) -> OrderResult:
+    return OrderResult(Status.HISTORY, game.waits(when, lang))
+
+
+def judge(game: WindowGame[W, R], tables: Tables, dice: Dice, on_phase: OnPhase | None = None,
+          resolving: bool = False) -> Judged[W, R]:
+    """Rule every row of every participant's order tab at the open window, running its phases."""
+    lang = game.lang(tables)
+    rules = game.rules(tables)
+    at = meta.open_cursor(tables, game.calendar)
+    world = game.decode(tables, at, rules)
+    win = Window(at, participants(tables, list(game.sides(world))))
+    report = game.new_report(at, lang, world)
+    report.bind(world)  # type: ignore[arg-type]
+    j: Judged[W, R] = Judged(win, lang, rules, game.copy(world), world, report, dice)
+    if (recount := draw.chronicle_line(tables)) is not None:  # the window a rollback reopened
+        report.tell(recount)
+    game.begin(j)
+    layout = game.layout
+    placeholders: dict[str, OrderResult] = {}
+    for side in game.sides(j.world):
+        ot = game.order_tab(tables, side, lang)
+        if ot is None:
+            if win.takes(side):
+                game.missing_tab(j, side, resolving)
+            continue
+        read = [game.prepare(r, j) for r, _s in ordertab.candidate_rows(ot, layout.fields, layout.stamp,
+                                                                        notes=layout.notes, cursor=at.key())]
+        j.tabs[ot.tab] = ot
+        if not win.takes(side):
+            j.idle[ot.tab] = read
+            ot.rows = []
+            continue
+        split = stagerows.split(read, game.calendar, at, layout.stage)
+        for row in list(split.now):
+            if (when := game.later(row, j)) is not None:
+                split.now.remove(row)
+                split.waiting.append((row, when))
+        for row, was in split.past:
+            report.result(row.ref, Status.REJECTED, game.past(was, j))
+        for row in split.unknown:
+            report.result(row.ref, Status.REJECTED, game.unknown(row, j))
+        j.waiting[ot.tab] = {row.row: (row, when) for row, when in split.waiting}
+        ot.rows = sorted([*split.now, *(r for r, _w in split.past), *split.unknown], key=lambda r: r.row)
+        came = absence.attendance({side: split.now}, (side,), lambda s: game.stand_ins(j, s))
+        if side in came.present:
+            j.present.add(side)
+        if side in came.stood_in:
+            j.stood_in.add(side)
+            game.stood_in(j, side)
+        given: list[Given[Any]] = []
+        for row in came.rows[side]:
+            try:
+                order = game.parse(row, j)
+            except InvalidOrder as e:
+                report.result(row.ref, Status.REJECTED, str(e))
+                continue
+            given.append(Given(row, order))
+            placeholders[row.ref] = OrderResult(Status.ACCEPTED, "", game.describe(order, j))
+            report.results[row.ref] = placeholders[row.ref]  # the echo, kept by a phase's result
+        j.orders[side] = given
+    for phase in game.phases(at):
+        j.world = phase.run(j.world, j.orders, dice, rules, report)
+        report.bind(j.world)  # type: ignore[arg-type]
+        if on_phase is not None:
+            on_phase(phase.name)
+    for given in (g for rows in j.orders.values() for g in rows):
+        if report.results.get(given.row.ref) is placeholders.get(given.row.ref):
+            report.results[given.row.ref] = _with_echo(game.unanswered(given, j), placeholders[given.row.ref])
+    game.after(j)
+    if hasattr(report.facts, "dice"):
+        report.facts.dice = list(dice.log)
+    audit(game, j)
+    return j
+
+
+def _with_echo(result: OrderResult, placeholder: OrderResult) -> OrderResult:
+    return result if result.understood else OrderResult(result.status, result.reason, placeholder.understood)
+
+
+def audit(game: WindowGame[Any, Any], j: Judged[Any, Any]) -> None:
+    """Per side and per audited resource, opening + postings = closing; a CampaignError otherwise:
+    a phase moved a balance without a ledger posting (a program error, never written)."""
+    resources = game.audited if game.audited is not None else game.resources
+    if not resources:
+        return
+    opening: Accounts = j.opening
+    closing: Accounts = j.world
+    posted: dict[tuple[str, str], Fraction] = {}
+    for e in j.report.ledger.entries:
+        posted[e.state, e.resource] = posted.get((e.state, e.resource), Fraction(0)) + e.amount
+    wrong = []
+    for side in game.sides(j.world):
+        for r in resources:
+            before, after = opening.balance(side, r.code), closing.balance(side, r.code)
+            if before + posted.get((side, r.code), Fraction(0)) != after:
+                wrong.append(f"{side}/{r.code}: {before} + {posted.get((side, r.code), 0)} ≠ {after}")
+    if wrong:
+        raise CampaignError(_("ошибка программы: балансы окна «{window}» не сходятся с книгой ({wrong}); ничего не "
+                              "записано").format(window=game.calendar.format(j.at, j.lang), wrong="; ".join(wrong)))
+
+
+# -------------------------------------------------------------------- check and resolve
+
+
+def check(game: WindowGame[W, R], tables: Tables, on_phase: OnPhase | None = None,
+          expect: Cursor | None = None) -> tuple[Judged[W, R], Changeset]:
+    """The open window judged with blind dice; the changes write only the status strips (a row that
+    waits for a later window, or a non-participant's row, says why)."""
+    windows.expect(tables, game.calendar, expect)
+    refuse_finished(tables)
+    j = judge(game, tables, Dice.blind_dice(), on_phase)
+    game.checked(j, tables)
+    changes = Changeset()
+    for tab, ot in j.tabs.items():
+        later = {row.row: (row, _waiting_word(game, when, j.lang)) for row, when in j.waiting.get(tab, {}).values()}
+        later |= {row.row: (row, _idle_word(j, game)) for row in j.idle.get(tab, [])}
+        shown = OrderTab(ot.tab, ot.side, ot.cols, ot.grid,
+                         rows=sorted([*ot.rows, *(row for row, _w in later.values())], key=lambda r: r.row))
+        words = {**j.report.results, **{row.ref: w for row, w in later.values()}}
+        changes.blocks += ordertab.status_strips(shown, words, j.lang, game.layout.stamp)
+    return j, changes
+
+
+def refuse_finished(tables: Tables) -> None:
+    """A finished campaign takes no check or resolve: a CampaignError saying why it ended and what still works."""
+    why = finished(tables)
+    if why:
+        raise CampaignError(_("Игра окончена ({why}): проверять и разрешать больше нечего. Работают history, report, "
+                              "verify и rollback (откат последнего окна снова откроет игру).").format(why=why))
+
+
+def resolve(game: WindowGame[W, R], tables: Tables, expect: Cursor | None = None, seed: str | None = None,
+            secret: str | None = None, on_phase: OnPhase | None = None) -> tuple[Judged[W, R], Changeset]:
+    """Resolve the open window with the dice of `secret` (or the revealed `seed`: verify's re-run):
+    the one atomic write, the meta marker last."""
+    windows.expect(tables, game.calendar, expect)
+    refuse_finished(tables)
+    at = meta.open_cursor(tables, game.calendar)
+    if seed is None:
+        if not secret:
+            raise CampaignError(_("без секрета ведущего не бросить кости окна: фаза не разрешена"))
+        seed = cursor_seed(secret, at)
+    j = judge(game, tables, Dice(seed), on_phase, resolving=True)
+    game.close(tables, j)
+    lang, report = j.lang, j.report
+    stamp = session.stamp(at, game.calendar, lang)
+    changes = Changeset()
+    archived: Grid = []
+    for tab, ot in j.tabs.items():
+        keep = set(j.waiting.get(tab, {})) | {row.row for row in j.idle.get(tab, [])}
+        grid, archive = ordertab.resolved_grid(ot, report.results, stamp, lang, game.layout.fields,
+                                               game.layout.stamp, archived=game.layout.archived, waiting=keep)
+        archived += archive
+        changes.replace.append(ReplaceTab(ot.tab, grid, audience=player(ot.side)))
+    changes.replace += game.tabs(tables, j)
+    told = game.chronicle(tables, j, list(report.chronicle)) or [game.quiet(lang)]
+    if (log := game.log(tables, "chronicle", lang)) is not None:
+        changes.blocks += session.append_rows(tables, log.tab, [log.header], [[stamp, line] for line in told])
+    for side, lines in private_lines(report).items():
+        own = game.side_log(side, lang)
+        changes.blocks += session.append_rows(tables, own.tab, [own.header], [[stamp, line] for line in lines])
+        changes.audiences[own.tab] = player(side)
+    changes.blocks += game.logs(tables, j, stamp)
+    if (log := game.log(tables, "ledger", lang)) is not None:
+        changes.blocks += session.append_rows(tables, log.tab, [log.header], game.ledger_rows(j, stamp))
+    if (log := game.log(tables, "archive", lang)) is not None:
+        changes.blocks += session.append_rows(tables, log.tab, [log.header], archived)
+    game.extra_writes(tables, j, changes)
+    changes.blocks += session.history_blocks(tables, at)
+    nxt = game.next_window(tables, j)
+    grid = game.meta_grid(tables, j, nxt.cursor if nxt is not None else at, seed, secret)
+    everyone = tuple(game.sides(j.world))
+    shown = None if nxt is None or nxt.participants == everyone else ", ".join(nxt.participants) or "—"
+    grid = meta.put(grid, PARTICIPANTS, shown, lang)
+    grid = meta.put(grid, GAME_OVER, game.ended(tables, j) if nxt is None else None, lang)
+    tab = meta.meta_tab(tables) or meta.META_TABS[1 if lang == "en" else 0]
+    changes.marker.append(session.meta_marker(tables, tab, grid))
+    return j, changes
+
+
+def private_lines(report: TurnReport[Any]) -> dict[str, list[str]]:
+    """side -> the window's lines told to that side alone (`TurnReport.tell(text, to=…)`)."""
+    return {side: list(lines) for side, lines in report.private.items() if lines}
+
+
+def side_log_audiences(game: WindowGame[Any, Any], tables: Tables, sides: Sequence[str],
+                       lang: str) -> dict[str, Audience]:
+    """Each side's own log tab that the campaign has: that side's alone."""
+    out: dict[str, Audience] = {}
+    for side in sides:
+        for code in ("ru", "en"):
+            tab = game.side_log(side, code).tab
+            if tab in tables:
+                out[tab] = player(side)
+    return out
+
+
+__all__ = [
+    "GAME_OVER",
+    "GM",
+    "PARTICIPANTS",
+    "PUBLIC",
+    "Given",
+    "Judged",
+    "Log",
+    "OrderLayout",
+    "Problem",
+    "Window",
+    "WindowGame",
+    "check",
+    "finished",
+    "judge",
+    "resolve",
+]
