@@ -20,7 +20,6 @@ from typing import Any
 from engine.core import absence, history, meta, window
 from engine.core.cursor import Calendar, Cursor, Stage
 from engine.core.dice import Dice, commitment, cursor_seed
-from engine.core.errors import CampaignError
 from engine.core.orders import OrderRow
 from engine.core.ruleset import Victory
 from engine.core.tables import Changeset, Grid, ReplaceTab, Tables, TabSpec, WorkbookSpec, WriteBlock
@@ -102,11 +101,10 @@ def workbook(secret: str, campaign_id: str) -> WorkbookSpec:
     return WorkbookSpec("toy", [TabSpec(n, g) for n, g in tables.items()], secret=secret, campaign_id=campaign_id)
 
 
-def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = None, secret: str | None = None,
+def resolve(tables: Tables, expect: Cursor | None = None, seed: str | None = None, secret: str | None = None,
             **_ignored: Any) -> Result:
+    window.expect(tables, CALENDAR, expect, resolving=True)
     at = meta.open_cursor(tables, CALENDAR)
-    if expect_turn is not None and expect_turn != at.turn:
-        raise CampaignError(f"open {at}, asked {expect_turn}")
     seed = seed or cursor_seed(secret or "", at)
     roll = Dice(seed).roll("score", 6)
     nxt = CALENDAR.next(at)
@@ -165,9 +163,12 @@ class ToyRuleset:
     calendar = CALENDAR
     hidden_information = False
 
-    def resolve(self, tables: Tables, expect_turn: int | None = None, seed: str | None = None,
+    def resolve(self, tables: Tables, expect: Cursor | None = None, seed: str | None = None,
                 secret: str | None = None, **_ignored: Any) -> Any:
-        return resolve(tables, expect_turn=expect_turn, seed=seed, secret=secret)
+        return resolve(tables, expect=expect, seed=seed, secret=secret)
+
+    def window_phases(self, tables: Tables) -> tuple[str, ...]:
+        return self.phases
 
     def check(self, tables: Tables, expect: Cursor | None = None, **_ignored: Any) -> Any:
         return check(tables, expect=expect)

@@ -38,7 +38,7 @@ def test_resolve_walks_the_stages_and_history_keys_them(toy: Path) -> None:
     assert _open(toy) == Cursor(1, "state")
     sync.resolve(XlsxBackend(toy), turn=1, stage="государство")
     assert _open(toy) == Cursor(1, "battle", 1)
-    with pytest.raises(TurnMismatch, match="Открыт ход «1:бой:1», а просили разрешить «1:бой:2»"):
+    with pytest.raises(TurnMismatch, match="Открыт ход «1:бой:1», а просили разрешить «1:бой:2» — он ещё не открыт"):
         sync.resolve(XlsxBackend(toy), stage="бой:2")
     with pytest.raises(TurnMismatch, match=r"«1:бой:1».*«2:государство»"):
         sync.resolve(XlsxBackend(toy), turn=2, stage="государство")
@@ -99,7 +99,7 @@ def test_the_cli_takes_cursors_and_refuses_bad_ones_in_words(toy: Path, capsys: 
     assert main(["rollback", str(toy), "--to", "1"]) == 2
     assert "укажите этап хода" in capsys.readouterr().err
     assert main(["resolve", str(toy), "--stage", "государство"]) == 1
-    assert "Открыт ход «1:города», а просили разрешить «1:государство». Ничего не изменено." in capsys.readouterr().err
+    assert "Открыт ход «1:города», а просили разрешить «1:государство» — он уже разрешён. Ничего не изменено." in capsys.readouterr().err
     assert main(["rollback", str(toy), "--to", "1:бой:2"]) == 0
     assert _open(toy) == Cursor(1, "battle", 2)
 
