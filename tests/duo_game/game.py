@@ -4,7 +4,8 @@ check and resolve work on one order window (a cursor: «1:сбор», «1:тор
 order tabs, rule the rows of the open window (rows of a later stage wait), post every change of a
 stock through the ledger, and hand back one changeset: the order tabs, each side's stock tab (its
 audience that side alone), the public ranking and chronicle, the GM's ledger and archive, the
-history snapshot and, last, the meta marker that opens the next window."""
+history snapshot and, last, the meta marker that opens the next window -- or, when a turn closes
+with a side at `GOAL` gold, the marker that ends the campaign (engine/core/ending.py)."""
 
 from __future__ import annotations
 
@@ -159,7 +160,10 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
     changes.blocks += session.append_rows(tables, ARCHIVE, [list(ARCHIVE_HEADER)], archived)
     changes.blocks += session.history_blocks(tables, at)
     grid = tabs.meta_grid(session.advance(CALENDAR, at), secret, meta.text(tables, meta.CAMPAIGN_ID), seed)
-    changes.marker.append(session.meta_marker(tables, meta.meta_tab(tables) or META, grid))
+    won = verdict(stocks) if at.stage == TRADE else None  # a whole turn closed: the GOAL ends the campaign
+    tab = meta.meta_tab(tables) or META
+    changes.marker.append(session.meta_marker(tables, tab, grid) if won is None
+                          else session.finished_marker(tables, tab, grid, won, LANG))
     if on_phase is not None:
         on_phase(PHASES[1])
     summary = _summary("resolve", at, report, opening, stocks)
@@ -210,7 +214,11 @@ def victory(tables: Tables) -> Victory | None:
     """The sides with `GOAL` gold or more after a whole turn (a «торг» resolved) have won, together."""
     if meta.open_cursor(tables, CALENDAR).stage != CALENDAR.stages[0].key or not history.entries(tables):
         return None
-    stocks = world.read(tables)
+    return verdict(world.read(tables))
+
+
+def verdict(stocks: world.Stocks) -> Victory | None:
+    """The sides with `GOAL` gold or more in `stocks` (at the close of a turn), together; None if none."""
     rich = tuple(s for s in SIDES if stocks.of(s, GOLD.code) >= GOAL)
     return Victory(rich, f"{', '.join(rich)}: золота не меньше {GOAL}") if rich else None
 
