@@ -1,7 +1,7 @@
 """The end of a campaign: the meta row that says the game is over, and the refusal of what it ends.
 
-Why in the core: every game ends its own way (civ1 after its last turn once a top technology is
-known, a test game at a goal of gold), but what an ended campaign looks like is the same for all.
+Why in the core: every game ends its own way (after a last turn once a top technology is known, at
+a goal of gold), but what an ended campaign looks like is the same for all.
 The game decides *when*: its `Ruleset.victory` is not None exactly when the game is over (the
 winners may be none). The resolve of the window that ends it writes, as its marker and in the same
 atomic write, the meta this module makes (`finished_grid`, via `session.finished_marker`): the row

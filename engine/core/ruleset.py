@@ -8,7 +8,7 @@ folder (engine/rulesets/<game>/game.py: ``RULESET = …``); docs/architecture.md
 
 Also here: the values that cross that line — `Resource` (engine/core/ledger.py: what a game counts),
 `SyncResult` (what check and resolve hand back to be written and shown) and `Victory` (who has
-won and why).  The scenario hooks' `Readback` is engine/core/scenario.py's, whose runner calls them.
+won and why: the game is over).  The scenario hooks' `Readback` is engine/core/scenario.py's, whose runner calls them.
 """
 
 from __future__ import annotations
@@ -230,5 +230,8 @@ class Ruleset(Protocol):
 
     def victory(self, tables: Tables) -> Victory | None:
         """Who has won and why, on the campaign as `tables` hold it (the bridge asks after each
-        resolve, on the campaign as it leaves it); None while the game goes on."""
+        resolve, on the campaign as it leaves it); None while the game goes on. Not None means the
+        game is over (winners may be none): the resolve of the window that ends it writes
+        `session.finished_marker` with this verdict instead of opening a window, and the bridge
+        refuses check and resolve from then on (engine/core/ending.py)."""
         ...
