@@ -25,7 +25,7 @@ from rich.table import Table
 
 from engine import rulesets
 from engine.core import i18n, inert, meta
-from engine.core.errors import SCREENFUL, CampaignError, StrategosError, UsageError
+from engine.core.errors import SCREENFUL, CampaignError, GameOver, StrategosError, UsageError
 from engine.core.messages import _
 from engine.core.orders import STATUS_TEXT, Status
 from engine.core.ruleset import SyncResult
@@ -406,7 +406,15 @@ def _run(args: argparse.Namespace) -> int:
             print(_("Создана кампания: {path}. Открыт приём приказов на ход {turn}.").format(path=path, turn=1))
         return 0
     if args.command in ("check", "resolve"):
-        result = _sync(args)
+        try:
+            result = _sync(args)
+        except GameOver as over:  # a finished campaign: --json says so on stdout, for scripts
+            if not args.json:
+                raise
+            print(json.dumps({"mode": args.command, "refused": True, "message": str(over),
+                              "game_over": {"reason": over.reason, "last_window": over.last}},
+                             ensure_ascii=False, indent=1))
+            return 1
         if args.json:
             print(json.dumps(result.summary, ensure_ascii=False, indent=1))
         elif not args.quiet:

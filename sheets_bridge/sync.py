@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine import rulesets
-from engine.core import draw, gc_pause, history, i18n, kept, meta, window
+from engine.core import draw, ending, gc_pause, history, i18n, kept, meta, window
 from engine.core.cursor import Calendar, Cursor, CursorError
 from engine.core.dice import commitment, cursor_seed
 from engine.core.errors import BackendError, CampaignError, UsageError
@@ -224,7 +224,8 @@ def check(backend: Backend, progress: Progress | None = None, turn: int | None =
     """Judge every order of the open window: one read, the ruleset's check, one write (statuses only).
     With ``turn`` and/or ``stage`` (as resolve takes them) only if that window is the open one: else
     TurnMismatch in the campaign's language, nothing written (engine/core/window.py).
-    A check needs no secret: it draws no dice (issue 15, point 6)."""
+    A check needs no secret: it draws no dice (issue 15, point 6). A finished campaign (its meta says
+    «Игра окончена») is refused with a GameOver naming why and what still works (engine/core/ending.py)."""
     with exclusive(backend, "check"):
         return _check(backend, progress, turn, stage)
 
@@ -234,6 +235,7 @@ def _check(backend: Backend, progress: Progress | None, turn: int | None = None,
     p = progress or Silent()
     tables = _read(backend, p)
     rules = ruleset_of(tables)
+    ending.refuse(tables, rules.calendar, "check")  # a finished campaign: refused in words, nothing written
     told: dict[str, Any] = {}  # a check asked no window calls the ruleset as before
     if turn is not None or stage is not None:
         told["expect"] = window.asked(*cursor_of(tables), turn, stage)
@@ -264,7 +266,8 @@ def resolve(backend: Backend, turn: int | None = None, progress: Progress | None
     ``stage`` -- «города», or «бой:2» with its round -- when given): one read, one atomic write.
 
     A resolved window asked again raises TurnMismatch before anything is written; so does a secret
-    that is missing here or does not match the published commitment (then nothing is written).
+    that is missing here or does not match the published commitment (then nothing is written), and
+    so does a finished campaign (GameOver: engine/core/ending.py).
     """
     with exclusive(backend, "resolve"):
         return _resolve(backend, turn, progress, stage)
@@ -282,10 +285,13 @@ def _resolve(backend: Backend, turn: int | None, progress: Progress | None, stag
     tables = _read(backend, p)
     finished = backend.completed()
     if finished:  # the re-run of an interrupted resolve: that window is now written, nothing more
+        over = meta.finished(tables)
         raise BackendError(" ".join([*finished, _(
             "Этот запуск больше ничего не разрешал. Открыто окно «{open}»: разрешите его, когда будут готовы "
-            "приказы.").format(open=_open_label(tables))]))
+            "приказы.").format(open=_open_label(tables)) if over is None else _(
+            "Этот запуск больше ничего не разрешал. Игра окончена: {why}").format(why=over)]))
     rules = ruleset_of(tables)
+    ending.refuse(tables, rules.calendar, "resolve")  # a finished campaign: refused in words, nothing written
     expect = expect_open(tables, turn, stage)
     sec = _secret(backend, tables)
     seed, secret = drawn(tables, sec.value)
@@ -360,8 +366,7 @@ def announce_victory(result: SyncResult, won: Victory | None) -> None:
     if won is None:
         return
     result.summary["victory"] = {"winners": list(won.winners), "reason": won.reason}
-    result.summary.setdefault("notices", []).append(
-        _("Игра окончена: победа — {winners}. {reason}").format(winners=", ".join(won.winners), reason=won.reason))
+    result.summary.setdefault("notices", []).append(_("Игра окончена: {why}").format(why=ending.words(won)))
 
 
 def applied_view(tables: Tables, changes: Changeset) -> Tables:

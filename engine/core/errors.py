@@ -96,6 +96,17 @@ class TurnMismatch(StrategosError):
     """`resolve --turn N` was asked for a turn that is not the open one; nothing is changed."""
 
 
+class GameOver(StrategosError):
+    """check or resolve asked of a finished campaign (engine/core/ending.py): refused, nothing written.
+    ``reason``: why the game ended, as the meta says it; ``last``: its last window, in the campaign's
+    words (what `rollback` reopens the game at)."""
+
+    def __init__(self, message: str, reason: str, last: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.last = last
+
+
 class InvalidOrder(StrategosError):
     """An order row cannot be read: unknown word, bad number, formula in a cell."""
 

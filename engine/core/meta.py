@@ -12,7 +12,7 @@ campaign's language) and, for a stage with rounds, «Открытый раунд
 row, so its meta reads and writes exactly as before stages. «Раскрытое зерно последнего хода»
 holds the seed of the last resolved window, written by the resolve that reveals it: `verify` reads
 it there (in the snapshot taken when the next window was open) instead of parsing a ruleset's
-chronicle.
+chronicle. «Игра окончена» says why a finished campaign takes no more orders (engine/core/ending.py).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ DRAW = ("Номер жребия", "Draw number")  # only after a rollback drew 
 NEXT_DRAW = ("Номер жребия со следующего окна", "Draw number from the next window")  # a kept window's
 ROLLBACK = ("Последний откат", "Last rollback")  # what the last rollback did, in words
 RECOUNT = ("Окно после отката", "Window after the rollback")  # until it resolves: its chronicle says so
+FINISHED = ("Игра окончена", "Game over")  # why, in words: written by the resolve that ends the game (ending.py)
 LEGACY_SECRET = ("Секрет ведущего", "GM secret")  # read only: no campaign keeps it in a cell any more
 LANG = ("Язык", "Language", "lang")
 
@@ -155,6 +156,20 @@ def cursor_rows(cursor: Cursor, calendar: Calendar, lang: str) -> list[list[Cell
         if calendar.has_rounds(cursor):
             rows.append([OPEN_ROUND[i], cursor.round])
     return rows
+
+
+def finished(tables: Tables) -> str | None:
+    """Why the game is over («Игра окончена»/"Game over": the winners and the reason, in the
+    campaign's words), or None while it goes on -- and after a rollback, whose restored meta is a
+    snapshot's from before the end (engine/core/ending.py)."""
+    tab = meta_tab(tables)
+    if tab is None:
+        return None
+    grid = tables[tab]
+    if not any(_is(row, FINISHED) for row in grid[1:]):
+        return None
+    why = value_in(grid, FINISHED)
+    return "" if is_blank(why) else str(why).strip()
 
 
 def revealed_seed(tables: Tables) -> str | None:

@@ -8,7 +8,7 @@ folder (engine/rulesets/<game>/game.py: ``RULESET = …``); docs/architecture.md
 
 Also here: the values that cross that line — `Resource` (engine/core/ledger.py: what a game counts),
 `SyncResult` (what check and resolve hand back to be written and shown) and `Victory` (who has
-won and why).  The scenario hooks' `Readback` is engine/core/scenario.py's, whose runner calls them.
+won and why: the game is over).  The scenario hooks' `Readback` is engine/core/scenario.py's, whose runner calls them.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any, Protocol, runtime_checkable
 from . import meta, runner
 from .audience import Audience
 from .cursor import Calendar, Cursor
+from .ending import Victory
 from .ledger import Resource
 from .orders import OrderRow
 from .runner import WindowGame
@@ -48,14 +49,6 @@ class SyncResult:
     campaign: Any
     summary: dict[str, Any] = field(default_factory=dict)
 
-
-@dataclass(frozen=True)
-class Victory:
-    """Who has won and why (`Ruleset.victory`): the winning sides (several for a shared victory)
-    and the reason in the campaign's language, as the resolve's notice tells the GM."""
-
-    winners: tuple[str, ...]
-    reason: str
 
 
 OnPhase = Callable[[str], None]  # hears each phase's name, in the campaign's language, as it ends
@@ -236,7 +229,10 @@ class Ruleset(Protocol):
 
     def victory(self, tables: Tables) -> Victory | None:
         """Who has won and why, on the campaign as `tables` hold it (the bridge asks after each
-        resolve, on the campaign as it leaves it); None while the game goes on."""
+        resolve, on the campaign as it leaves it); None while the game goes on. Not None means the
+        game is over (winners may be none): the resolve of the window that ends it writes
+        `session.finished_marker` with this verdict instead of opening a window, and the bridge
+        refuses check and resolve from then on (engine/core/ending.py)."""
         ...
 
 

@@ -16,7 +16,7 @@ world. One pass:
 6. a check writes only the status strips; a resolve writes the order tabs (stamped, archived),
    the world's tabs (`tabs`), the chronicle (public lines), each side's own log (its lines),
    the ledger, the archive, the game's other logs (`logs`), the history snapshot and, last, the
-   meta marker of the window the game opens next (`next_window`; None: the game is over).
+   meta marker of the window the game opens next (`next_window`), or of the game's end (`won`).
 
 A game subclasses `WindowGame` and writes only what differs from its defaults: it holds no
 loop of its own.
@@ -29,11 +29,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
-from . import absence, draw, meta, ordertab, session, stagerows
+from . import absence, draw, ending, meta, ordertab, session, stagerows
 from . import window as windows
 from .audience import GM, PUBLIC, Audience, player
 from .cursor import Calendar, Cursor
 from .dice import Dice, cursor_seed
+from .ending import Victory
 from .errors import CampaignError, InvalidOrder, Problem
 from .ledger import Accounts, Resource
 from .messages import _
@@ -48,7 +49,6 @@ O = TypeVar("O")  # noqa: E741  # one parsed order
 
 OnPhase = Callable[[str], None]
 PARTICIPANTS = ("Ходят", "To move")  # the meta row: who may act in the open window
-GAME_OVER = ("Игра окончена", "Game over")  # the meta row of a finished campaign: why it ended
 
 
 @dataclass(frozen=True)
@@ -253,14 +253,14 @@ class WindowGame(Generic[W, R]):
     def extra_writes(self, tables: Tables, j: Judged[W, R], changes: Changeset) -> None:
         """Anything else a resolve writes (a registry of tabs), added to `changes`."""
 
-    def next_window(self, tables: Tables, j: Judged[W, R]) -> Window | None:
-        """The window that opens after this one (None: the game is over). Default: the calendar's
-        next cursor, open to every side."""
+    def next_window(self, tables: Tables, j: Judged[W, R]) -> Window:
+        """The window that opens after this one. Default: the calendar's next cursor, open to every side."""
         return Window(session.advance(self.calendar, j.at), tuple(self.sides(j.world)))
 
-    def ended(self, tables: Tables, j: Judged[W, R]) -> str:
-        """Why the game ended, in words (asked when `next_window` is None)."""
-        return _("игра окончена")
+    def won(self, tables: Tables, j: Judged[W, R]) -> Victory | None:
+        """Whether this window ends the game, and how (engine/core/ending.py): None while it goes on.
+        The resolve then writes the finished meta, and further check/resolve are refused."""
+        return None
 
     def meta_grid(self, tables: Tables, j: Judged[W, R], nxt: Cursor, seed: str, secret: str | None) -> Grid:
         """The meta tab with `nxt` open (a game over keeps its last cursor)."""
@@ -286,11 +286,6 @@ def participants(tables: Tables, sides: Sequence[str]) -> tuple[str, ...]:
                             .format(tab=meta.meta_tab(tables) or meta.META_TABS[0], label=PARTICIPANTS[0],
                                     names=", ".join(unknown), sides=", ".join(sides)))
     return tuple(n for n in sides if n in named)
-
-
-def finished(tables: Tables) -> str | None:
-    """Why the campaign is over, as its meta says (None while it goes on)."""
-    return meta.text(tables, GAME_OVER) or None
 
 
 def open_window(game: WindowGame[Any, Any], tables: Tables, world: Any) -> Window:
@@ -414,7 +409,7 @@ def check(game: WindowGame[W, R], tables: Tables, on_phase: OnPhase | None = Non
     """The open window judged with blind dice; the changes write only the status strips (a row that
     waits for a later window, or a non-participant's row, says why)."""
     windows.expect(tables, game.calendar, expect)
-    refuse_finished(tables)
+    ending.refuse(tables, game.calendar, "check")
     j = judge(game, tables, Dice.blind_dice(), on_phase)
     game.checked(j, tables)
     changes = Changeset()
@@ -428,20 +423,12 @@ def check(game: WindowGame[W, R], tables: Tables, on_phase: OnPhase | None = Non
     return j, changes
 
 
-def refuse_finished(tables: Tables) -> None:
-    """A finished campaign takes no check or resolve: a CampaignError saying why it ended and what still works."""
-    why = finished(tables)
-    if why:
-        raise CampaignError(_("Игра окончена ({why}): проверять и разрешать больше нечего. Работают history, report, "
-                              "verify и rollback (откат последнего окна снова откроет игру).").format(why=why))
-
-
 def resolve(game: WindowGame[W, R], tables: Tables, expect: Cursor | None = None, seed: str | None = None,
             secret: str | None = None, on_phase: OnPhase | None = None) -> tuple[Judged[W, R], Changeset]:
     """Resolve the open window with the dice of `secret` (or the revealed `seed`: verify's re-run):
     the one atomic write, the meta marker last."""
-    windows.expect(tables, game.calendar, expect)
-    refuse_finished(tables)
+    windows.expect(tables, game.calendar, expect, resolving=True)
+    ending.refuse(tables, game.calendar, "resolve")
     at = meta.open_cursor(tables, game.calendar)
     if seed is None:
         if not secret:
@@ -475,13 +462,14 @@ def resolve(game: WindowGame[W, R], tables: Tables, expect: Cursor | None = None
     game.extra_writes(tables, j, changes)
     changes.blocks += session.history_blocks(tables, at)
     nxt = game.next_window(tables, j)
-    grid = game.meta_grid(tables, j, nxt.cursor if nxt is not None else at, seed, secret)
+    grid = game.meta_grid(tables, j, nxt.cursor, seed, secret)
     everyone = tuple(game.sides(j.world))
-    shown = None if nxt is None or nxt.participants == everyone else ", ".join(nxt.participants) or "—"
+    shown = None if nxt.participants == everyone else ", ".join(nxt.participants) or "—"
     grid = meta.put(grid, PARTICIPANTS, shown, lang)
-    grid = meta.put(grid, GAME_OVER, game.ended(tables, j) if nxt is None else None, lang)
     tab = meta.meta_tab(tables) or meta.META_TABS[1 if lang == "en" else 0]
-    changes.marker.append(session.meta_marker(tables, tab, grid))
+    won = game.won(tables, j)
+    changes.marker.append(session.meta_marker(tables, tab, grid) if won is None
+                          else session.finished_marker(tables, tab, grid, won, lang))
     return j, changes
 
 
@@ -503,7 +491,6 @@ def side_log_audiences(game: WindowGame[Any, Any], tables: Tables, sides: Sequen
 
 
 __all__ = [
-    "GAME_OVER",
     "GM",
     "PARTICIPANTS",
     "PUBLIC",
@@ -515,7 +502,6 @@ __all__ = [
     "Window",
     "WindowGame",
     "check",
-    "finished",
     "judge",
     "resolve",
 ]

@@ -1,5 +1,5 @@
 """The writes of a session that every game makes the same way: log appends, the history snapshot,
-the meta marker, the next window, and the stamp of a resolved row.
+the meta marker, the next window (or the end of the game), and the stamp of a resolved row.
 
 Why in the core: a resolve of any game appends to its logs (chronicle, ledger, order archive),
 keeps a snapshot of the campaign as it was in «_История» (history, rollback and verify read it),
@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import history
+from . import ending, history
 from .cursor import Calendar, Cursor, CursorError
+from .ending import Victory
 from .tables import Cell, Grid, Tables, WriteBlock, is_blank
 
 
@@ -51,6 +52,14 @@ def meta_marker(tables: Tables, meta_tab: str, grid: Grid) -> WriteBlock:
     width = max((len(r) for r in grid), default=2)
     padded = [list(r) for r in grid] + [[None] * width for _ in range(max(0, height - len(grid)))]
     return WriteBlock(meta_tab, 1, 1, padded)
+
+
+def finished_marker(tables: Tables, meta_tab: str, grid: Grid, won: Victory, lang: str) -> WriteBlock:
+    """The marker of the window that ends the game (`won`: the game's verdict): the meta grid the
+    resolve would open its next window with, made the meta of a finished campaign -- «Игра окончена»
+    and why, no commitment (engine/core/ending.py) -- and written as `meta_marker` writes any, in
+    the same atomic write. What a window runner calls when the game says it is over."""
+    return meta_marker(tables, meta_tab, ending.finished_grid(grid, won, lang))
 
 
 def advance(calendar: Calendar, cursor: Cursor, skip: Callable[[Cursor], bool] | None = None) -> Cursor:

@@ -125,6 +125,9 @@ class Duo(WindowGame[world.Stocks, None]):
         return [[str(stamp), e.state, e.resource, CALENDAR.stage(e.phase).ru, e.category, int(e.amount), e.reason,
                  e.order_ref] for e in j.report.ledger.entries]
 
+    def won(self, tables: Tables, j: Judged[world.Stocks, None]) -> Victory | None:
+        return verdict(j.world) if j.at.stage == TRADE else None  # a whole turn closed: the GOAL ends the campaign
+
     def meta_grid(self, tables: Tables, j: Judged[world.Stocks, None], nxt: Cursor, seed: str,
                   secret: str | None) -> Grid:
         return tabs.meta_grid(nxt, secret, meta.text(tables, meta.CAMPAIGN_ID), seed)
@@ -184,7 +187,11 @@ def victory(tables: Tables) -> Victory | None:
     """The sides with `GOAL` gold or more after a whole turn (a «торг» resolved) have won, together."""
     if meta.open_cursor(tables, CALENDAR).stage != CALENDAR.stages[0].key or not history.entries(tables):
         return None
-    stocks = world.read(tables)
+    return verdict(world.read(tables))
+
+
+def verdict(stocks: world.Stocks) -> Victory | None:
+    """The sides with `GOAL` gold or more in `stocks` (at the close of a turn), together; None if none."""
     rich = tuple(s for s in SIDES if stocks.of(s, GOLD.code) >= GOAL)
     return Victory(rich, f"{', '.join(rich)}: золота не меньше {GOAL}") if rich else None
 

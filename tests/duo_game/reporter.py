@@ -7,19 +7,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.core import inert
-from engine.core.cursor import Cursor, covers, from_key
+from engine.core import inert, session
+from engine.core.cursor import Cursor, covers
 from engine.core.tables import Grid, Tables, is_blank
 
-from .words import CHRONICLE, LEDGER, RANKING, RESOURCES, stock_tab
+from .words import CALENDAR, CHRONICLE, LEDGER, RANKING, RESOURCES, stock_tab
 
 
 def _in(value: object, at: int | Cursor) -> bool:
-    """Whether a row stamped `value` («1:сбор») belongs to `at` (a turn, or one window)."""
-    try:
-        return covers(at, from_key(value))
-    except (TypeError, ValueError):
-        return False
+    """Whether a row stamped `value` («1:сбор», as resolve stamps it) belongs to `at` (a turn, or one
+    window): read by the calendar, so that a window's cursor («1:trade» inside) finds its rows."""
+    stamped = session.stamp_cursor(value, CALENDAR) if isinstance(value, (str, int, float)) else None
+    return stamped is not None and covers(at, stamped)
 
 
 def forum_post(tables: Tables, turn: int | Cursor, fmt: str = "bbcode", limit: int = 60_000) -> list[str]:
@@ -29,7 +28,8 @@ def forum_post(tables: Tables, turn: int | Cursor, fmt: str = "bbcode", limit: i
     def text(value: object) -> str:  # sheet text opens no tag (engine/core/inert.py)
         return inert.inert(value, fmt)
 
-    lines = [f"{bold[0]}Дуэт, ход {turn}{bold[1]}", ""]
+    shown = CALENDAR.format(turn) if isinstance(turn, Cursor) else turn
+    lines = [f"{bold[0]}Дуэт, ход {shown}{bold[1]}", ""]
     lines += [f"{text(r[0])}: {text(r[1])}" for r in tables.get(CHRONICLE, [])[1:]
               if len(r) > 1 and _in(r[0], turn)]
     lines += ["", f"{bold[0]}Золото{bold[1]}"]

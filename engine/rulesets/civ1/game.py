@@ -21,8 +21,8 @@ from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, SyncResult
 from engine.core.scenario import Readback
 from engine.core.tables import Cell, Changeset, ReplaceTab, Tables, TabSpec, WorkbookSpec
 
-from . import absent, codec, demo, hooks, reporter, stages, turn
-from .calendar import CALENDAR, LAST_TURN
+from . import absent, codec, demo, hooks, reporter, score, stages, turn
+from .calendar import CALENDAR
 from .messages import _
 from .resources import RESOURCES
 from .vocab import ALIASES, GM_LAYOUTS, NAME, ORDER_FIELDS, ORDERS, REPORT, TECHS, orders_tab, realm_tab
@@ -94,25 +94,17 @@ def demo_changes(tables: Tables) -> Changeset:
 
 
 def victory(tables: Tables) -> Victory | None:
-    """After the last turn's cities stage (CIV-TURN-01): score.py's verdict when it is there (C5's),
-    else the nations with the most ПО, together."""
+    """The verdict once the game is over (CIV-TURN-01): the open window is the state stage after a
+    turn t ≥ `last_turn` whose close found a nation knowing a top-level technology (else the game
+    goes on, turn after turn, until such a turn closes); score.py's table names the winners. The
+    resolve that closes that turn ends the campaign with the same verdict (turn.py)."""
     at = meta.open_cursor(tables, CALENDAR)
+    if at.stage != CALENDAR.stages[0].key:
+        return None  # only a closed turn ends the game
     rules = codec.read_rules(tables)
-    world = codec.decode(tables, at, rules)
-    last = rules.param("last_turn") if "last_turn" in rules.params else LAST_TURN
-    if at.turn <= last:
+    if at.turn - 1 < rules.param("last_turn"):
         return None
-    try:
-        from . import score  # type: ignore[attr-defined]
-    except ImportError:
-        score = None
-    if score is not None and hasattr(score, "victory"):
-        found: Victory | None = score.victory(world, rules)
-        return found
-    best = max((world.balance(n, "по") for n in world.nations), default=0)
-    winners = tuple(n for n in world.seats() if world.balance(n, "по") == best)
-    return Victory(winners, _("{winners}: больше всех ПО ({best}) после хода {last}").format(
-        winners=", ".join(winners), best=best, last=last))
+    return score.victory(codec.decode(tables, at, rules), rules, at.turn - 1)
 
 
 class Civ1Ruleset:

@@ -94,9 +94,10 @@ def table(world: World, rules: Rules) -> list[Score]:
     return sorted((score(world, rules, n) for n in seats), key=lambda s: (-s.total, seats.index(s.nation)))
 
 
-def victory(world: World, rules: Rules) -> Victory | None:
-    """Who won when the game is over (the most ПО; a tie shares it); None while it goes on."""
-    if not game_over(world, rules) or not world.nations:
+def victory(world: World, rules: Rules, turn: int | None = None) -> Victory | None:
+    """Who won when the game is over with the close of `turn` (default: the last completed one):
+    the most ПО, a tie shares it; None while it goes on."""
+    if not game_over(world, rules, turn) or not world.nations:
         return None
     scores = table(world, rules)
     best = scores[0].total
@@ -105,8 +106,8 @@ def victory(world: World, rules: Rules) -> Victory | None:
         _("{nation} {total} ПО (города {c}, чудеса {w}, эпохи {e}, честность {h}, технологии {t})").format(
             nation=s.nation, total=s.total, c=s.cities, w=s.wonders, e=s.eras, h=s.honesty, t=s.tech)
         for s in scores)
-    return Victory(winners, _("Игра окончена после хода {turn}: побеждает {who}. {details}").format(
-        turn=completed_turn(world), who=", ".join(winners), details=details))
+    return Victory(winners, _("Итог после хода {turn}: {details}").format(
+        turn=completed_turn(world) if turn is None else turn, details=details))
 
 
 def close_turn(world: World, orders: object, dice: object, rules: Rules, report: Report) -> World:

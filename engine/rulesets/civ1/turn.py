@@ -26,10 +26,10 @@ from engine.core.errors import CampaignError, InvalidOrder, Problem, TurnMismatc
 from engine.core.ledger import LedgerEntry, Movement, movements
 from engine.core.orders import OrderResult, OrderRow, Status
 from engine.core.ordertab import OrderTab
-from engine.core.ruleset import SyncResult
+from engine.core.ruleset import SyncResult, Victory
 from engine.core.tables import Cell, Changeset, Grid, ReplaceTab, Tables, is_blank
 
-from . import absent, codec, reporter, stages
+from . import absent, codec, reporter, score, stages
 from .calendar import CALENDAR
 from .facts import Facts, Report, new_report
 from .messages import _, category
@@ -368,8 +368,20 @@ def resolve(tables: Tables, expect_turn: int | None = None, seed: str | None = N
     scenario = meta.text(tables, ("Сценарий", "Scenario")) or "demo"
     grid = meta_grid(session.advance(CALENDAR, at), lang, secret, meta.text(tables, meta.CAMPAIGN_ID), seed,
                      world.title, scenario)
-    changes.marker.append(session.meta_marker(tables, meta.meta_tab(tables) or META.tab_name(lang), grid))
+    tab = meta.meta_tab(tables) or META.tab_name(lang)
+    won = ending(j)  # the turn that ends the game (CIV-TURN-01) ends the campaign instead of opening a window
+    changes.marker.append(session.meta_marker(tables, tab, grid) if won is None
+                          else session.finished_marker(tables, tab, grid, won, lang))
     return SyncResult("resolve", at.turn, changes, report, world, summary("resolve", j))
+
+
+def ending(j: Judged) -> Victory | None:
+    """The verdict when this window ends the game (the cities stage's last step found the turn ≥
+    `last_turn` and a top-level technology known: `Facts.ended`), else None."""
+    if not j.report.facts.ended:
+        return None
+    return score.victory(j.world, j.rules, j.at.turn) or Victory(
+        (), _("Игра окончена после хода {turn}.").format(turn=j.at.turn))
 
 
 def last_resolved(tables: Tables) -> int:
