@@ -293,8 +293,9 @@ class BaseRuleset:
 
     def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
         lang = meta.lang(tables) or "ru"
-        return {**runner.side_log_audiences(self.game, tables, self.report_sides(tables), lang),
-                **self.audiences(tables)}
+        # a side's own log is that side's whatever the game says of its other tabs
+        return {**self.audiences(tables),
+                **runner.side_log_audiences(self.game, tables, self.report_sides(tables), lang)}
 
     def report_sides(self, tables: Tables) -> list[str]:
         raise NotImplementedError
