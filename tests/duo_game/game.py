@@ -85,7 +85,7 @@ def _summary(mode: str, at: Cursor, report: rules.Report, opening: world.Stocks,
 def _judge(tables: Tables, at: Cursor, dice: Dice) -> tuple[rules.Report, world.Stocks, world.Stocks]:
     stocks = world.read(tables)
     opening = stocks.copy()
-    report: rules.Report = TurnReport(at.turn, LANG, facts=rules.Facts(at))
+    report: rules.Report = TurnReport(at, LANG, facts=rules.Facts(at))
     if (recount := draw.chronicle_line(tables)) is not None:  # the window a rollback reopened
         report.tell(recount)
     rules.judge(tables, at, dice, stocks, report)
