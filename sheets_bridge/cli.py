@@ -77,8 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     google = new.add_argument_group(_("Google Таблицы"))
     google.add_argument("--google", action="store_true", help=_("создать кампанию в Google Таблицах и открыть доступ"))
     google.add_argument("--gm", metavar="EMAIL", help=_("адрес ведущего (получит права редактора)"))
-    google.add_argument("--player", action="append", default=[], metavar=_("ГОСУДАРСТВО=EMAIL"),
-                        help=_("игрок: может править только свой лист приказов (можно повторять)"))
+    google.add_argument("--player", action="append", default=[], metavar=_("СТОРОНА=EMAIL"),
+                        help=_("игрок стороны (государства, нации — как их зовёт игра): может править только её "
+                               "лист приказов (можно повторять)"))
     mode = google.add_mutually_exclusive_group()
     mode.add_argument("--private-orders", action="store_true",
                       help=_("лист приказов каждого игрока — в отдельной таблице, видной только ему и ведущему "
@@ -154,15 +155,16 @@ def _options(args: argparse.Namespace) -> sync.Options:
 
 
 def _players(pairs: Sequence[str]) -> dict[str, str]:
-    """``["Египет=p1@example.com", ...]`` -> {state: e-mail}."""
+    """``["Египет=p1@example.com", ...]`` -> {side: e-mail} (`--player СТОРОНА=EMAIL`; the same
+    form the flag had when it said ГОСУДАРСТВО=EMAIL, so older command lines work unchanged)."""
     out: dict[str, str] = {}
     for pair in pairs:
-        state, sep, email = pair.partition("=")
-        if not sep or not state.strip() or not email.strip():
-            raise UsageError(_("--player ждёт ГОСУДАРСТВО=EMAIL, а получено «{pair}»").format(pair=pair))
-        if state.strip() in out:
-            raise UsageError(_("игрок для «{state}» указан дважды").format(state=state.strip()))
-        out[state.strip()] = email.strip()
+        side, sep, email = pair.partition("=")
+        if not sep or not side.strip() or not email.strip():
+            raise UsageError(_("--player ждёт СТОРОНА=EMAIL, а получено «{pair}»").format(pair=pair))
+        if side.strip() in out:
+            raise UsageError(_("игрок для «{side}» указан дважды").format(side=side.strip()))
+        out[side.strip()] = email.strip()
     return out
 
 
@@ -174,7 +176,7 @@ def _new_google(args: argparse.Namespace) -> int:
     specs: list[WorkbookSpec] = []
 
     def seen(spec: WorkbookSpec) -> None:
-        """Keep the spec for the summary; refuse a player for an AI state, or the open mode for a
+        """Keep the spec for the summary; refuse a player for an AI side, or the open mode for a
         game with hidden information, before anything is made."""
         specs.append(spec)
         if args.open_orders and spec.hidden_information:
@@ -185,8 +187,8 @@ def _new_google(args: argparse.Namespace) -> int:
         if ai:
             with i18n.using(args.lang):
                 raise UsageError(
-                    _("«{state}» в этом сценарии ходит программа (ИИ), листа приказов у него нет; "
-                      "игроки могут быть у: {played}").format(state=ai[0], played=", ".join(spec.played_sides()))
+                    _("«{side}» в этом сценарии ходит программа (ИИ), листа приказов у него нет; "
+                      "игроки могут быть у: {played}").format(side=ai[0], played=", ".join(spec.played_sides()))
                 )
 
     with _quota_bars(args):  # a big campaign waits for Google's quota: the wait on a bar
@@ -215,8 +217,8 @@ def _new_google(args: argparse.Namespace) -> int:
         print(f"  {tab}: {url}")
     if args.gm:
         print(_("Ведущий {email} — редактор.").format(email=args.gm))
-    for state, email in players.items():
-        print(_("Игрок {state}: {email} — правит только свой лист приказов.").format(state=state, email=email))
+    for side, email in players.items():
+        print(_("Игрок {side}: {email} — правит только свой лист приказов.").format(side=side, email=email))
     with i18n.using(args.lang):
         for line in _sides_lines(played, ai, players):
             print(line)
@@ -266,7 +268,7 @@ def print_summary(s: Mapping[str, Any], console: Console) -> None:
     console.print(_("Приказы — {counts}").format(counts=_counts(s["orders"]) or _("приказов нет")))
     for warning in s.get("warnings", []):
         console.print(f"[yellow]{escape(_('Предупреждение:'))}[/yellow] {escape(inert.terminal(warning))}")
-    rows = [st for st in s["states"] if not st["ai"]]
+    rows = [st for st in _side_lines(s) if not st["ai"]]
     if not rows:
         return
     console.print(summary_table(s, rows))
@@ -275,6 +277,11 @@ def print_summary(s: Mapping[str, Any], console: Console) -> None:
         note = s.get("dice_note") or _("Без жребия хода ({dice}): эти цифры могут измениться при разрешении — "
                                          "исход зависит от жребия хода.")
         console.print(escape(str(note).format(dice=", ".join(undrawn))))
+
+
+def _side_lines(s: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The summary's side lines: "sides", or "states" in a summary made before the rename."""
+    return list(s.get("sides", s.get("states")) or ())
 
 
 def summary_table(s: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> Table:

@@ -63,7 +63,7 @@ def add_parsers(sub: Any, campaign: Callable[[argparse.ArgumentParser], None]) -
                    help=_("наибольшая длина поста, знаков (по умолчанию 60000, не меньше {least}); длиннее "
                           "пост делится").format(least=posts.MIN_LIMIT))
     p.add_argument("--players", metavar=_("ПАПКА"),
-                   help=_("папка для личных отчётов игроков (по одному .md на государство)"))
+                   help=_("папка для личных отчётов игроков (по одному .md на сторону)"))
 
     s = sub.add_parser("secret",
                        help=_("перенести секрет ведущего кампании на другую машину (он не хранится в таблице)"))

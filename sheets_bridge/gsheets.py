@@ -33,7 +33,7 @@ Why it looks the way it does
   transaction: the GM's first, with a journal of what the others are owed, which every read
   delivers if a run stopped half-way (``gsheets_journal``); otherwise the campaign (with the
   marker) is written last.  Tabs the
-  ruleset declares the GM's (snapshots, every state's orders) live in a spreadsheet only the GM
+  ruleset declares the GM's (snapshots, every side's orders) live in a spreadsheet only the GM
   can open, and a side's own tabs in that side's (engine/core/audience.py).
 * **Two runs never revert each other.**  Every write opens with a compare-and-swap on a hidden
   lock tab (:mod:`sheets_bridge.gsheets_lock`); a run that read before another one wrote is

@@ -54,7 +54,7 @@ def _compact(req: dict[str, Any], decimals: bool = False) -> list[dict[str, Any]
     numbers as ``pasteData`` text.
 
     Same cells, fewer bytes: a cell costs ~40 bytes of JSON around its value, so a log tab that
-    repeats its turn and unit on every row, or the balance figures of a thousand states, is
+    repeats its turn and unit on every row, or the balance figures of a thousand sides, is
     mostly wrapping.  A repeatCell costs ~200 bytes whatever its length; a pasted integer costs its
     digits and a comma (``decimals``: the spreadsheet's locale reads a decimal point, so
     numbers with a fraction are pasted too).  The moved cells are cleared by the updateCells and filled by the

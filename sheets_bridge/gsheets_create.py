@@ -58,7 +58,7 @@ class CreatedCampaign:
 
 
 def _check_people(spec: WorkbookSpec, gm: str | None, players: Mapping[str, str]) -> None:
-    """Refuse unknown states and malformed addresses before anything is created."""
+    """Refuse unknown sides and malformed addresses before anything is created."""
     owners = [t.owner for t in spec.tabs if t.kind == "orders" and t.owner]
     for email in ([gm] if gm else []) + list(players.values()):
         if not EMAIL.match(email or ""):
@@ -66,8 +66,8 @@ def _check_people(spec: WorkbookSpec, gm: str | None, players: Mapping[str, str]
     unknown = [s for s in players if s not in owners]
     if unknown:
         raise UsageError(
-            _("нет листа приказов для государства «{state}»; листы приказов есть у: {owners}").format(
-                state=unknown[0], owners=", ".join(owners)
+            _("нет листа приказов для стороны «{side}»; листы приказов есть у: {owners}").format(
+                side=unknown[0], owners=", ".join(owners)
             )
         )
 
@@ -264,11 +264,11 @@ def create_campaign(
         shares: list[tuple[str, str, str]] = []  # (spreadsheet, e-mail, role), all planned before any is made
         if gm:
             shares += [(sid, gm, "writer") for sid in record.names]
-        for state, email in players.items():
+        for side, email in players.items():
             if not private:  # the open mode: every player types into the one spreadsheet
                 shares.append((campaign_id, email, "writer"))
-            if state in created.player_books:  # the player's own spreadsheet: theirs alone (and the GM's)
-                shares.append((created.player_books[state], email, "writer"))
+            if side in created.player_books:  # the player's own spreadsheet: theirs alone (and the GM's)
+                shares.append((created.player_books[side], email, "writer"))
         for sid, email, role in shares:
             record.shares.setdefault(sid, {})[email.casefold()] = role
         if private:  # the public book: by its link, so its sharing list names no player

@@ -29,7 +29,7 @@ def _protect_block(pid: int, block: dict[str, int], editors: Sequence[str], who:
             "protectedRange": {
                 "protectedRangeId": pid,
                 "range": dict(block),
-                "description": _("Strategos: приказы — {state}").format(state=who),
+                "description": _("Strategos: приказы — {side}").format(side=who),
                 "warningOnly": False,
                 "editors": {"users": list(editors)},
             }

@@ -119,7 +119,7 @@ def resolve(tables: Tables, expect: Cursor | None = None, seed: str | None = Non
     grid += [[None, None] for _ in range(max(0, height - len(grid)))]
     changes.marker.append(WriteBlock("Кампания", 1, 1, grid))
     return Result("resolve", at.turn, changes, {"mode": "resolve", "turn": at.turn, "cursor": at.key(), "roll": roll,
-                                                "orders": {}, "states": []})
+                                                "orders": {}, "sides": []})
 
 
 def check(tables: Tables, expect: Cursor | None = None, **_ignored: Any) -> Result:
@@ -128,7 +128,7 @@ def check(tables: Tables, expect: Cursor | None = None, **_ignored: Any) -> Resu
     window.expect(tables, CALENDAR, expect)
     at = meta.open_cursor(tables, CALENDAR)
     return Result("check", at.turn, Changeset(), {"mode": "check", "turn": at.turn, "cursor": at.key(),
-                                                  "orders": {}, "states": []})
+                                                  "orders": {}, "sides": []})
 
 
 WINNING_WINDOWS = 5  # the toy is won once this many windows are resolved

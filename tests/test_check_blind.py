@@ -56,7 +56,7 @@ def test_i15_p6_the_resolve_still_uses_the_secret(tmp_path: Path) -> None:
         sync.create(str(path), scenario="demo", secret=secret)
         backend = XlsxBackend(path)
         backend.write(rulesets.get("ancient").demo_changes(backend.read()))
-        incomes.append(sync.resolve(XlsxBackend(path), turn=1).summary["states"])
+        incomes.append(sync.resolve(XlsxBackend(path), turn=1).summary["sides"])
     assert incomes[0] != incomes[1]
 
 
@@ -65,7 +65,7 @@ def test_i15_p6_a_forecast_the_dice_may_change_says_so(tmp_path: Path, capsys: p
     reasons = [str(v) for b in changes.blocks for line in b.values for v in line if v]
     assert any("при разрешении:" in r and "исход зависит от жребия хода" in r for r in reasons)
     assert not any("Богатый урожай" in r or "Событие" in r for r in reasons)
-    played = [st for st in summary["states"] if not st["ai"]]
+    played = [st for st in summary["sides"] if not st["ai"]]
     assert all("события" in st["dice"] for st in played)
     assert "исход зависит от жребия хода" in table
 

@@ -333,13 +333,18 @@ def test_an_english_campaign_plays_both_stages_and_verifies(tmp_path: Path, caps
     backend.write(rulesets.get("civ1").demo_changes(tables))  # the open window's rows (demo.py)
     checked = json.loads(_run(capsys, "check", str(path), "--json"))
     assert checked["cursor"] == "1:state" and checked["waiting"] == 0
-    assert json.loads(_run(capsys, "resolve", str(path), "--json"))["cursor"] == "1:state"
+    resolved = json.loads(_run(capsys, "resolve", str(path), "--json"))
+    assert resolved["cursor"] == resolved["window"] == "1:state" and resolved["turn"] == 1  # i24 p6: the window
+    assert [line["name"] for line in resolved["sides"]] == [line["name"] for line in resolved["states"]]
+    ledger = XlsxBackend(path).read()["Resources"][1:]
+    assert ledger and {r[0] for r in ledger} == {"1:state"}  # every ledger row names its window
     greek = XlsxBackend(path).read()["Orders — Greece"][1]
     assert greek[7:9] == ["1:state", "done"] and str(greek[10]).startswith("Explore the village")  # English echo
     backend = XlsxBackend(path)
     backend.write(rulesets.get("civ1").demo_changes(backend.read()))
-    assert json.loads(_run(capsys, "resolve", str(path), "--json"))["cursor"] == "1:cities"
+    assert json.loads(_run(capsys, "resolve", str(path), "--json"))["window"] == "1:cities"
     tables = XlsxBackend(path).read()
+    assert {r[0] for r in tables["Resources"][1:]} == {"1:state", "1:cities"}
     assert meta.open_cursor(tables, CALENDAR) == Cursor(2, "state")
     assert tables["Orders — Babylon"][1][7:11] == ["1:cities", "done", None, "Activate Babylon"]
     for window in ("1:state", "1:cities"):

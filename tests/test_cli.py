@@ -51,9 +51,10 @@ def test_json_summary_has_the_documented_fields(campaign: Path, capsys) -> None:
     assert code == 0
     s = json.loads(out)
     assert s["turn"] == 1 and isinstance(s["orders"], dict)
-    st = s["states"][0]
+    assert s["window"] == "1" and s["states"] == s["sides"]  # "states": the deprecated alias of "sides"
+    st = s["sides"][0]
     assert set(st) >= {"name", "opening", "income", "expenses", "closing", "stability"}
-    for st in s["states"]:
+    for st in s["sides"]:
         assert st["closing"] == pytest.approx(st["opening"] + st["income"] - st["expenses"])
 
 

@@ -22,6 +22,7 @@ from rich.console import Console
 
 from engine.core import i18n
 from engine.core import summary as summaries
+from engine.core.cursor import Cursor
 from engine.core.ledger import Movement, Resource
 from engine.core.orders import OrderResult, Status
 from engine.core.tables import Changeset, Tables
@@ -122,7 +123,8 @@ def test_i18_the_builder_gives_the_keys_the_cli_and_json_read() -> None:
     assert s["orders"] == {"done": 2, "rejected": 1} and s["warnings"] == ["осторожно"]
     assert s["resources"] == [{"code": "В", "name": "власть", "unit": "В"},
                               {"code": "м", "name": "монеты", "unit": "М"}]
-    a, b = s["states"]
+    assert s["window"] == "4"  # a one-stage window, in the campaign's words: the turn
+    a, b = s["sides"]
     assert a["name"] == "А" and a["ai"] is False and a["stability"] == 2 and b["ai"] is True
     assert a["balances"]["м"] == {"opening": 11.0, "income": 1.0, "expenses": 0.0, "closing": 12.0}
     assert {k: a[k] for k in summaries.FIGURES} == a["balances"]["м"]  # the main resource at the top level too
@@ -130,9 +132,27 @@ def test_i18_the_builder_gives_the_keys_the_cli_and_json_read() -> None:
     assert (s["dice_note"], s["open_tabs"]) == ("без жребия", "листы")
     bare = summaries.build("resolve", "toy", _report(), FIVE[:1], [summaries.SideLine("А", _moves(0))],
                            turn=7, cursor="7:бой", waiting=2)
-    assert bare["turn"] == 7 and bare["cursor"] == "7:бой" and bare["waiting"] == 2
+    assert bare["turn"] == 7 and bare["cursor"] == bare["window"] == "7:бой" and bare["waiting"] == 2
     assert not {"side_title", "columns", "dice_note", "open_tabs"} & set(bare)  # the CLI's generic words then
-    assert "opening" not in bare["states"][0] and bare["resources"] == [{"code": "В", "name": "власть"}]
+    assert "opening" not in bare["sides"][0] and bare["resources"] == [{"code": "В", "name": "власть"}]
+
+
+def test_i24_p6_states_is_the_deprecated_alias_of_sides_and_the_cli_still_reads_it() -> None:
+    s = _five()
+    assert s["states"] == s["sides"] and [line["name"] for line in s["sides"]] == list(SIDES)
+    old = {k: v for k, v in s.items() if k != "sides"}  # a summary of before the rename: "states" only
+    with i18n.using("ru"):
+        assert _rendered(old) == _rendered(s)
+        assert all(name in _rendered(old) for name in SIDES)
+
+
+def test_i24_p6_the_window_of_a_report_of_a_staged_window_is_its_key_without_the_games_words() -> None:
+    report: TurnReport[None] = TurnReport(Cursor(2, "cities"), "ru", facts=None)
+    s = summaries.build("resolve", "toy", report, FIVE[:1], [summaries.SideLine("А", _moves(0))])
+    assert (s["turn"], s["window"]) == (2, "2:cities")
+    worded = summaries.build("resolve", "toy", report, FIVE[:1], [summaries.SideLine("А", _moves(0))],
+                             cursor="2:города")
+    assert worded["window"] == "2:города"
 
 
 def test_i18_the_closing_line_names_the_games_tabs_and_the_window() -> None:

@@ -196,6 +196,24 @@ def test_i16_p5_every_option_of_every_command_has_a_help_line(lang: str, capsys:
     assert not bare, bare
 
 
+def test_i24_p6_player_is_side_email_and_the_old_state_email_lines_still_parse(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--player СТОРОНА=EMAIL`: help and messages say «сторона» ("side"); a command line written when
+    the flag said ГОСУДАРСТВО=EMAIL is the same NAME=EMAIL and is read unchanged."""
+    old_form = ["Египет=p1@example.com", " Рим = p2@example.com "]  # as the README printed it before
+    assert cli._players(old_form) == {"Египет": "p1@example.com", "Рим": "p2@example.com"}
+    for lang, word, old in (("ru", "СТОРОНА=EMAIL", "ГОСУДАРСТВО"), ("en", "SIDE=EMAIL", "STATE=EMAIL")):
+        code, out, _err = run(capsys, "new", "--help", "--lang", lang)
+        assert code == 0 and f"--player {word}" in out and old not in out, out
+    code, _out, err = run(capsys, "new", "--google", "--player", "Египет")
+    assert code == 2 and "--player ждёт СТОРОНА=EMAIL" in err and "«Египет»" in err, err
+    code, _out, err = run(capsys, "new", "--google", "--player", "Египет=a@b.c", "--player", "Египет=d@e.f")
+    assert code == 2 and "игрок для «Египет» указан дважды" in err, err
+    code, _out, err = run(capsys, "new", "--google", "--lang", "en", "--player", "=a@b.c")
+    assert code == 2 and "--player expects SIDE=EMAIL" in err, err
+
+
 # --- point 5: the Google options on every command that opens a campaign ---------------------------
 
 def test_i16_p5_every_command_that_opens_a_campaign_takes_the_google_options() -> None:

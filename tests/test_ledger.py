@@ -16,6 +16,7 @@ from types import SimpleNamespace
 import pytest
 
 from engine.core import i18n
+from engine.core.cursor import Calendar, Cursor, Stage
 from engine.core.ledger import Ledger, LedgerEntry, LedgerError, Resource, movements
 from engine.core.money import amount
 from engine.core.tables import apply_changes
@@ -55,7 +56,7 @@ def test_a_posting_moves_only_its_side_and_resource_and_is_recorded() -> None:
     report.post(GRAIN, "А", "урожай", "урожай", Fraction(-2), "съели")
     report.post(GOLD, "Б", "торговля", "торговля", Fraction(1, 3), "ярмарка", "Приказы — Б!4")
     assert book.balances == {("А", "з"): 17, ("А", "зерно"): 3, ("Б", "з"): Fraction(1, 3), ("Б", "зерно"): 0}
-    assert [(e.state, e.resource, e.amount) for e in report.ledger] == [
+    assert [(e.side, e.resource, e.amount) for e in report.ledger] == [
         ("А", "з", 7), ("А", "зерно", -2), ("Б", "з", Fraction(1, 3))
     ]
     assert report.ledger.entries[-1] == LedgerEntry(3, "Б", "з", "торговля", "торговля", Fraction(1, 3), "ярмарка",
@@ -63,6 +64,33 @@ def test_a_posting_moves_only_its_side_and_resource_and_is_recorded() -> None:
     assert report.ledger.total("А", "з") == 7 and report.ledger.total("А", "зерно") == -2
     assert [e.amount for e in report.ledger.of("зерно")] == [-2]
     assert report.ledger.by_category(3, "з") == {"А": {"налоги": 7}, "Б": {"торговля": Fraction(1, 3)}}
+
+
+def test_i24_p6_an_entry_carries_its_window_and_its_side_with_the_old_names_readable() -> None:
+    staged = Calendar((Stage("state", "государство", "state"), Stage("cities", "города", "cities")))
+    at = staged.cursor(3, "cities")
+    book = Book({("А", "з"): Fraction(0)})
+    report: TurnReport[None] = TurnReport(at, facts=None)
+    assert report.window == at and report.turn == 3
+    report.bind(book)
+    entry = report.post(GOLD, "А", "налоги", "налоги", Fraction(7), "подати")
+    assert (entry.window, entry.side, entry.turn) == ("3:cities", "А", 3)
+    assert entry.state == entry.side  # the old spelling reads the same
+    assert entry == LedgerEntry(at, "А", "з", "налоги", "налоги", Fraction(7), "подати")  # a Cursor is kept as its key
+    assert report.ledger.for_window(at) == [entry] and report.ledger.for_window("3:state") == []
+    assert report.ledger.for_turn(3) == [entry]
+    assert LedgerEntry(5, "Б", "з", "ф", "с", Fraction(1), "п").window == "5"  # a turn number: a one-stage window
+    with pytest.raises(ValueError, match="cursor key"):
+        LedgerEntry("города", "Б", "з", "ф", "с", Fraction(1), "п")
+
+
+def test_i24_p6_a_report_takes_a_turn_or_a_window() -> None:
+    by_turn: TurnReport[None] = TurnReport(4, "en", facts=None)
+    assert by_turn.window == Cursor(4) and by_turn.turn == 4
+    at = Cursor(4, "cities")
+    assert TurnReport(4, window=at, facts=None).window == at
+    with pytest.raises(ValueError, match="another turn"):
+        TurnReport(5, window=at, facts=None)
 
 
 def test_a_posting_without_accounts_is_refused_and_records_nothing() -> None:
@@ -96,7 +124,7 @@ def _summary(resources: list[Resource], states: dict[str, dict[str, tuple[float,
         "mode": "resolve", "turn": 2, "orders": {}, "warnings": [],
         "columns": [{"key": "stability", "title": "Ст"}],  # the game's own figure after the resources
         "resources": [{"code": r.code, "name": r.name(i18n.current()), "unit": r.unit} for r in resources],
-        "states": [
+        "sides": [
             {"name": name, "ai": False, "stability": 1,
              "balances": {code: dict(zip(("opening", "income", "expenses", "closing"), v)) for code, v in b.items()}}
             for name, b in states.items()
@@ -159,7 +187,8 @@ def test_the_ancient_summary_lists_money_and_its_balances_match_the_state_row(tw
     s = summaries[1]
     assert s["resources"] == [{"code": "Д", "name": "казна", "unit": "Д"}]
     after = _history(tables, 2)
-    for st in s["states"]:
+    assert s["states"] == s["sides"]  # the deprecated key, the same lines
+    for st in s["sides"]:
         money = st["balances"]["Д"]
         assert {k: st[k] for k in money} == money
         assert money["closing"] == pytest.approx(float(amount(after[st["name"]][2])))

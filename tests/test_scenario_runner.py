@@ -88,6 +88,19 @@ def test_the_case_as_written_passes() -> None:
     assert failures(data) == []
 
 
+def test_i24_p6_a_ledger_line_names_its_side_as_side_or_as_state() -> None:
+    data = case()
+    line = expect_of(data)["ledger"][0]
+    assert "state" in line and "side" not in line, "the case's ledger line changed its spelling"
+    renamed = copy.deepcopy(data)
+    new = expect_of(renamed)["ledger"][0]
+    new["side"] = new.pop("state")
+    assert failures(renamed) == []  # the new spelling reads the same line
+    wrong = copy.deepcopy(renamed)
+    expect_of(wrong)["ledger"][0]["side"] = "Атлантида"
+    assert any("книге казны" in f for f in failures(wrong))  # and can fail
+
+
 @pytest.mark.parametrize(("label", "edit", "word"), GENERIC + GAME, ids=[g[0] for g in GENERIC + GAME])
 def test_a_wrong_expectation_fails(label: str, edit: Edit, word: str) -> None:
     data = copy.deepcopy(case())

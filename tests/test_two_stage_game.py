@@ -196,6 +196,20 @@ def test_a_row_of_a_stage_gone_by_a_stage_that_is_none_or_a_formula_is_refused_i
     assert {b.col for b in checked.changes.blocks} == {6, 7, 8}
 
 
+def test_i24_p6_the_report_and_every_ledger_entry_carry_the_window_and_the_summary_names_it(duo: Ruleset) -> None:
+    tables = _fresh(duo)
+    first = duo.resolve(tables, secret="s")
+    at = CALENDAR.first()
+    assert first.report.window == at and first.report.turn == at.turn == 1 and at.stage
+    assert first.report.ledger.entries and {e.window for e in first.report.ledger} == {at.key()}
+    assert {e.side for e in first.report.ledger} == {"A", "B"}
+    assert (first.summary["window"], first.summary["turn"]) == (CALENDAR.format(at), 1)
+    tables = apply_changes(tables, first.changes)
+    second = duo.resolve(tables, secret="s")
+    assert {e.window for e in second.report.ledger} == {CALENDAR.next(at).key()} != {at.key()}
+    assert second.summary["window"] == CALENDAR.format(CALENDAR.next(at)) == "1:торг"
+
+
 def test_the_members_other_helpers_add_audiences_check_at_a_window_victory_and_absence(duo: Ruleset) -> None:
     """Forward members (issue 17's H3, H4 and H5 add them to the Protocol): each real, each able to fail."""
     spec = duo.new_workbook(secret="s", campaign_id="c")

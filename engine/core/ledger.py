@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol
+
+from .cursor import SEP, Cursor
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,7 @@ class Resource:
 
 
 class Accounts(Protocol):
-    """Where a game keeps its balances: one number per side (a state, a city, a player) and
+    """Where a game keeps its balances: one number per side (a nation, a city, a player) and
     resource code.  Only the ledger calls `set_balance`."""
 
     def balance(self, side: str, resource: str) -> Fraction: ...
@@ -51,19 +53,46 @@ class LedgerError(RuntimeError):
     """A posting the ledger cannot make (no accounts to move)."""
 
 
+def window_key(at: str | int | Cursor) -> str:
+    """A window as the ledger keeps it: the cursor's key («3», «3:cities», «12:battle:2»); a turn
+    number (a one-stage game's window, or a caller of before the windows) is its own key."""
+    if isinstance(at, Cursor):
+        return at.key()
+    key = str(at).strip()
+    head = key.split(SEP, 1)[0]
+    if isinstance(at, bool) or not head.isdigit():
+        raise ValueError(f"a ledger entry's window is a cursor key such as «3» or «3:cities», not {at!r}")
+    return key
+
+
 @dataclass(frozen=True)
 class LedgerEntry:
-    """One line of the ledger. `amount` is signed: income > 0, expense < 0; `resource` is the
-    code of the resource it moves."""
+    """One line of the ledger: the window it was posted in (`window`, the cursor's key, «3:cities»;
+    a `Cursor` or a turn number is accepted and kept as its key), the side whose account it moves,
+    the code of the resource, and a signed `amount` (income > 0, expense < 0).
 
-    turn: int
-    state: str
+    `turn` is the window's turn; `state` is the side by the name the first game gave it (both kept
+    readable so that code and sheets of before the windows work unchanged)."""
+
+    window: str
+    side: str
     resource: str
     phase: str
     category: str
     amount: Fraction
     reason: str
     order_ref: str = ""  # the order's cell ("<order tab>!5") when an order caused it
+    turn: int = field(init=False, compare=False, repr=False)  # the window's turn, kept once
+
+    def __post_init__(self) -> None:
+        key = window_key(self.window)
+        object.__setattr__(self, "window", key)
+        object.__setattr__(self, "turn", int(key.split(SEP, 1)[0]))
+
+    @property
+    def state(self) -> str:
+        """The side (the old name, still read by code of before the rename)."""
+        return self.side
 
 
 class Ledger:
@@ -76,9 +105,9 @@ class Ledger:
     def post(self, entry: LedgerEntry) -> LedgerEntry:
         """Record `entry` and move its side's balance by its amount: the one way a balance changes."""
         if self.accounts is None:
-            raise LedgerError(f"no accounts to post {entry.amount} {entry.resource} to «{entry.state}»")
-        now = self.accounts.balance(entry.state, entry.resource)
-        self.accounts.set_balance(entry.state, entry.resource, now + entry.amount)
+            raise LedgerError(f"no accounts to post {entry.amount} {entry.resource} to «{entry.side}»")
+        now = self.accounts.balance(entry.side, entry.resource)
+        self.accounts.set_balance(entry.side, entry.resource, now + entry.amount)
         self.entries.append(entry)
         return entry
 
@@ -89,29 +118,35 @@ class Ledger:
         return len(self.entries)
 
     def for_turn(self, turn: int) -> list[LedgerEntry]:
+        """The entries of every window of `turn`, in posting order."""
         return [e for e in self.entries if e.turn == turn]
+
+    def for_window(self, at: str | int | Cursor) -> list[LedgerEntry]:
+        """The entries of one window (a cursor or its key), in posting order."""
+        key = window_key(at)
+        return [e for e in self.entries if e.window == key]
 
     def of(self, resource: str) -> list[LedgerEntry]:
         """The entries that move `resource`, in posting order."""
         return [e for e in self.entries if e.resource == resource]
 
-    def total(self, state: str, resource: str, turn: int | None = None) -> Fraction:
+    def total(self, side: str, resource: str, turn: int | None = None) -> Fraction:
         """The signed sum of a side's postings of `resource` (of one turn, or all)."""
         return sum(
             (
                 e.amount
                 for e in self.entries
-                if e.state == state and e.resource == resource and (turn is None or e.turn == turn)
+                if e.side == side and e.resource == resource and (turn is None or e.turn == turn)
             ),
             Fraction(0),
         )
 
     def by_category(self, turn: int, resource: str) -> dict[str, dict[str, Fraction]]:
-        """state -> category -> signed sum of `resource`, for one turn."""
+        """side -> category -> signed sum of `resource`, for one turn."""
         out: dict[str, dict[str, Fraction]] = defaultdict(lambda: defaultdict(Fraction))
         for e in self.entries:
             if e.turn == turn and e.resource == resource:
-                out[e.state][e.category] += e.amount
+                out[e.side][e.category] += e.amount
         return out
 
 
@@ -141,9 +176,9 @@ def movements(
     expenses: dict[tuple[str, str], Fraction] = defaultdict(Fraction)
     for e in entries:
         if e.amount > 0:
-            income[e.state, e.resource] += e.amount
+            income[e.side, e.resource] += e.amount
         else:
-            expenses[e.state, e.resource] -= e.amount
+            expenses[e.side, e.resource] -= e.amount
     out: dict[str, dict[str, Movement]] = {}
     for side in sides:
         out[side] = {}

@@ -32,7 +32,7 @@ ECHO_PART = 100  # characters of each input quoted in the echo of a row that cou
 
 @dataclass
 class OrderTab:
-    """One order tab as read: its name, the side that owns it (a state, a player), its located
+    """One order tab as read: its name, the side that owns it (a nation, a player), its located
     columns (field key -> 0-based index) and its grid.
 
     Players type into this tab, so its grid holds data only: a formula found in it is kept as its
@@ -141,7 +141,7 @@ def archived_inputs(
     cols: Mapping[str, int],
     archived: Sequence[str],
     stamp_key: str = STAMP_KEY,
-    side_key: str = "state",
+    side_key: str = "side",
     row_key: str = "row",
     calendar: Calendar | None = None,
 ) -> dict[tuple[int | str | Cursor, str, int], tuple[str, ...]]:

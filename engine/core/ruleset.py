@@ -39,8 +39,9 @@ class SyncResult:
     ``mode`` is "check" or "resolve"; ``turn`` the turn judged; ``changes`` the one atomic write;
     ``report`` the turn's report; ``campaign`` the game's own world after the turn (its type is
     the game's: the bridge never looks inside); ``summary`` what the CLI prints and --json shows,
-    made by engine/core/summary.py's `build` ("mode", "ruleset", "turn", "states", "orders",
-    "warnings", the game's optional words such as "open_tabs", and "notices" the bridge adds)."""
+    made by engine/core/summary.py's `build` ("mode", "ruleset", "turn", "window", "sides" and its
+    deprecated alias "states", "orders", "warnings", the game's optional words such as
+    "open_tabs", and "notices" the bridge adds)."""
 
     mode: str
     turn: int

@@ -243,7 +243,7 @@ class WindowGame(Generic[W, R]):
 
     def ledger_rows(self, j: Judged[W, R], stamp: Cell) -> Grid:
         """The window's ledger lines, each led by the window's stamp."""
-        return [[stamp, e.state, e.resource, e.phase, e.category, int(e.amount), e.reason, e.order_ref or None]
+        return [[stamp, e.side, e.resource, e.phase, e.category, int(e.amount), e.reason, e.order_ref or None]
                 for e in j.report.ledger.entries]
 
     def logs(self, tables: Tables, j: Judged[W, R], stamp: Cell) -> list[WriteBlock]:
@@ -389,7 +389,7 @@ def audit(game: WindowGame[Any, Any], j: Judged[Any, Any]) -> None:
     closing: Accounts = j.world
     posted: dict[tuple[str, str], Fraction] = {}
     for e in j.report.ledger.entries:
-        posted[e.state, e.resource] = posted.get((e.state, e.resource), Fraction(0)) + e.amount
+        posted[e.side, e.resource] = posted.get((e.side, e.resource), Fraction(0)) + e.amount
     wrong = []
     for side in game.sides(j.world):
         for r in resources:

@@ -237,26 +237,27 @@ def _check_ledger(
     lines = back.ledger
     for want in expect.get("ledger") or []:
         resource = want.get("resource", main)
+        side = want.get("side", want.get("state"))  # `state:`, the first game's word, is read too
         match = [
             e
             for e in lines
-            if e.state == want.get("state")
+            if e.side == side
             and ("category" not in want or e.category == want["category"])
             and ("amount" not in want or e.amount == amount(want["amount"]))
             and e.resource == resource
             and all(s in e.reason for s in _as_list(want.get("reason_contains")))
         ]
-        shown = [[e.state, e.phase, e.category, e.amount, e.resource, e.reason] for e in lines]
+        shown = [[e.side, e.phase, e.category, e.amount, e.resource, e.reason] for e in lines]
         out.expect(bool(match), f"ход {n}: в книге казны нет строки {want}; есть: {shown}")
     for side in _as_list(expect.get("no_ledger_for")):
         out.expect(
-            not [e for e in lines if e.state == side and e.resource == main], f"ход {n}: у {side} есть строки казны"
+            not [e for e in lines if e.side == side and e.resource == main], f"ход {n}: у {side} есть строки казны"
         )
     if not (check_balance and expect.get("balance_equals_ledger", True)):
         return
     for side, per_resource in back.balances.items():
         for code, bal in per_resource.items():
-            total = sum((e.amount for e in lines if e.state == side and e.resource == code), Fraction(0))
+            total = sum((e.amount for e in lines if e.side == side and e.resource == code), Fraction(0))
             out.expect(bal.opening + total == bal.closing, f"ход {n}: {side}: {bal.opening} + {total} ≠ {bal.closing}")
             out.expect(bal.held == bal.closing, f"ход {n}: {side}: {code} ≠ баланс")
 

@@ -9,12 +9,15 @@ calls a side, its own figures after the resources, the tabs the GM should open a
 The summary stays a plain dict: it is what `--json` prints, and the bridge adds to it ("notices",
 "warnings", "victory").  Its keys, read by sheets_bridge/cli.py:
 
-- "mode", "ruleset", "turn"; "cursor" (a staged game's window, «1:города»); "waiting" (rows that
-  wait for a later stage of the turn);
+- "mode", "ruleset", "turn"; "window" (the window judged, in the campaign's words: «3» in a
+  one-stage game, «1:города» in a staged one); "cursor" (a staged game's window, as "window");
+  "waiting" (rows that wait for a later stage of the turn);
 - "resources": code, name (and unit) of each shown resource, in order;
-- "states": per side "name", "ai", "balances" (resource code -> opening, income, expenses,
+- "sides": per side "name", "ai", "balances" (resource code -> opening, income, expenses,
   closing), the game's own figures by key, and — for the main resource when the game names one
   (`flat`) — its four figures at the side's top level too (the README documents them for `--json`);
+- "states": the same list as "sides", under the name the first game gave it (deprecated: kept
+  so that scripts written before the rename keep working; read "sides");
 - "orders" (status -> count), "warnings";
 - optional words: "side_title" (the table's first column), "columns" (key, title of the game's own
   figures, shown when every side has them), "dice_note" (what a check's blind dice leave out),
@@ -59,6 +62,16 @@ def balance(m: Movement) -> dict[str, float]:
             "closing": float(m.closing)}
 
 
+def window_words(report: TurnReport[Any], turn: int, cursor: str | None) -> str:
+    """The judged window as the summary names it: the game's words for a staged window when it
+    gives them (``cursor``), else the report's window («3»; a staged one by its key, «3:cities»),
+    else the turn."""
+    if cursor is not None:
+        return cursor
+    at = report.window
+    return at.key() if at is not None and at.staged and at.turn == turn else str(turn)
+
+
 def build(
     mode: str,
     ruleset: str,
@@ -78,21 +91,24 @@ def build(
 ) -> dict[str, Any]:
     """The summary of a judged window (see the module's docstring for its keys).
 
-    ``turn`` defaults to the report's; ``unit`` gives each resource's unit word (none listed
+    ``turn`` defaults to the report's; "window" is ``cursor`` when given (a staged game's window in
+    its words), else the report's window; ``unit`` gives each resource's unit word (none listed
     without it); ``flat`` is the resource whose figures are also at each side's top level; the
     optional words are left out when not given, so the CLI says its generic ones."""
     lang = report.lang
-    states = []
+    lines = []
     for side in sides:
         balances = {code: balance(m) for code, m in side.movements.items()}
         top = balances[flat.code] if flat is not None else {}
-        states.append({"name": side.name, **top, "balances": balances, **side.figures, "ai": side.ai})
-    out: dict[str, Any] = {"mode": mode, "ruleset": ruleset, "turn": report.turn if turn is None else turn}
+        lines.append({"name": side.name, **top, "balances": balances, **side.figures, "ai": side.ai})
+    at = report.turn if turn is None else turn
+    out: dict[str, Any] = {"mode": mode, "ruleset": ruleset, "turn": at, "window": window_words(report, at, cursor)}
     if cursor is not None:
         out["cursor"] = cursor
     out["resources"] = [{"code": r.code, "name": r.name(lang), **({"unit": unit(r)} if unit else {})}
                         for r in resources]
-    out["states"] = states
+    out["sides"] = lines
+    out["states"] = lines  # deprecated alias of "sides" (the module's docstring)
     out["orders"] = report.counts()
     out["warnings"] = list(report.warnings)
     words: dict[str, Any] = {"side_title": side_title, "dice_note": dice_note, "open_tabs": open_tabs,

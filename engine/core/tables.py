@@ -133,7 +133,7 @@ class Chart:
     last_col: int
     y_title: str = ""
     series_from: int = 0  # first column of the series (0: the one right of the categories); a chart per
-    # group of states draws the same category column with a different block of series
+    # group of sides draws the same category column with a different block of series
     markers: bool = True  # a dot on every point: after the first turn a line is a single point
 
 
@@ -175,7 +175,7 @@ class TabSpec:
     validations: Sequence[Validation] = ()
     hidden: bool = False
     kind: str = "data"  # data | rules | orders | report | meta
-    owner: str = ""  # for order tabs: the state whose player may edit the input columns
+    owner: str = ""  # for order tabs: the side whose player may edit the input columns
     editable_columns: tuple[int, int] | None = None  # 1-based inclusive range players may edit
     number_formats: Mapping[int, str] = field(default_factory=dict)  # column -> Excel number format ("@": text)
     tab_color: str = ""

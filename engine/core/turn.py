@@ -1,4 +1,4 @@
-"""The turn runner and its report: phases in the ruleset's order, one report for the turn."""
+"""The turn runner and its report: phases in the ruleset's order, one report for the window."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
 from .audience import GM, PUBLIC, Audience
+from .cursor import Cursor
 from .dice import Dice
 from .ledger import Accounts, Ledger, LedgerEntry, Resource
 from .orders import OrderResult, Status
@@ -18,11 +19,15 @@ F = TypeVar("F")
 
 @dataclass
 class TurnReport(Generic[F]):
-    """What a turn produced besides the new world: ledger lines, chronicle, order results, and the
-    ruleset's own facts of the turn (``facts``: a typed record the ruleset declares, through which
-    its phases pass data to later phases and to its reports)."""
+    """What a window produced besides the new world: ledger lines, chronicle, order results, and the
+    ruleset's own facts of the window (``facts``: a typed record the ruleset declares, through which
+    its phases pass data to later phases and to its reports).
 
-    turn: int
+    The first argument is the window: a `Cursor` («3:cities»), or a turn number for a one-stage
+    game (and for callers of before the windows).  After construction `window` is that cursor and
+    `turn` its turn number, so every ledger entry the report posts carries the window."""
+
+    turn: int | Cursor  # given: the window or its turn; kept: the turn number (see `window`)
     lang: str = "ru"
     ledger: Ledger = field(default_factory=Ledger)
     chronicle: list[str] = field(default_factory=list)  # the public lines
@@ -32,6 +37,17 @@ class TurnReport(Generic[F]):
     lot: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)  # for the GM: the turn ran, but look at this
     facts: F = field(kw_only=True)
+    window: Cursor | None = field(default=None, kw_only=True)  # never None once made (__post_init__)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.turn, Cursor):
+            if self.window is not None and self.window != self.turn:
+                raise ValueError(f"a report of window {self.turn} given the window {self.window}")
+            self.window, self.turn = self.turn, self.turn.turn
+        elif self.window is None:
+            self.window = Cursor(self.turn)
+        elif self.window.turn != self.turn:
+            raise ValueError(f"a report of turn {self.turn} given the window {self.window} of another turn")
 
     def warn(self, text: str) -> None:
         if text not in self.warnings:
@@ -53,7 +69,8 @@ class TurnReport(Generic[F]):
     ) -> LedgerEntry:
         """Move `side`'s balance of `resource` by `amount` and record the line: one step, the only
         way a phase changes a ledgered balance."""
-        entry = LedgerEntry(self.turn, side, resource.code, phase, category, amount, reason, order_ref)
+        at = self.window or Cursor(int(self.turn))
+        entry = LedgerEntry(at.key(), side, resource.code, phase, category, amount, reason, order_ref)
         return self.ledger.post(entry)
 
     def tell(self, text: str, to: Audience | str | Iterable[str] | None = None) -> None:

@@ -75,7 +75,7 @@ class Duo(WindowGame[world.Stocks, None]):
         return SIDES
 
     def new_report(self, at: Cursor, lang: str, stocks: world.Stocks) -> rules.Report:
-        return TurnReport(at.turn, LANG, facts=rules.Facts(at))
+        return TurnReport(at, LANG, facts=rules.Facts(at))
 
     def order_tab(self, tables: Tables, side: str, lang: str) -> OrderTab | None:
         tab = orders_tab(side)
@@ -122,7 +122,7 @@ class Duo(WindowGame[world.Stocks, None]):
         return lines
 
     def ledger_rows(self, j: Judged[world.Stocks, None], stamp: Cell) -> Grid:
-        return [[str(stamp), e.state, e.resource, CALENDAR.stage(e.phase).ru, e.category, int(e.amount), e.reason,
+        return [[str(stamp), e.side, e.resource, CALENDAR.stage(e.phase).ru, e.category, int(e.amount), e.reason,
                  e.order_ref] for e in j.report.ledger.entries]
 
     def won(self, tables: Tables, j: Judged[world.Stocks, None]) -> Victory | None:

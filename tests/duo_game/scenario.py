@@ -118,7 +118,7 @@ def _shown(grid: Grid, stamp: str) -> list[ShownOrder]:
 def _entry(at: Cursor, r: list[Cell]) -> LedgerEntry:
     """A ledger tab row [window, side, resource, stage, category, amount, reason, order] as an entry."""
     r = [*r, *[None] * (8 - len(r))]
-    return LedgerEntry(at.turn, str(r[1]), str(r[2]), str(r[3]), str(r[4]), Fraction(str(r[5] or 0)),
+    return LedgerEntry(at, str(r[1]), str(r[2]), str(r[3]), str(r[4]), Fraction(str(r[5] or 0)),
                        str(r[6] or ""), str(r[7] or ""))
 
 

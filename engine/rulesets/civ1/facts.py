@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.core.cursor import Cursor
 from engine.core.dice import Roll
 from engine.core.turn import TurnReport
 
@@ -70,5 +71,6 @@ class Facts:
 Report = TurnReport[Facts]
 
 
-def new_report(turn: int, lang: str) -> Report:
-    return TurnReport(turn, lang, facts=Facts())
+def new_report(at: int | Cursor, lang: str) -> Report:
+    """An empty report of the window `at` (a turn number stands for its turn's window)."""
+    return TurnReport(at, lang, facts=Facts())

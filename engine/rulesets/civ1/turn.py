@@ -140,7 +140,7 @@ def judge(tables: Tables, at: Cursor, dice: Dice, on_phase: OnPhase | None = Non
     world = codec.decode(tables, at, rules)
     opening = world.copy()
     _start_of_stage(world, at)
-    report = new_report(at.turn, lang)
+    report = new_report(at, lang)
     report.bind(world)
     if (recount := draw.chronicle_line(tables)) is not None:  # the window a rollback reopened
         report.tell(recount)
