@@ -491,7 +491,9 @@ def resolve(game: WindowGame[W, R], tables: Tables, expect: Cursor | None = None
     changes = Changeset()
     archived: Grid = []
     for tab, ot in j.tabs.items():
-        keep = set(j.waiting.get(tab, {})) | {row.row for row in j.idle.get(tab, [])}
+        if tab in j.idle:
+            continue  # a side that may not act here: its tab is not written at all (rows, stamps, results)
+        keep = set(j.waiting.get(tab, {}))
         grid, archive = ordertab.resolved_grid(ot, report.results, stamp, lang, game.layout.fields,
                                                game.layout.stamp, archived=game.layout.archived, waiting=keep)
         archived += archive
