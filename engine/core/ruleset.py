@@ -296,9 +296,11 @@ class BaseRuleset:
         return {}
 
     def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
+        """The game's word on its tabs, and each side's own log that side's whatever the game says
+        (a game that calls every tab it does not know public must not publish a side's log)."""
         lang = meta.lang(tables) or "ru"
-        return {**runner.side_log_audiences(self.game, tables, self.report_sides(tables), lang),
-                **self.audiences(tables)}
+        return {**self.audiences(tables),
+                **runner.side_log_audiences(self.game, tables, self.report_sides(tables), lang)}
 
     def report_sides(self, tables: Tables) -> list[str]:
         raise NotImplementedError
