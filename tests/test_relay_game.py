@@ -281,7 +281,7 @@ def test_xlsx_the_round_the_battle_and_the_council_through_every_command(
 
     listed = json.loads(_run(capsys, "history", str(path), "--json"))
     assert [t["cursor"] for t in listed] == [w for w, _o in PLAY]
-    for window, _orders in PLAY:
+    for window in ("1:ход:2", "1:бой:2", "1:совет"):  # a move inside the round, the battle, the council
         assert json.loads(_run(capsys, "verify", str(path), "--turn", window, "--json"))["ok"] is True, window
 
     # silver is each side's secret: Афины' balances at every window are in no book another side opens
@@ -367,7 +367,7 @@ def test_google_the_round_the_battle_and_the_council_and_no_side_sees_another_s_
         silver_a.add(_silver(after[window], "Афины"))
     tables = after["1:совет"]
     assert _movers(tables) == ("Ходит", "Спарта") and {_silver(tables, s) for s in SIDES} == {900, 731, 544}
-    assert after["1:ход:5"][meta.meta_tab(tables) or ""] and _movers(after["1:ход:5"]) == ("Ходят", "Спарта, Фивы")
+    assert _movers(after["1:ход:5"]) == ("Ходят", "Спарта, Фивы")  # the council: the two behind Афины
     listed = json.loads(_run(capsys, "history", sid, *creds, "--json"))
     assert [t["cursor"] for t in listed] == [w for w, _o in PLAY]
     for window in ("1:ход:2", "1:бой:2", "1:совет"):
