@@ -7,12 +7,13 @@ world. One pass:
    act in it (`Window.participants`, the meta's «Ходят» row; every side when it has none);
 2. read each participant's order tab (the core's order-tab reader, engine/core/ordertab.py) and
    split its rows by window (engine/core/stagerows.py): rows of a later window wait, untouched;
-   a non-participant's rows wait too, and a check tells that side why;
+   a non-participant's rows wait too: a check tells that side why, a resolve does not write its tab;
 3. stand-in orders for a participant that sent none (`WindowGame.stand_ins`: the game's default
    orders, played like a player's, no presence for the NMR ladder);
 4. parse every row (`parse`, `describe`), then run the window's phases in order
    (`phases`; the progress bar hears each) and answer every row no phase answered (`unanswered`);
-5. audit: per side and per resource, opening + postings = closing, or a loud error;
+5. audit: per side and per resource, opening + postings = closing, or a loud error; on resolve,
+   the NMR ladder of a game that keeps one (`WindowGame.missed_limit`), watching the participants;
 6. a check writes only the status strips; a resolve writes the order tabs (stamped, archived),
    the world's tabs (`tabs`), the chronicle (public lines), each side's own log (its lines),
    the ledger, the archive, the game's other logs (`logs`), the history snapshot and, last, the
