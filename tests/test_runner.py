@@ -101,7 +101,7 @@ def test_i24_p2_a_non_participant_rows_wait_untouched_and_its_player_is_told_why
     assert j.window.participants == ("A",)
     strips = {(b.tab, b.col): b.values for b in checked.blocks}
     reason_b = strips[(orders_tab("B"), 7)]
-    assert reason_b == [["не ваше окно: в «1:сбор» ходят A — строка ждёт вашего окна"]]
+    assert reason_b == [["не ваше окно: в «1:сбор» ходит A — строка ждёт вашего окна"]]
     j, changes = runner.resolve(game.Duo(), tables, secret=SECRET)
     grids = {r.tab: r.rows for r in changes.replace}
     assert grids[orders_tab("B")][1][:4] == ["сбор", "добыть", "золото", 7]  # untouched: no stamp, inputs kept
@@ -121,7 +121,7 @@ def test_i24_p2_the_meta_names_the_movers_and_refuses_an_unknown_side(duo: Rules
 
     _j, changes = runner.resolve(OnlyB(), _fresh(duo), secret=SECRET)
     after = apply_changes(_fresh(duo), changes)
-    assert meta.text(after, runner.PARTICIPANTS) == "B"
+    assert meta.text(after, runner.MOVER) == "B"  # one side: «Ходит»
     assert runner.participants(after, ["A", "B"]) == ("B",)
     _j, changes = runner.resolve(game.Duo(), after, secret=SECRET)  # every side again: the row goes
     assert meta.text(apply_changes(after, changes), runner.PARTICIPANTS) == ""

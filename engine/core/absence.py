@@ -81,6 +81,8 @@ def closes_turn(calendar: Calendar, cursor: Cursor) -> bool:
     if not counting or cursor.stage != counting[-1].key:
         return False
     last = counting[-1]
+    if last.open_ended:
+        return False  # only the game knows its last round: it says so with `closing`
     return not last.rounds or cursor.round >= last.rounds
 
 

@@ -8,7 +8,11 @@ cursor. A game with one stage per turn (the first game of the project) has stage
 exactly as before, so its sheets, seeds and history read and write unchanged.
 
 A cursor is written ``TURN[:STAGE[:ROUND]]``; the stage's words (Russian and English) and
-whether it has rounds come from the ruleset's `Calendar`. The history keeps a staged cursor
+whether it has rounds come from the ruleset's `Calendar`. A stage's rounds may be open-ended
+(«Полис»: one-player windows that alternate until both players pass, «3:ход:7»): any round ≥ 1 is
+a cursor there, and the game, not the calendar, says when the stage ends (`Calendar.next_stage`).
+A stage may also come *between* the rounds of an open-ended one (a battle after the move that
+attacked: «3:бой:2» opens after «3:ход:2» and before «3:ход:3»). The history keeps a staged cursor
 by its stage's `key`, which is the same in every language, so a snapshot's cursor and its dice
 seed do not depend on the campaign's language.
 """
@@ -39,12 +43,15 @@ class Cursor:
 
     Cursors compare by (turn, the stage's place in the turn, round). The place is `rank`, set by
     the calendar that made the cursor (`Calendar.parse`, `first`, `next`); it is not part of a
-    cursor's identity: two cursors are equal when turn, stage and round are."""
+    cursor's identity: two cursors are equal when turn, stage and round are. A stage between the
+    rounds of an open-ended one has its host's rank and a `sub` > 0, so «3:ход:2» < «3:бой:2» <
+    «3:ход:3»."""
 
     turn: int
     stage: str = ""
     round: int = 0
     rank: int = field(default=0, compare=False, repr=False)
+    sub: int = field(default=0, compare=False, repr=False)  # >0: a stage between its host's rounds
 
     @property
     def staged(self) -> bool:
@@ -62,24 +69,41 @@ class Cursor:
     def __lt__(self, other: object) -> bool:
         if not isinstance(other, Cursor):
             return NotImplemented
-        return (self.turn, self.rank, self.round) < (other.turn, other.rank, other.round)
+        return (self.turn, self.rank, self.round, self.sub) < (other.turn, other.rank, other.round, other.sub)
 
 
 @dataclass(frozen=True)
 class Stage:
     """One order window of a turn: its key (the same in every language; no «:»), its Russian and
     English names, how many rounds it has (0: none), and whether a player who sends no rows in it
-    has missed a turn (the NMR ladder counts only such stages)."""
+    has missed a turn (the NMR ladder counts only such stages).
+
+    `open_ended`: its rounds are 1, 2, 3, … with no last one -- the game ends the stage
+    (`Calendar.next_stage`), e.g. when both players pass in a row. `between`: the key of an
+    open-ended stage whose rounds this stage comes between (a battle after the move that attacked:
+    «3:бой:2» after «3:ход:2», before «3:ход:3»); its round is its host's, so it is open-ended too,
+    and the calendar passes over it unless the game opens it."""
 
     key: str
     ru: str
     en: str
     rounds: int = 0
     counts_missed: bool = True
+    open_ended: bool = False
+    between: str = ""
 
     def __post_init__(self) -> None:
         if not self.key or SEP in self.key or SEP in self.ru or SEP in self.en:
             raise ValueError(f"stage {self.key!r}: a key and names must be non-empty and have no «{SEP}»")
+        if (self.open_ended or self.between) and self.rounds:
+            raise ValueError(f"stage {self.key!r}: an open-ended stage has no round count")
+        if self.between and not self.open_ended:
+            object.__setattr__(self, "open_ended", True)  # a stage between rounds numbers its windows by them
+
+    @property
+    def rounded(self) -> bool:
+        """Whether the stage's windows have rounds (a fixed count, or open-ended)."""
+        return self.rounds > 0 or self.open_ended
 
     def name(self, lang: str) -> str:
         return self.en if lang == "en" else self.ru
@@ -96,6 +120,17 @@ class Calendar:
     stages: tuple[Stage, ...] = ()
     first_turn: int = 1
 
+    def __post_init__(self) -> None:
+        seen: dict[str, Stage] = {}
+        for s in self.stages:
+            host = seen.get(s.between) if s.between else None
+            if s.between and (host is None or not host.open_ended or host.between):
+                raise ValueError(f"stage {s.key!r}: comes between the rounds of {s.between!r}, which must be an "
+                                 "open-ended stage listed before it")
+            seen[s.key] = s
+        if self.stages and self.stages[0].between:
+            raise ValueError("the first stage of a turn cannot come between another's rounds")
+
     @property
     def staged(self) -> bool:
         return bool(self.stages)
@@ -107,7 +142,23 @@ class Calendar:
         raise CursorError(_("в календаре этой игры нет этапа «{stage}»").format(stage=key))
 
     def _rank(self, key: str) -> int:
+        """The stage's place in `stages` (its index)."""
         return next((i for i, s in enumerate(self.stages) if s.key == key), 0)
+
+    def _order(self, key: str) -> tuple[int, int]:
+        """(rank, sub) of a cursor at stage `key`: a stage between another's rounds sorts right
+        after its host's window of the same round."""
+        i = self._rank(key)
+        s = self.stages[i] if self.stages else None
+        if s is None or not s.between:
+            return i, 0
+        host = self._rank(s.between)
+        subs = [t.key for t in self.stages if t.between == s.between]
+        return host, 1 + subs.index(key)
+
+    def _at(self, turn: int, key: str, round: int) -> Cursor:
+        rank, sub = self._order(key)
+        return Cursor(turn, key, round, rank, sub)
 
     def cursor(self, turn: int, stage: str = "", round: int = 0) -> Cursor:
         """A checked cursor of this calendar (its rank set): a stage the calendar has, by key or by
@@ -127,18 +178,22 @@ class Calendar:
         if found is None:
             raise CursorError(_("«{cursor}»: нет этапа «{stage}»; этапы хода: {stages}")
                               .format(cursor=where, stage=stage, stages=self.listed()))
+        if found.open_ended and round < 1:
+            raise CursorError(_("«{cursor}»: у этапа «{stage}» раунды 1, 2, 3… — укажите раунд: {example}")
+                              .format(cursor=where, stage=stage, example=f"{turn}{SEP}{stage}{SEP}1"))
         if found.rounds and not 1 <= round <= found.rounds:
             raise CursorError(_("«{cursor}»: у этапа «{stage}» раунды 1…{rounds} — укажите раунд: {example}")
                               .format(cursor=where, stage=stage, rounds=found.rounds,
                                       example=f"{turn}{SEP}{stage}{SEP}1"))
-        if not found.rounds and round:
+        if not found.rounded and round:
             raise CursorError(_("«{cursor}»: у этапа «{stage}» нет раундов").format(cursor=where, stage=stage))
-        return Cursor(turn, found.key, round, self._rank(found.key))
+        return self._at(turn, found.key, round)
 
     def listed(self, lang: str | None = None) -> str:
         """The stages in words, for messages: «государство, города»."""
         code = lang or i18n.current()
-        return ", ".join(s.name(code) + (f"{SEP}1…{s.rounds}" if s.rounds else "") for s in self.stages)
+        return ", ".join(s.name(code) + (f"{SEP}1…{s.rounds}" if s.rounds else f"{SEP}1…" if s.open_ended else "")
+                         for s in self.stages)
 
     def parse(self, text: str | int) -> Cursor:
         """«3», «3:города», «3:cities», «12:бой:2» as a cursor of this calendar (a CursorError in words
@@ -168,26 +223,47 @@ class Calendar:
         if not self.stages:
             return Cursor(self.first_turn)
         s = self.stages[0]
-        return Cursor(self.first_turn, s.key, 1 if s.rounds else 0, 0)
+        return Cursor(self.first_turn, s.key, 1 if s.rounded else 0, 0)
 
     def next(self, c: Cursor) -> Cursor:
         """The window after `c`: the next round, else the next stage, else the first of the next turn.
-        (A ruleset that skips windows -- no battle today -- calls `next` again.)"""
+        (A ruleset that skips windows -- no battle today -- calls `next` again.) An open-ended stage
+        never ends here: its next window is its next round (a stage between its rounds goes back to
+        the host's next round); the game ends it with `next_stage`."""
         if not self.stages:
             return Cursor(c.turn + 1)
-        rank = self._rank(c.stage)
-        s = self.stages[rank]
-        if s.rounds and c.round < s.rounds:
-            return Cursor(c.turn, s.key, c.round + 1, rank)
-        if rank + 1 < len(self.stages):
-            n = self.stages[rank + 1]
-            return Cursor(c.turn, n.key, 1 if n.rounds else 0, rank + 1)
+        s = self.stages[self._rank(c.stage)]
+        if s.between:
+            return self._at(c.turn, s.between, c.round + 1)
+        if s.open_ended or (s.rounds and c.round < s.rounds):
+            return self._at(c.turn, s.key, c.round + 1)
+        return self.next_stage(c)
+
+    def next_stage(self, c: Cursor) -> Cursor:
+        """The first window of the stage after `c`'s (a stage between an open-ended one's rounds is
+        no next stage: it opens only when the game opens it), else the first of the next turn: what
+        opens when the game ends an open-ended stage («both players passed»)."""
+        if not self.stages:
+            return Cursor(c.turn + 1)
+        s = self.stages[self._rank(c.stage)]
+        rank = self._rank(s.between or s.key)
+        for n in self.stages[rank + 1:]:
+            if not n.between:
+                return self._at(c.turn, n.key, 1 if n.rounded else 0)
         n = self.stages[0]
-        return Cursor(c.turn + 1, n.key, 1 if n.rounds else 0, 0)
+        return self._at(c.turn + 1, n.key, 1 if n.rounded else 0)
 
     def has_rounds(self, c: Cursor) -> bool:
         """Whether a round applies at `c`'s stage."""
-        return bool(c.stage) and self.stage(c.stage).rounds > 0
+        return bool(c.stage) and self.stage(c.stage).rounded
+
+    def shares_rounds(self, a: Cursor, b: Cursor) -> bool:
+        """Whether `a` and `b` are of one run of rounds: the same turn, and the same open-ended stage
+        or a stage between its rounds («3:ход:2» and «3:бой:2»)."""
+        if a.turn != b.turn or not a.stage or not b.stage:
+            return False
+        host = {self.stage(c.stage).between or c.stage for c in (a, b)}
+        return len(host) == 1 and self.stage(host.pop()).open_ended
 
     def counts_missed(self, c: Cursor) -> bool:
         """Whether a player with no rows at `c` has missed a turn (the NMR ladder): every turn of a

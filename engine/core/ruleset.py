@@ -293,6 +293,8 @@ class BaseRuleset:
         return {}
 
     def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
+        """The game's word on its tabs, and each side's own log that side's whatever the game says
+        (a game that calls every tab it does not know public must not publish a side's log)."""
         lang = meta.lang(tables) or "ru"
         # a side's own log is that side's whatever the game says of its other tabs
         return {**self.audiences(tables),

@@ -7,12 +7,13 @@ world. One pass:
    act in it (`Window.participants`, the meta's «Ходят» row; every side when it has none);
 2. read each participant's order tab (the core's order-tab reader, engine/core/ordertab.py) and
    split its rows by window (engine/core/stagerows.py): rows of a later window wait, untouched;
-   a non-participant's rows wait too, and a check tells that side why;
+   a non-participant's rows wait too: a check tells that side why, a resolve does not write its tab;
 3. stand-in orders for a participant that sent none (`WindowGame.stand_ins`: the game's default
    orders, played like a player's, no presence for the NMR ladder);
 4. parse every row (`parse`, `describe`), then run the window's phases in order
    (`phases`; the progress bar hears each) and answer every row no phase answered (`unanswered`);
-5. audit: per side and per resource, opening + postings = closing, or a loud error;
+5. audit: per side and per resource, opening + postings = closing, or a loud error; on resolve,
+   the NMR ladder of a game that keeps one (`WindowGame.missed_limit`), watching the participants;
 6. a check writes only the status strips; a resolve writes the order tabs (stamped, archived),
    the world's tabs (`tabs`), the chronicle (public lines), each side's own log (its lines),
    the ledger, the archive, the game's other logs (`logs`), the history snapshot and, last, the
@@ -49,6 +50,7 @@ O = TypeVar("O")  # noqa: E741  # one parsed order
 
 OnPhase = Callable[[str], None]
 PARTICIPANTS = ("Ходят", "To move")  # the meta row: who may act in the open window
+MOVER = ("Ходит", "To move")  # the same row when one side alone may act («Ходит: Афины»)
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,7 @@ class Judged(Generic[W, R]):
     orders: dict[str, list[Given[Any]]] = field(default_factory=dict)
     present: set[str] = field(default_factory=set)  # participants that sent rows of their own
     stood_in: set[str] = field(default_factory=set)  # participants played by stand-ins
+    ladder: absence.Ladder | None = None  # the NMR ladder after this window (a resolve, `missed_limit` set)
     extra: dict[str, Any] = field(default_factory=dict)  # the game's own notes of the window
 
     @property
@@ -198,6 +201,25 @@ class WindowGame(Generic[W, R]):
         j.report.warn(_("{side} не прислал приказов на «{window}»: играют приказы по умолчанию")
                       .format(side=side, window=self.calendar.format(j.at, j.lang)))
 
+    # ---------------------------------------------------------------- the NMR ladder (opt-in)
+
+    missed_limit: int | None = None  # misses in a row that hand a side over; None: the game keeps no ladder
+
+    def standings(self, j: Judged[W, R]) -> dict[str, absence.Standing]:
+        """Every side's place on the ladder as the world holds it (asked when `missed_limit` is set);
+        leave out a side the ladder no longer watches (handed over)."""
+        raise NotImplementedError
+
+    def closes_ladder(self, j: Judged[W, R]) -> bool | None:
+        """Whether the ladder judges at this window: None, the calendar's rule (`absence.closes_turn`);
+        a game of one-player windows says True (each window is its mover's turn)."""
+        return None
+
+    def keep_standings(self, j: Judged[W, R], ladder: absence.Ladder) -> None:
+        """Keep the ladder's new standings (of this window's participants alone) in the world, and say
+        what a side's verdict means (a side that reached the limit is the game's to hand over)."""
+        raise NotImplementedError
+
     def phases(self, at: Cursor) -> Sequence[Phase[Any]]:
         """The window's phases, in order: `run(world, orders, dice, rules, report) -> world`."""
         raise NotImplementedError
@@ -274,9 +296,9 @@ class WindowGame(Generic[W, R]):
 
 
 def participants(tables: Tables, sides: Sequence[str]) -> tuple[str, ...]:
-    """Who may act in the open window: the meta's «Ходят» row (names of `sides`, by commas), else
-    every side. A name there that is no side is a CampaignError naming the cell."""
-    written = meta.text(tables, PARTICIPANTS)
+    """Who may act in the open window: the meta's «Ходят» row («Ходит» for one side; names of
+    `sides`, by commas), else every side. A name there that is no side is a CampaignError naming the cell."""
+    written = meta.text(tables, (*PARTICIPANTS, MOVER[0]))
     if not written:
         return tuple(sides)
     named = [n.strip() for n in written.split(",") if n.strip()]
@@ -294,9 +316,24 @@ def open_window(game: WindowGame[Any, Any], tables: Tables, world: Any) -> Windo
 
 
 def _idle_word(j: Judged[Any, Any], game: WindowGame[Any, Any]) -> OrderResult:
+    """What a check tells a side that may not act in the open window: whose window it is, and that its row waits."""
     movers = ", ".join(j.window.participants) or "—"
-    return OrderResult(Status.HISTORY, _("не ваше окно: в «{window}» ходят {movers} — строка ждёт вашего окна")
-                       .format(window=game.calendar.format(j.at, j.lang), movers=movers))
+    text = (_("не ваше окно: в «{window}» ходит {movers} — строка ждёт вашего окна")
+            if len(j.window.participants) == 1 else
+            _("не ваше окно: в «{window}» ходят {movers} — строка ждёт вашего окна"))
+    return OrderResult(Status.HISTORY, text.format(window=game.calendar.format(j.at, j.lang), movers=movers))
+
+
+def climb(game: WindowGame[Any, Any], j: Judged[Any, Any]) -> None:
+    """The NMR ladder after a resolved window (a game with `missed_limit`): only this window's
+    participants are watched -- a side that may not act here neither sends nor misses -- and a
+    stand-in is no presence (`Judged.present`)."""
+    if game.missed_limit is None:
+        return
+    watched = {side: st for side, st in game.standings(j).items() if j.window.takes(side)}
+    j.ladder = absence.step(game.calendar, j.at, watched, j.present, game.missed_limit,
+                            closing=game.closes_ladder(j))
+    game.keep_standings(j, j.ladder)
 
 
 def _waiting_word(game: WindowGame[Any, Any], when: Cursor, lang: str) -> OrderResult:
@@ -435,13 +472,16 @@ def resolve(game: WindowGame[W, R], tables: Tables, expect: Cursor | None = None
             raise CampaignError(_("без секрета ведущего не бросить кости окна: фаза не разрешена"))
         seed = cursor_seed(secret, at)
     j = judge(game, tables, Dice(seed), on_phase, resolving=True)
+    climb(game, j)
     game.close(tables, j)
     lang, report = j.lang, j.report
     stamp = session.stamp(at, game.calendar, lang)
     changes = Changeset()
     archived: Grid = []
     for tab, ot in j.tabs.items():
-        keep = set(j.waiting.get(tab, {})) | {row.row for row in j.idle.get(tab, [])}
+        if tab in j.idle:
+            continue  # a side that may not act here: its tab is not written at all (rows, stamps, results)
+        keep = set(j.waiting.get(tab, {}))
         grid, archive = ordertab.resolved_grid(ot, report.results, stamp, lang, game.layout.fields,
                                                game.layout.stamp, archived=game.layout.archived, waiting=keep)
         archived += archive
@@ -463,14 +503,22 @@ def resolve(game: WindowGame[W, R], tables: Tables, expect: Cursor | None = None
     changes.blocks += session.history_blocks(tables, at)
     nxt = game.next_window(tables, j)
     grid = game.meta_grid(tables, j, nxt.cursor, seed, secret)
-    everyone = tuple(game.sides(j.world))
-    shown = None if nxt.participants == everyone else ", ".join(nxt.participants) or "—"
-    grid = meta.put(grid, PARTICIPANTS, shown, lang)
+    grid = put_participants(grid, nxt, tuple(game.sides(j.world)), lang)
     tab = meta.meta_tab(tables) or meta.META_TABS[1 if lang == "en" else 0]
     won = game.won(tables, j)
     changes.marker.append(session.meta_marker(tables, tab, grid) if won is None
                           else session.finished_marker(tables, tab, grid, won, lang))
     return j, changes
+
+
+def put_participants(grid: Grid, nxt: Window | None, everyone: tuple[str, ...], lang: str) -> Grid:
+    """The meta grid with who may act in `nxt`: «Ходит: Афины» for one side, «Ходят: A, B» for some,
+    no row when every side may (or the game is over)."""
+    grid = meta.put(grid, (*PARTICIPANTS, MOVER[0]), None, lang)
+    if nxt is None or nxt.participants == everyone:
+        return grid
+    label = MOVER if len(nxt.participants) == 1 else PARTICIPANTS
+    return meta.put(grid, label, ", ".join(nxt.participants) or "—", lang)
 
 
 def private_lines(report: TurnReport[Any]) -> dict[str, list[str]]:
@@ -492,6 +540,7 @@ def side_log_audiences(game: WindowGame[Any, Any], tables: Tables, sides: Sequen
 
 __all__ = [
     "GM",
+    "MOVER",
     "PARTICIPANTS",
     "PUBLIC",
     "Given",
@@ -502,6 +551,7 @@ __all__ = [
     "Window",
     "WindowGame",
     "check",
+    "climb",
     "judge",
     "resolve",
 ]

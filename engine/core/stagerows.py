@@ -8,6 +8,9 @@ an ordinary cell of `OrderRow.cells`, like any other column. `split` then sorts 
 
 - a blank stage cell is the open stage (a one-stage game has no such column: every row is now);
 - the open stage's name (either language, or its key; «бой:2» names a round) is now;
+- a stage with rounds named without one is its first window not before the open one: the open
+  round of the open stage, round 1 of another, and in a run of open-ended rounds the next window
+  of that stage («ход» while «3:бой:2» is open: «3:ход:3»; «бой» while «3:ход:2» is: «3:бой:2»);
 - a later window of the same turn waits: the row is not judged, executed or cleared, and is
   read again when that window opens -- the check shows it as waiting, nothing more;
 - an earlier window of this turn, or a word that is no stage, is the ruleset's to report
@@ -54,7 +57,12 @@ def row_cursor(row: OrderRow, calendar: Calendar, open_: Cursor, key: str = STAG
             return None
         if round_text:
             return None
-        return open_ if bare.stage == open_.stage else bare
+        if bare.stage == open_.stage:
+            return open_
+        if calendar.shares_rounds(bare, open_):  # «ход» while «3:бой:2» is open: its next window, «3:ход:3»
+            same = calendar.cursor(open_.turn, bare.stage, open_.round)
+            return same if same > open_ else calendar.cursor(open_.turn, bare.stage, open_.round + 1)
+        return bare
     return found
 
 
