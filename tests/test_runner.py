@@ -103,9 +103,10 @@ def test_i24_p2_a_non_participant_rows_wait_untouched_and_its_player_is_told_why
     reason_b = strips[(orders_tab("B"), 7)]
     assert reason_b == [["не ваше окно: в «1:сбор» ходит A — строка ждёт вашего окна"]]
     j, changes = runner.resolve(game.Duo(), tables, secret=SECRET)
-    grids = {r.tab: r.rows for r in changes.replace}
-    assert grids[orders_tab("B")][1][:4] == ["сбор", "добыть", "золото", 7]  # untouched: no stamp, inputs kept
-    assert grids[orders_tab("B")][1][4] is None
+    written = {r.tab for r in changes.replace} | {b.tab for b in changes.all_blocks()}
+    assert orders_tab("B") not in written and orders_tab("A") in written  # B's tab untouched: not written at all
+    after = apply_changes(tables, changes)
+    assert after[orders_tab("B")] == tables[orders_tab("B")]
     assert {e.state for e in j.report.ledger.entries} == {"A"}  # only the participant acted
     assert not j.stood_in  # a non-participant gets no stand-ins either
 
