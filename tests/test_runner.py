@@ -79,14 +79,16 @@ def test_i24_p4_a_line_told_to_a_side_goes_to_its_own_log_only(duo: Ruleset) -> 
     assert Whisper().side_log("B", "ru").tab not in written  # B was told nothing
     chronicle = [row[1] for row in written["Летопись"].values]
     assert "на рынке шумно" in chronicle and "шпион видит склады B" not in chronicle
-    assert j.report.gm == ["ведущему: проверить B"] and not any(
-        "ведущему" in str(v) for b in changes.all_blocks() for row in b.values for v in row)
+    gm = Whisper().gm_log("ru").tab
+    assert written[gm].values[1:] == [["1:сбор", "ведущему: проверить B"]] and changes.audiences[gm] == GM
+    assert not any("ведущему" in str(v) for b in changes.all_blocks() if b.tab != gm for row in b.values for v in row)
     after = apply_changes(tables, changes)  # the next window's line is appended below, the first one kept
     after = duo.scenario_orders(after, {"B": [["торг", "продать", "зерно", 1]]})
     _j, more = runner.resolve(Whisper(), after, secret=SECRET)
     later = apply_changes(after, more)
     assert [r[:2] for r in later[own][1:]] == [["1:сбор", "шпион видит склады B"], ["1:торг", "шпион видит склады B"]]
     assert duo.tab_audiences(later)[own] == player("A")
+    assert duo.tab_audiences(later)[gm] == GM  # though «Дуэт» calls every tab it does not know public
 
 
 def _with_movers(tables: Tables, movers: str) -> Tables:

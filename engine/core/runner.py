@@ -60,6 +60,11 @@ class Window:
     cursor: Cursor
     participants: tuple[str, ...]
 
+    @property
+    def kind(self) -> str:
+        """What sort of window it is: its stage's key ('' in a one-stage game)."""
+        return self.cursor.stage
+
     def takes(self, side: str) -> bool:
         return side in self.participants
 
@@ -255,6 +260,12 @@ class WindowGame(Generic[W, R]):
         if lang == "en":
             return Log(f"Dispatches — {side}", ["Window", "Entry"])
         return Log(f"Донесения — {side}", ["Окно", "Запись"])
+
+    def gm_log(self, lang: str) -> Log:
+        """The GM's own log: every line told to the GM alone (`tell(text, to=GM)`), in the GM's book only."""
+        if lang == "en":
+            return Log("GM notes", ["Window", "Entry"])
+        return Log("Записки ведущего", ["Окно", "Запись"])
 
     def chronicle(self, tables: Tables, j: Judged[W, R], lines: list[str]) -> list[str]:
         """The window's public chronicle lines (empty: the runner writes that nothing happened)."""
@@ -494,6 +505,10 @@ def resolve(game: WindowGame[W, R], tables: Tables, expect: Cursor | None = None
         own = game.side_log(side, lang)
         changes.blocks += session.append_rows(tables, own.tab, [own.header], [[stamp, line] for line in lines])
         changes.audiences[own.tab] = player(side)
+    if report.gm:
+        own = game.gm_log(lang)
+        changes.blocks += session.append_rows(tables, own.tab, [own.header], [[stamp, line] for line in report.gm])
+        changes.audiences[own.tab] = GM
     changes.blocks += game.logs(tables, j, stamp)
     if (log := game.log(tables, "ledger", lang)) is not None:
         changes.blocks += session.append_rows(tables, log.tab, [log.header], game.ledger_rows(j, stamp))
@@ -528,8 +543,8 @@ def private_lines(report: TurnReport[Any]) -> dict[str, list[str]]:
 
 def side_log_audiences(game: WindowGame[Any, Any], tables: Tables, sides: Sequence[str],
                        lang: str) -> dict[str, Audience]:
-    """Each side's own log tab that the campaign has: that side's alone."""
-    out: dict[str, Audience] = {}
+    """Each side's own log tab that the campaign has: that side's alone (and the GM's log: the GM's)."""
+    out: dict[str, Audience] = {game.gm_log(code).tab: GM for code in ("ru", "en") if game.gm_log(code).tab in tables}
     for side in sides:
         for code in ("ru", "en"):
             tab = game.side_log(side, code).tab
