@@ -71,7 +71,7 @@ def test_i24_p1_the_audit_refuses_a_balance_moved_without_a_posting(duo: Ruleset
 
 def test_i24_p4_a_line_told_to_a_side_goes_to_its_own_log_only(duo: Ruleset) -> None:
     tables = _fresh(duo)
-    j, changes = runner.resolve(Whisper(), tables, secret=SECRET)
+    _j, changes = runner.resolve(Whisper(), tables, secret=SECRET)
     own = Whisper().side_log("A", "ru").tab
     written = {b.tab: b for b in changes.all_blocks()}
     assert written[own].values == [["Окно", "Запись"], ["1:сбор", "шпион видит склады B"]]  # a new tab: its header
