@@ -66,7 +66,7 @@ def test_CIV_TURN_02_the_pinned_demo_shows_villages_barbarians_a_second_city_res
         tables = apply_changes(tables, game.demo_changes(tables))
         result = game.resolve(tables, secret=PINNED)
         tables = apply_changes(tables, result.changes)
-        for n, lines in result.report.facts.private.items():
+        for n, lines in result.report.private.items():
             private[n] += [f"{window} {line}" for line in lines]
         battles += [(window, b) for b in result.report.facts.battles]
     assert meta.open_cursor(tables, CALENDAR) == Cursor(6, "state")

@@ -440,7 +440,7 @@ def resolve(game: WindowGame[W, R], tables: Tables, expect: Cursor | None = None
             secret: str | None = None, on_phase: OnPhase | None = None) -> tuple[Judged[W, R], Changeset]:
     """Resolve the open window with the dice of `secret` (or the revealed `seed`: verify's re-run):
     the one atomic write, the meta marker last."""
-    windows.expect(tables, game.calendar, expect)
+    windows.expect(tables, game.calendar, expect, resolving=True)
     refuse_finished(tables)
     at = meta.open_cursor(tables, game.calendar)
     if seed is None:
