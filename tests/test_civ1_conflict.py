@@ -345,7 +345,7 @@ def test_CIV_VILLAGE_02_1_2_a_random_resource(roll):
     r = replace(rules(), resources={"слоновая кость": Resource("слоновая кость", "ivory", True, "", "", "")})
     w, rep = explore(village_world(), pinned(village=[roll]), r=r)
     assert w.nations["Рим"].resources == ["слоновая кость"]
-    assert "ресурс: слоновая кость" in rep.facts.private["Рим"][0]
+    assert "ресурс: слоновая кость" in rep.private["Рим"][0]
     _w, rep = explore(village_world(), pinned(village=[roll]))  # the shipped table is empty: the GM is told
     assert rep.warnings and "Правила — Ресурсы" in rep.warnings[0]
 
@@ -367,7 +367,7 @@ def test_CIV_VILLAGE_02_5_an_ancient_unit_gets_medieval_arms():
     вооружение средневековья)»: ватага (пехота, древность) → мечники (пехота, средневековье)."""
     w, rep = explore(village_world(), pinned(village=[5]))
     assert [c.unit for c in w.decks["Рим"].cards] == ["мечники"]
-    assert "мечники" in rep.facts.private["Рим"][0]
+    assert "мечники" in rep.private["Рим"][0]
 
 
 def test_CIV_VILLAGE_02_6_an_ancient_tech_or_2_science():
@@ -431,8 +431,8 @@ def test_CIV_VILLAGE_02_the_gain_is_private_and_the_roll_is_the_village_die():
     _w, rep = explore(village_world(), d)
     roll = next(r for r in d.log if r.purpose == "village")
     assert roll.result.startswith("d10=")
-    assert list(rep.facts.private) == ["Рим"]
-    assert f"1к10 = {roll.result[4:]}" in rep.facts.private["Рим"][0]
+    assert list(rep.private) == ["Рим"]
+    assert f"1к10 = {roll.result[4:]}" in rep.private["Рим"][0]
 
 
 # --- CIV-SPY ------------------------------------------------------------------------------------
@@ -483,8 +483,8 @@ def test_CIV_SPY_02_the_six_missions_report_only_to_the_spys_owner(mission, city
     (только в столице); перехват дипломатической почты (только в столице …)»."""
     w, rep = spy(spy_world(), mission, city)
     assert rep.results[ref("Рим")].status is Status.DONE
-    assert list(rep.facts.private) == ["Рим"]
-    assert found in rep.facts.private["Рим"][0]
+    assert list(rep.private) == ["Рим"]
+    assert found in rep.private["Рим"][0]
     assert rep.chronicle == []
     if mission == "steal":
         assert w.nations["Рим"].stolen == {"Охота": 2}
@@ -500,7 +500,7 @@ def test_CIV_SPY_02_capital_only_missions(mission):
 def test_CIV_SPY_02_nothing_to_steal():
     """«Если таких технологий нет, заславший шпиона получает информацию о том, что подходящих технологий нет»."""
     _w, rep = spy(spy_world(techs={"Валюта": 2, "Охота": 1, "Письменность": 1}), "steal")
-    assert "подходящих технологий нет" in rep.facts.private["Рим"][0]
+    assert "подходящих технологий нет" in rep.private["Рим"][0]
 
 
 def test_CIV_SPY_03_a_counter_spy_foils_the_spy_and_the_victim_learns_only_of_a_catch():
@@ -509,9 +509,9 @@ def test_CIV_SPY_03_a_counter_spy_foils_the_spy_and_the_victim_learns_only_of_a_
     w0 = spy_world()
     w0.spies.append(Spy("Греция", 1, where="Афины"))
     _w, rep = spy(w0, "city")
-    assert "сорвана" in rep.facts.private["Рим"][0] and "рынок" not in rep.facts.private["Рим"][0]
-    assert rep.facts.private["Греция"] == ["В «Афины» пойман вражеский шпион"]
-    assert "Рим" not in rep.facts.private["Греция"][0]
+    assert "сорвана" in rep.private["Рим"][0] and "рынок" not in rep.private["Рим"][0]
+    assert rep.private["Греция"] == ["В «Афины» пойман вражеский шпион"]
+    assert "Рим" not in rep.private["Греция"][0]
     assert lines(rep, "Рим") == [("Рим", "власть", "шпион", -1)]
 
 
@@ -534,7 +534,7 @@ def test_CIV_COMBAT_05_and_CIV_VILLAGE_02_a_check_draws_no_die():
     d = Dice.blind_dice()
     _w, rep = explore(village_world(), d)
     assert rep.results[ref("Рим")].reason == "что даст деревня, решит жребий"
-    assert [r.purpose for r in d.withheld] == ["village"] and rep.facts.private == {}
+    assert [r.purpose for r in d.withheld] == ["village"] and rep.private == {}
 
 
 def test_CIV_COMBAT_05_the_battles_tab_in_english_names_the_units_in_english():

@@ -28,7 +28,7 @@ from engine.core.cursor import Cursor
 from engine.core.tables import Changeset, Tables, apply_changes
 from engine.rulesets.civ1 import codec, demo
 from engine.rulesets.civ1.calendar import CALENDAR
-from engine.rulesets.civ1.vocab import orders_tab, realm_tab
+from engine.rulesets.civ1.vocab import dispatches_tab, orders_tab, realm_tab
 from engine.rulesets.civ1.workbook import new_workbook, tables_of
 from sheets_bridge import gsheets, xlsx_books
 from sheets_bridge.cli import main
@@ -66,7 +66,7 @@ def test_CIV_TURN_02_the_pinned_demo_shows_villages_barbarians_a_second_city_res
         tables = apply_changes(tables, game.demo_changes(tables))
         result = game.resolve(tables, secret=PINNED)
         tables = apply_changes(tables, result.changes)
-        for n, lines in result.report.facts.private.items():
+        for n, lines in result.report.private.items():
             private[n] += [f"{window} {line}" for line in lines]
         battles += [(window, b) for b in result.report.facts.battles]
     assert meta.open_cursor(tables, CALENDAR) == Cursor(6, "state")
@@ -138,12 +138,12 @@ def test_CIV_TURN_02_strategos_demo_civ1_plays_five_turns_of_both_stages_on_xlsx
 
     greece, public = xlsx_books.book_path(path, player("Греция")), xlsx_books.book_path(path, PUBLIC)
     names, cells = _cells(greece)
-    assert names == {orders_tab("Греция"), realm_tab("Греция")}
+    assert names == {orders_tab("Греция"), realm_tab("Греция"), dispatches_tab("Греция")}  # its own log too
     world = codec.decode(tables)
     assert demo.SPY_TECH not in world.nations["Греция"].techs and demo.SPY_TECH not in cells
     assert not {f"Держава: {n}" for n in NATIONS if n != "Греция"} & cells
     names, cells = _cells(public)
-    assert not names & (GM_TABS | {realm_tab(n) for n in NATIONS} | {orders_tab(n) for n in NATIONS})
+    assert not names & (GM_TABS | {name(n) for n in NATIONS for name in (realm_tab, orders_tab, dispatches_tab)})
 
 
 # ------------------------------------------------------------------ the emulator
@@ -203,7 +203,8 @@ def test_CIV_TURN_02_five_turns_on_the_emulator_orders_typed_by_each_player_and_
             gsheets.get_spreadsheet(greek, books[other], "*")
     answer = gsheets.get_spreadsheet(greek, books["Греция"], "*")
     titles = {s["properties"]["title"] for s in answer["sheets"]} - {""}
-    assert {t for t in titles if not t.startswith("_strategos")} == {orders_tab("Греция"), realm_tab("Греция")}
+    assert {t for t in titles if not t.startswith("_strategos")} == {orders_tab("Греция"), realm_tab("Греция"),
+                                                                    dispatches_tab("Греция")}
     leaves = support.leaves(answer)
     world = codec.decode(tables)
     egypt = world.nations["Египет"]
@@ -213,7 +214,7 @@ def test_CIV_TURN_02_five_turns_on_the_emulator_orders_typed_by_each_player_and_
     assert demo.SPY_TECH in mine  # the check can fail: Египет's own book does show it
     public = gsheets.get_spreadsheet(greek, sid, "*")
     titles = {s["properties"]["title"] for s in public["sheets"]}
-    assert not titles & (GM_TABS | {realm_tab(n) for n in NATIONS} | {orders_tab(n) for n in NATIONS})
+    assert not titles & (GM_TABS | {name(n) for n in NATIONS for name in (realm_tab, orders_tab, dispatches_tab)})
 
 
 def test_the_readmes_civ1_rows_are_orders_the_parser_understands() -> None:

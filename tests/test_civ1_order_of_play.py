@@ -11,6 +11,7 @@ import pytest
 
 from engine import rulesets
 from engine.core.scenario import FIXED_SECRET
+from engine.rulesets.civ1.calendar import CALENDAR
 from engine.rulesets.civ1.vocab import TURN
 
 
@@ -23,7 +24,7 @@ def test_i23_p14_the_turn_tab_of_a_cities_stage_names_the_turns_first_player(win
                                                                             order: str) -> None:
     game = rulesets.get("civ1")
     tables = game.scenario_tables({"open": window})
-    result = game.resolve(tables, int(window.split(":")[0]), secret=FIXED_SECRET)
+    result = game.resolve(tables, CALENDAR.parse(window), secret=FIXED_SECRET)  # resolve(expect: Cursor)
     grid = next(r.rows for r in result.changes.replace if r.tab == TURN.tab_name("ru"))
     assert grid[1][1:] == ["города", first, order]
     assert list(result.report.facts.order) == order.split(", ")

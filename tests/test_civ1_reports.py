@@ -90,7 +90,7 @@ def test_i18_p8_hidden_information_nothing_private_in_the_post() -> None:
     """The post holds no nation's private lines (villages, technologies learned), none of its
     treasury, technologies or ledger — only the public tabs."""
     _after_state, state, after_cities, cities = _played()
-    private = [line for result in (state, cities) for lines in result.report.facts.private.values()
+    private = [line for result in (state, cities) for lines in result.report.private.values()
                for line in lines]
     assert private
     for fmt in ("bbcode", "markdown"):
@@ -107,7 +107,7 @@ def test_i18_p8_a_nations_report_is_its_own_and_holds_nothing_of_another() -> No
     rome = GAME.player_report(after_state, ROME)
     greece = GAME.player_report(after_state, GREECE)
     assert f"монеты — {SECRET_COINS}" in rome and SECRET_TECH in rome
-    mine, theirs = state.report.facts.private[ROME], state.report.facts.private[GREECE]
+    mine, theirs = state.report.private[ROME], state.report.private[GREECE]
     assert mine and theirs
     for line in mine:
         assert line in rome and (line in theirs or line not in greece)  # «Изучена технология …» may be both's

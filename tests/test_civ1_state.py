@@ -388,7 +388,7 @@ def test_CIV_TECH_03_three_techs_in_a_turn_cost_6_science_and_6_power() -> None:
     ]
     n = w.nations["Рим"]
     assert (n.science, n.power) == (0, 0) and set(L1[:3]) <= set(n.techs)
-    assert rep.facts.private["Рим"][0] == "Изучена технология «Верховая езда»"
+    assert rep.private["Рим"][0] == "Изучена технология «Верховая езда»"
 
 
 @pytest.mark.parametrize(("level", "price"), [(1, 2), (2, 5), (3, 10), (4, 20), (5, 30)])
@@ -500,7 +500,7 @@ def test_CIV_DIPLO_05_transfers_need_the_technology_on_either_side() -> None:
     assert result(rep, "Рим", 3).reason == "для такой передачи хотя бы одна из сторон должна знать «Валюта»"
     assert result(rep, "Рим", 4).reason == "для такой передачи хотя бы одна из сторон должна знать «СМИ»"
     assert result(rep, "Рим", 5).reason == "не хватает монет: нужно 9, есть 2"
-    assert rep.facts.private["Греция"] == ["Рим передаёт вам: 3 монеты"]
+    assert rep.private["Греция"] == ["Рим передаёт вам: 3 монеты"]
 
 
 def test_CIV_DIPLO_05_cities_but_not_the_capital_and_power_with_mass_media() -> None:
@@ -649,4 +649,4 @@ def test_CIV_DIPLO_05_resources_move_between_stocks_with_currency() -> None:
     assert result(rep, "Рим", 2).status is Status.DONE
     assert (w.nations["Рим"].resources, w.nations["Греция"].resources) == (["Уголь"], ["Шёлк"])
     assert result(rep, "Рим", 3).reason == "у нации нет ресурса «Нефть»; есть: Уголь"
-    assert rep.facts.private["Греция"] == ["Рим передаёт вам ресурс «Шёлк»"]
+    assert rep.private["Греция"] == ["Рим передаёт вам ресурс «Шёлк»"]

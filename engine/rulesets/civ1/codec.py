@@ -302,8 +302,9 @@ def _known(rules: Rules | None, nation: Nation, what: str) -> Cell:
 def realm_grid(world: World, nation: str, rules: Rules | None, news: Sequence[str] = (), lang: str = "ru") -> Grid:
     """A nation's own tab: its balances, technologies, deck, cities' buildings and hammers, spies,
     the special resources it holds (CIV-CITY-05, «Правила — Ресурсы») and the technologies its spies
-    stole (CIV-SPY-02: «в следующий ход снижает цену похищенной технологии вдвое»), and the lines of
-    the last window only it may read (facts.private).  Items by their names in `lang`."""
+    stole (CIV-SPY-02: «в следующий ход снижает цену похищенной технологии вдвое»), and `news`: its
+    own ledger lines of the last window (what it alone was told is in its «Донесения» log, every
+    window).  Items by their names in `lang`."""
     with i18n.using(lang):
         return _realm_grid(world, nation, rules, news, lang)
 

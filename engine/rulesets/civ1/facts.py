@@ -1,8 +1,10 @@
 """What one window of «Civilization 1.0» found, beside its ledger and chronicle: the battles with
-every die, what each nation alone learned (spies, villages, letters), and the order of play.
+every die, and the order of play.
 
-The phases write these facts; the codec and the reporter read them (the «Бои» tab, each nation's
-private report, the forum post).  A nation's private facts go only to that nation's book.
+The phases write these facts; the codec and the reporter read them (the «Бои» tab, the forum
+post).  What a nation alone learns (spies, villages, transfers) is no fact here: the phases tell it
+to that nation (`report.tell(text, to=nation)`), and the core's runner appends it to the nation's
+own log, in its book alone.
 """
 
 from __future__ import annotations
@@ -59,13 +61,8 @@ class Facts:
 
     order: list[str] = field(default_factory=list)  # nations in this turn's order of play (CIV-TURN-05)
     battles: list[Battle] = field(default_factory=list)
-    private: dict[str, list[str]] = field(default_factory=dict)  # nation -> lines only it may read
     ended: bool = False  # the game ended with this window (CIV-TURN-01)
-    dice: list[Roll] = field(default_factory=list)  # every roll of the window, in order (turn.judge fills it)
-
-    def tell(self, nation: str, line: str) -> None:
-        """A line for `nation`'s private report only (a spy's finding, a village's gift)."""
-        self.private.setdefault(nation, []).append(line)
+    dice: list[Roll] = field(default_factory=list)  # every roll of the window, in order (the runner fills it)
 
 
 Report = TurnReport[Facts]

@@ -1,8 +1,9 @@
 """«Civilization 1.0» as a `Ruleset` (engine/core/ruleset.py): every member of the Protocol.
 
 A turn is two windows, «N:государство» and «N:города» (calendar.py); check and resolve of one of
-them are turn.py's; a new campaign is workbook.py's; the tabs' layouts and audiences vocab.py's
-(hidden information: each nation's secrets in the GM's tabs and in its own «Держава» tab only)."""
+them are the core's window runner driving window.py's `Civ1`; a new campaign is workbook.py's; the
+tabs' layouts and audiences vocab.py's (hidden information: each nation's secrets in the GM's tabs
+and in its own «Держава» and «Донесения» tabs only)."""
 
 from __future__ import annotations
 
@@ -10,22 +11,32 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.core import history, meta, window
+from engine.core import history, meta
 from engine.core.audience import GM, PUBLIC, Audience, player
 from engine.core.cursor import Cursor
 from engine.core.dice import new_secret
 from engine.core.errors import CampaignError
-from engine.core.ledger import Resource
 from engine.core.orders import OrderRow
-from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, SyncResult, Victory
+from engine.core.ruleset import DEFAULT_POST_LIMIT, BaseRuleset, Ruleset, SyncResult, Victory
 from engine.core.scenario import Readback
 from engine.core.tables import Cell, Changeset, ReplaceTab, Tables, TabSpec, WorkbookSpec
 
-from . import absent, codec, demo, hooks, reporter, score, stages, turn
+from . import absent, codec, demo, hooks, reporter, score
 from .calendar import CALENDAR
 from .messages import _
-from .resources import RESOURCES
-from .vocab import ALIASES, GM_LAYOUTS, NAME, ORDER_FIELDS, ORDERS, REPORT, TECHS, orders_tab, realm_tab
+from .vocab import (
+    ALIASES,
+    GM_LAYOUTS,
+    NAME,
+    ORDER_FIELDS,
+    ORDERS,
+    REPORT,
+    TECHS,
+    dispatches_tab,
+    orders_tab,
+    realm_tab,
+)
+from .window import Civ1
 from .workbook import new_workbook
 
 
@@ -41,10 +52,10 @@ def _nations(tables: Tables) -> list[str]:
 
 
 def tab_audiences(tables: Tables) -> dict[str, Audience]:
-    """Who may see each tab: a nation's orders and «Держава» are its own; the GM's tabs (every
-    nation's secrets, the ledger, the archive, the history) the GM's; every other tab public."""
+    """Who may see each tab: a nation's orders, «Держава» and «Донесения» are its own; the GM's tabs
+    (every nation's secrets, the ledger, the archive, the history) the GM's; every other tab public."""
     lang = _lang(tables)
-    own = {name(n, lang): player(n) for n in _nations(tables) for name in (orders_tab, realm_tab)}
+    own = {name(n, lang): player(n) for n in _nations(tables) for name in (orders_tab, realm_tab, dispatches_tab)}
     gm = {layout.tab_name(lang): GM for layout in GM_LAYOUTS} | {history.tab_of(tables): GM}
     return {tab: own.get(tab) or gm.get(tab) or PUBLIC for tab in tables}
 
@@ -60,6 +71,12 @@ def private_tabs(tables: Tables, order_tabs: Collection[str] | None = None) -> l
         out.append(ReplaceTab(name, [list(r) for r in tables.get(name, [[name]])],
                               TabSpec(name, [], kind=REPORT, owner=n), beside=orders_tab(n, lang), audience=player(n)))
     return out
+
+
+def last_resolved(tables: Tables) -> int:
+    """The last turn a window of which is resolved (0 before any)."""
+    kept = history.entries(tables)
+    return kept[-1].turn if kept else 0
 
 
 def demo_orders(tables: Tables) -> dict[str, list[list[Cell]]]:
@@ -97,7 +114,7 @@ def victory(tables: Tables) -> Victory | None:
     """The verdict once the game is over (CIV-TURN-01): the open window is the state stage after a
     turn t ≥ `last_turn` whose close found a nation knowing a top-level technology (else the game
     goes on, turn after turn, until such a turn closes); score.py's table names the winners. The
-    resolve that closes that turn ends the campaign with the same verdict (turn.py)."""
+    resolve that closes that turn ends the campaign with the same verdict (window.py `won`)."""
     at = meta.open_cursor(tables, CALENDAR)
     if at.stage != CALENDAR.stages[0].key:
         return None  # only a closed turn ends the game
@@ -107,40 +124,20 @@ def victory(tables: Tables) -> Victory | None:
     return score.victory(codec.decode(tables, at, rules), rules, at.turn - 1)
 
 
-class Civ1Ruleset:
-    """The game as the registry holds it."""
+class Civ1Ruleset(BaseRuleset):
+    """The game as the registry holds it: the core's runner drives `Civ1` (window.py) through check
+    and resolve; only what differs from `BaseRuleset` is here."""
 
     name = NAME
     aliases: tuple[str, ...] = ALIASES
-    resources: tuple[Resource, ...] = RESOURCES
-    calendar = CALENDAR
     hidden_information = True
-
-    @property
-    def phases(self) -> tuple[str, ...]:
-        return stages.phase_names()
+    game = Civ1()
 
     def new_workbook(self, scenario: str = "demo", lang: str = "ru", title: str | None = None,
                      secret: str | None = None, data: dict[str, Any] | None = None,
                      campaign_id: str | None = None) -> WorkbookSpec:
         return new_workbook(scenario, lang, secret or new_secret(), campaign_id or meta.new_campaign_id(), title,
                             data)
-
-    def check(self, tables: Tables, secret: str | None = None, on_phase: OnPhase | None = None,
-              tab_ids: dict[str, str] | None = None, expect: Cursor | None = None) -> SyncResult:
-        return turn.check(tables, on_phase, expect)
-
-    def resolve(self, tables: Tables, expect: Cursor | None = None, seed: str | None = None,
-                secret: str | None = None, on_phase: OnPhase | None = None,
-                tab_ids: dict[str, str] | None = None) -> SyncResult:
-        window.expect(tables, CALENDAR, expect, resolving=True)
-        return turn.resolve(tables, expect.turn if expect else None, seed, secret, on_phase)
-
-    def window_phases(self, tables: Tables) -> tuple[str, ...]:
-        return self.phases
-
-    def chronicle_seed(self, tables: Tables, cursor: Cursor) -> str | None:
-        return None  # every seed is in the meta's own cell since the first window
 
     def later_inputs(self, tables: Tables) -> dict[str, list[int]]:
         # the inputs, and the result columns too: a check after the window rewrites a waiting row's
@@ -155,11 +152,11 @@ class Civ1Ruleset:
     def demo_changes(self, tables: Tables) -> Changeset:
         return demo_changes(tables)
 
-    def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
+    def audiences(self, tables: Tables) -> dict[str, Audience]:
         return tab_audiences(tables)
 
     def last_resolved(self, tables: Tables) -> int:
-        return turn.last_resolved(tables)
+        return last_resolved(tables)
 
     def report_sides(self, tables: Tables) -> list[str]:
         return _nations(tables)

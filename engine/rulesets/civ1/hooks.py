@@ -9,8 +9,8 @@ cities stage that consumes them — a state stage's step 1 forgets the last turn
 (cells of the «Правила — …» tabs by role: {row key: {column key: value}}).  Order rows:
 ``[stage, action, object, where, to, qty]`` or a mapping of those fields.  The game's own
 expectations: ``nations``, ``cities``, ``decks``, ``tiles``, ``spies``, ``treaties``,
-``intentions``, ``order_of_play``, ``private`` (a nation's «Держава» lines only it reads),
-``battles`` (every duel and die) and ``rolls`` (the window's dice log)."""
+``intentions``, ``order_of_play``, ``private`` (the lines only a nation reads: its «Донесения» of
+the window and its «Держава»'s ledger lines), ``battles`` (every duel and die) and ``rolls`` (the window's dice log)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from engine.core.ruleset import SyncResult
 from engine.core.scenario import FIXED_SECRET, GENERIC_KEYS, Balance, Readback, ShownOrder
 from engine.core.tables import Cell, Changeset, Grid, Tables, WriteBlock, apply_changes, is_blank
 
-from . import codec, hexes
+from . import codec, hexes, reporter
 from .calendar import CALENDAR
 from .facts import Battle, Duel, Facts
 from .model import CARD_STATES, Card, City, Deck, Intention, Nation, Spy, Tile, Treaty, World
@@ -464,10 +464,12 @@ def _match_list(what: str, got: list[dict[str, Any]], want: Sequence[Mapping[str
 
 
 def private_lines(tables: Tables, nation: str) -> list[str]:
-    """The lines of a nation's «Держава» under «Только для вас»: what only it read this window."""
+    """What only a nation read this window: its «Донесения» lines of the last resolved window, then
+    its «Держава»'s lines under «Только для вас» (its own ledger lines)."""
+    told = [str(r[1]) for r in reporter.dispatches(tables, nation) if len(r) > 1 and not is_blank(r[1])]
     grid: Grid = tables.get(realm_tab(nation), [])
     starts = [i for i, r in enumerate(grid) if r and r[0] in PRIVATE_MARK]
-    return [str(r[0]) for r in grid[starts[0] + 1:] if r and not is_blank(r[0])] if starts else []
+    return told + ([str(r[0]) for r in grid[starts[0] + 1:] if r and not is_blank(r[0])] if starts else [])
 
 
 def _private(tables: Tables, wanted: Mapping[str, Any], out: list[str]) -> None:

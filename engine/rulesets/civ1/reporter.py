@@ -6,8 +6,8 @@ Hidden information decides what goes where.  The post and the chart draw only on
 technologies, deck, buildings, hammers, spies, what its spies and villages told it) is in none of
 them.  The balance of each resource is therefore per nation, never public: a block of the nation's
 own «Держава» tab (its opening, what came in and went out by category, its closing), written by
-the resolve from the window's ledger; the private report is that tab, which lives in the nation's
-own book alone.
+the resolve from the window's ledger; the private report is that tab and the window's lines of
+the nation's own log «Донесения», both of which live in the nation's own book alone.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from .messages import _, category
 from .model import World
 from .phases.combat import HEADER
 from .resources import HAMMERS, NATIONAL, RESOURCES
-from .vocab import BATTLES, CHRONICLE, CITIES_TAB, STATE, realm_tab
+from .vocab import BATTLES, CHRONICLE, CITIES_TAB, STATE, dispatches_tab, realm_tab
 
 CHART_NATIONS = 10  # lines per panel at most (the most populous); more would share colours
 
@@ -219,12 +219,30 @@ def _later(kept: Cursor, at: int | Cursor) -> bool:
     return kept.turn > turn_of(at)
 
 
+def dispatches(tables: Tables, nation: str, turn: int | Cursor | None = None) -> Grid:
+    """The rows of `nation`'s «Донесения» (what it alone was told) of `turn`: a turn's both
+    windows, a window's cursor that window alone, None the last resolved window.  The log keeps
+    every window, so a past window's lines are read from the campaign as it stands."""
+    if turn is None:
+        kept = history.entries(tables)
+        if not kept:
+            return []
+        turn = kept[-1].cursor
+    rows = tables.get(dispatches_tab(nation, _lang(tables)), [])[1:]
+    return [list(r) for r in rows if r and _in(r[0], turn)]
+
+
 def report_lines(tables: Tables, nation: str, turn: int | Cursor | None = None) -> list[str]:
     """A nation's private report after `turn` (None: the last resolved window): its «Держава» tab
-    (its balances, technologies, deck, cities, what only it learned and the balance of each
-    resource), one line a row — nothing of another nation's."""
+    as it stood then (its balances, technologies, deck, cities, its ledger lines and the balance
+    of each resource), then what only it was told in that window (or turn), from its «Донесения»:
+    one line a row — nothing of another nation's."""
+    told = dispatches(tables, nation, turn)
+    lang = _lang(tables)
     tables = as_of(tables, turn)
-    grid = tables.get(realm_tab(nation, _lang(tables)), [])
+    grid = [*tables.get(realm_tab(nation, lang), [])]
+    if told:
+        grid += [[None], [dispatches_tab(nation, lang)], *told]
     return [" — ".join(inert.markdown(v) for v in row if not is_blank(v))  # a .md file: names are inert
             for row in grid if any(not is_blank(v) for v in row)]
 

@@ -180,14 +180,24 @@ ARCHIVE = Layout("Архив приказов", "Order archive", (
 
 REPORT = "report"  # the kind of a nation's own tab
 
+#: a nation's own log: every line told to it alone (its spies' findings, villages, transfers),
+#: window after window, in its book alone (the core's runner appends it: engine/core/runner.py)
+DISPATCHES = Layout("Донесения", "Dispatches", (C("window", "Окно", "Window", width=14),
+                                                C("text", "Запись", "Entry", width=90, wrap=True)))
+
 
 def orders_tab(nation: str, lang: str = "ru") -> str:
     return f"{'Orders' if lang == 'en' else 'Приказы'} — {nation}"
 
 
 def realm_tab(nation: str, lang: str = "ru") -> str:
-    """A nation's own tab: its balances, technologies, deck, buildings, spies and private news."""
+    """A nation's own tab: its balances, technologies, deck, buildings, spies and its ledger lines."""
     return f"{'Realm' if lang == 'en' else 'Держава'} — {nation}"
+
+
+def dispatches_tab(nation: str, lang: str = "ru") -> str:
+    """A nation's own log: what it alone was told, every window of the campaign."""
+    return f"{DISPATCHES.tab_name(lang)} — {nation}"
 
 
 #: the GM's tabs: every nation's secrets (and the logs that would tell them)

@@ -131,7 +131,7 @@ def new_workbook(scenario: str, lang: str, secret: str, campaign_id: str, title:
                     kind="meta", audience=PUBLIC),
             TabSpec(TURN.tab_name(lang), codec.turn_grid(world, world.seats(), lang), audience=PUBLIC)]
     tabs += [TabSpec(t, g, audience=GM if t in gm_titles else PUBLIC) for t, g in state.items()]
-    from .turn import battle_table
+    from .window import battle_table
 
     tabs.append(TabSpec(BATTLES.tab_name(lang), [battle_table(Facts(), lang, None, None)[0]], audience=PUBLIC))
     tabs.append(TabSpec(CHRONICLE.tab_name(lang), [CHRONICLE.header(lang)], audience=PUBLIC,

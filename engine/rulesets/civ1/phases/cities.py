@@ -76,8 +76,8 @@ def side(city: City) -> str:
 
 
 def order_of_play(world: World, report: Report) -> list[str]:
-    """The nations in this turn's order of play (CIV-TURN-05: set for every window by turn.judge), seat order
-    only when no order is set (a world judged outside a resolve)."""
+    """The nations in this turn's order of play (CIV-TURN-05: set for every window by window.py's
+    `Civ1.begin`), seat order only when no order is set (a world judged outside a resolve)."""
     return [n for n in report.facts.order if n in world.nations] or world.seats()
 
 
@@ -334,7 +334,7 @@ def grow(world: World, ct: CityTurn, growth: int, rules: Rules, report: Report) 
     gain = max(0, min(growth, growth_per_turn(rules, known), limit - city.population))
     if gain:
         city.population += gain
-        report.facts.tell(city.nation, _("{city} растёт до {pop}").format(city=city.name, pop=city.population))
+        report.tell(_("{city} растёт до {pop}").format(city=city.name, pop=city.population), to=city.nation)
     else:
         for given in ct.works:
             if isinstance(given.order, Work) and given.order.choice == GROWTH \

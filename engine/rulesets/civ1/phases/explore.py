@@ -3,7 +3,7 @@
 «Разведка» costs Власть («Цены»: explore) and reaches a village within the nation's exploring range
 (`explore_range` 3, or its technologies', from any of its cities: C3's reach.reached as it is).  The
 village disappears whatever it gives.  The 1к10 (`village_die`) reads «Правила — Деревни» row by
-row; what the nation gains is told to it alone (`report.facts.tell`); barbarians attack the nearest
+row; what the nation gains is told to it alone (`report.tell(…, to=nation)`); barbarians attack the nearest
 city of the nation at once, in public: their battle is in `report.facts.battles` and the chronicle.
 """
 
@@ -66,8 +66,8 @@ def _explore(world: World, nation: str, g: Given, h: Hex, dice: Dice, rules: Rul
     effect = _GAINS[v.effect]
     gain = (_barbarians(world, nation, h, v, dice, rules, report, ref, sweep) if effect is _barbarians
             else effect(world, nation, h, v, dice, rules, report, ref))
-    report.facts.tell(nation, _("Деревня {hex}, 1к{sides} = {roll}: {gain}").format(
-        hex=text(h), sides=rules.param("village_die"), roll=roll, gain=gain))
+    report.tell(_("Деревня {hex}, 1к{sides} = {roll}: {gain}").format(
+        hex=text(h), sides=rules.param("village_die"), roll=roll, gain=gain), to=nation)
     report.result(ref, Status.DONE, _("деревня исследована (1к{sides} = {roll})").format(
         sides=rules.param("village_die"), roll=roll))
 

@@ -4,7 +4,7 @@ A nation has as many spies as its technologies give («Шпионы» of «Пр�
 Демократия, Коммунизм); a spy at home (not a counter-spy) goes on one of the six missions of
 «Правила — Шпионаж» for Власть («Цены»: spy), any distance away; the capital-only missions need the
 target nation's capital.  A counter-spy of the target's owner in the city foils it (CIV-SPY-03).
-What the spy finds goes only to its owner (`report.facts.tell(owner, …)`); the victim learns only
+What the spy finds goes only to its owner (`report.tell(…, to=owner)`: its own log); the victim learns only
 that a spy was caught in its city, never whose.
 """
 
@@ -89,10 +89,10 @@ def _send(world: World, nation: str, g: Given, order: SendSpy, dice: Dice, rules
     spy = free[0]
     spy.busy = True  # it cannot be a counter-spy this turn (CIV-SPY-03)
     if guarded(world, city.name):
-        report.facts.tell(nation, _(
+        report.tell(_(
             "Шпион в «{city}» ({m}): операция сорвана контрразведчиком, шпион вернулся ни с чем"
-        ).format(city=city.name, m=shown(mission)))
-        report.facts.tell(victim.name, _("В «{city}» пойман вражеский шпион").format(city=city.name))
+        ).format(city=city.name, m=shown(mission)), to=nation)
+        report.tell(_("В «{city}» пойман вражеский шпион").format(city=city.name), to=victim.name)
         report.result(ref, Status.DONE, _("операция сорвана"))
         return
     if dice.blind and mission.key in ("steal", "mail"):
@@ -100,8 +100,8 @@ def _send(world: World, nation: str, g: Given, order: SendSpy, dice: Dice, rules
         report.result(ref, Status.DONE, _("что найдёт шпион, решит жребий"))
         return
     finding = _FIND[mission.key](world, nation, city.name, dice, rules)
-    report.facts.tell(nation, _("Шпион в «{city}» ({m}): {finding}").format(
-        city=city.name, m=shown(mission), finding=finding))
+    report.tell(_("Шпион в «{city}» ({m}): {finding}").format(
+        city=city.name, m=shown(mission), finding=finding), to=nation)
     report.result(ref, Status.DONE, _("задание выполнено"))
 
 

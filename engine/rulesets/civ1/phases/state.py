@@ -571,7 +571,7 @@ def _research(world: World, orders: Orders, dice: Dice, rules: Rules, report: Re
                         _("«{tech}»: +{vp} ПО").format(tech=named(key, rules), vp=tech.vp), ref)
         nation.techs.setdefault(key, world.turn)
         done[nation.name] += 1
-        report.facts.tell(nation.name, _("Изучена технология «{tech}»").format(tech=named(key, rules)))
+        report.tell(_("Изучена технология «{tech}»").format(tech=named(key, rules)), to=nation.name)
         status, reason = Status.DONE, ""
         if o.government:
             gov = government_of(rules, o.government)
@@ -730,8 +730,8 @@ def _transfers(world: World, orders: Orders, dice: Dice, rules: Rules, report: R
         if o.what == "resource":
             status, reason = transfer_resource(nation, other, o.item, rules)
             if status is Status.DONE:
-                report.facts.tell(other.name, _("{nation} передаёт вам ресурс «{item}»").format(
-                    nation=nation.name, item=named(reason, rules)))
+                report.tell(_("{nation} передаёт вам ресурс «{item}»").format(
+                    nation=nation.name, item=named(reason, rules)), to=other.name)
                 reason = ""
             report.result(ref, status, reason)
             continue
@@ -748,8 +748,8 @@ def _transfers(world: World, orders: Orders, dice: Dice, rules: Rules, report: R
                     _("передано нации {to}").format(to=other.name), ref)
         report.post(resource, other.name, TRANSFERS, "передача", Fraction(qty),
                     _("получено от нации {nation}").format(nation=nation.name), ref)
-        report.facts.tell(other.name, _("{nation} передаёт вам: {qty} {what}").format(
-            nation=nation.name, qty=qty, what=resource.name(report.lang)))
+        report.tell(_("{nation} передаёт вам: {qty} {what}").format(
+            nation=nation.name, qty=qty, what=resource.name(report.lang)), to=other.name)
         report.result(ref, Status.DONE)
     return world
 
