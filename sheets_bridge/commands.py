@@ -135,13 +135,13 @@ def _report(backend: Any, args: argparse.Namespace) -> int:
     turn = timeline.reported(tables, rules, args.turn)
     shown = rules.calendar.format(turn, i18n.current()) if isinstance(turn, Cursor) else turn
     # the game splits where it reads well; whatever is still longer is cut here (issue 23 p11)
-    written = posts.fit(rules.forum_post(tables, turn, args.format, args.limit), args.limit)
+    written = posts.fit(rules.reporter.forum_post(tables, turn, args.format, args.limit), args.limit)
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)
         for i, post in enumerate(written, start=1):
             (out if i == 1 else out.with_name(f"{out.name}.{i}")).write_text(post + "\n", encoding="utf-8")
-        png = rules.chart_png(tables, out.with_suffix(".png"))
+        png = rules.reporter.chart_png(tables, out.with_suffix(".png"))
         print(_("Пост хода {turn}: {path} (постов: {n}), график: {png}").format(turn=shown, path=out, n=len(written),
                                                                                png=png))
     else:
@@ -149,8 +149,8 @@ def _report(backend: Any, args: argparse.Namespace) -> int:
     if args.players:
         folder = Path(args.players)
         folder.mkdir(parents=True, exist_ok=True)
-        for name in rules.report_sides(tables):
-            (folder / f"{name}.md").write_text(rules.player_report(tables, name, turn), encoding="utf-8")
+        for name in rules.reporter.sides(tables):
+            (folder / f"{name}.md").write_text(rules.reporter.player_report(tables, name, turn), encoding="utf-8")
         print(_("Личные отчёты: {folder}").format(folder=folder))
     return 0
 

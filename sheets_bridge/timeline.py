@@ -64,7 +64,7 @@ def reported(tables: Tables, rules: Ruleset, asked: str | None) -> int | Cursor:
     """What ``report --turn`` asks for, refused in words unless it has been played: nothing asked,
     the last resolved turn; a number, that turn (every window of it; it must be resolved, at least in
     part); «3:города», that window alone (it must be in the history: resolved and not rolled back)."""
-    last = rules.last_resolved(tables)
+    last = rules.reporter.last_resolved(tables)
     if last < 1:
         raise UsageError(_("ещё ни один ход не разрешён — отчитываться не о чем"))
     if asked is None:

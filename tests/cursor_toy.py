@@ -194,9 +194,9 @@ class ToyRuleset:
     def _absent(self, *_args: Any, **_kwargs: Any) -> Any:
         raise NotImplementedError("the cursor toy has no such part")
 
-    new_workbook = demo_changes = last_resolved = report_sides = _absent
-    forum_post = player_report = chart_png = _absent
-    scenario_tables = scenario_orders = scenario_readback = scenario_expect = _absent
+    new_workbook = demo_changes = _absent
+    reporter: Any = None  # the toy has no reporter and no scenarios
+    scenario: Any = None
 
 
 RULESET = ToyRuleset()

@@ -37,7 +37,7 @@ def test_the_ancient_game_plays_nothing_for_the_absent_and_names_no_victory(camp
     game = rulesets.get("ancient")
     assert isinstance(game, Ruleset)
     tables = XlsxBackend(campaign).read()
-    sides = game.report_sides(tables)
+    sides = game.reporter.sides(tables)
     assert sides and all(game.default_orders(tables, side, Cursor(1)) == [] for side in sides)
     assert game.victory(tables) is None
     result = sync.resolve(XlsxBackend(campaign), turn=1)

@@ -81,8 +81,9 @@ def test_CIV_TURN_02_an_english_demo_writes_no_russian_in_what_people_read() -> 
     russian += sorted({("reason", r) for r in reasons if CYRILLIC.search(r)})
     game = rulesets.get("civ1")
     with using("en"):
-        reports = [("forum post", p) for turn in range(1, 6) for p in game.forum_post(tables, turn, "markdown")]
-        reports += [(f"report of {n}", game.player_report(tables, n, 5))
+        post = game.reporter.forum_post
+        reports = [("forum post", p) for turn in range(1, 6) for p in post(tables, turn, "markdown")]
+        reports += [(f"report of {n}", game.reporter.player_report(tables, n, 5))
                     for n in ("Babylon", "Egypt", "Greece", "Rome", "China")]
     assert any("Barbarians" in text for _w, text in reports)
     russian += sorted({(what, line) for what, text in reports for line in text.splitlines() if CYRILLIC.search(line)})

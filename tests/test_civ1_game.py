@@ -218,18 +218,18 @@ def test_CIV_TURN_02_xlsx_both_stages_history_verify_rollback_and_rome_hidden_fr
 
 def test_the_other_members_report_post_scenario_hooks_absence_and_victory() -> None:
     game = rulesets.get("civ1")
-    tables = game.scenario_tables({"nations": {"Рим": {"coins": 5, "techs": [ROME_TECH]}}})
+    tables = game.scenario.tables({"nations": {"Рим": {"coins": 5, "techs": [ROME_TECH]}}})
     assert codec.decode(tables).nations["Рим"].coins == 5
-    tables = game.scenario_orders(tables, {"Рим": [["государство", "Нет действий"]]})
+    tables = game.scenario.orders(tables, {"Рим": [["государство", "Нет действий"]]})
     result = game.resolve(tables, secret="s" * 32)
     after = apply_changes(tables, result.changes)
-    back = game.scenario_readback(after, result)
+    back = game.scenario.readback(after, result)
     assert [o.status for o in back.orders["Рим"]] == ["выполнен"] and back.orders["Греция"] == []
-    assert game.scenario_expect({"nations": {"Рим": {"coins": 6}}}, after, result) == [
+    assert game.scenario.expect({"nations": {"Рим": {"coins": 6}}}, after, result) == [
         "у Рим coins = 5, ожидалось 6"]
-    assert game.scenario_expect({"stoks": {}}, after, result) == ["неизвестный ключ ожидания «stoks»"]
-    assert game.last_resolved(after) == 1 and game.report_sides(after) == sorted(NATIONS)
-    report = game.player_report(after, "Рим")
+    assert game.scenario.expect({"stoks": {}}, after, result) == ["неизвестный ключ ожидания «stoks»"]
+    assert game.reporter.last_resolved(after) == 1 and game.reporter.sides(after) == sorted(NATIONS)
+    report = game.reporter.player_report(after, "Рим")
     assert ROME_TECH in report and "Держава: Рим" in report and "монеты — 5" in report
     rich = codec.decode(after)
     rich.nations["Рим"].coins = 77
@@ -241,10 +241,10 @@ def test_the_other_members_report_post_scenario_hooks_absence_and_victory() -> N
     assert missed == {"Вавилон": 1, "Египет": 1, "Греция": 1, "Рим": 0, "Китай": 1}  # Rome sent a row at 1:государство
     assert "Греция пропустил ход 1 (пропущено подряд: 1)" in closed.report.warnings
     later = apply_changes(later, game.resolve(later, secret="s" * 32).changes)  # «2:государство»
-    assert "монеты — 77" in game.player_report(later, "Рим")  # as it stands
-    assert "монеты — 77" in game.player_report(later, "Рим", 1)  # after turn 1: the snapshot of 2:государство
-    assert "монеты — 5" in game.player_report(later, "Рим", 0)  # before turn 1
-    post = "\n".join(game.forum_post(after, 1))
+    assert "монеты — 77" in game.reporter.player_report(later, "Рим")  # as it stands
+    assert "монеты — 77" in game.reporter.player_report(later, "Рим", 1)  # after turn 1: the snapshot of 2:государство
+    assert "монеты — 5" in game.reporter.player_report(later, "Рим", 0)  # before turn 1
+    post = "\n".join(game.reporter.forum_post(after, 1))
     assert "Цивилизация 1.0, ход 1" in post and ROME_TECH not in post
     mine = game.private_tabs(after, [orders_tab("Рим")])
     assert [(t.tab, t.audience, t.beside) for t in mine] == [(realm_tab("Рим"), player("Рим"), orders_tab("Рим"))]

@@ -23,7 +23,7 @@ from engine.rulesets.civ1.vocab import TURN
 def test_i23_p14_the_turn_tab_of_a_cities_stage_names_the_turns_first_player(window: str, first: str,
                                                                             order: str) -> None:
     game = rulesets.get("civ1")
-    tables = game.scenario_tables({"open": window})
+    tables = game.scenario.tables({"open": window})
     result = game.resolve(tables, CALENDAR.parse(window), secret=FIXED_SECRET)  # resolve(expect: Cursor)
     grid = next(r.rows for r in result.changes.replace if r.tab == TURN.tab_name("ru"))
     assert grid[1][1:] == ["города", first, order]

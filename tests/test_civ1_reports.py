@@ -66,7 +66,7 @@ def test_i18_p8_the_post_tells_every_battle_and_every_die_of_the_turn() -> None:
     _after_state, state, after_cities, _cities = _played()
     battles = state.report.facts.battles
     assert battles and all(b.duels for b in battles)  # the villages' barbarians (CIV-VILLAGE-02), the war pair
-    post = "\n".join(GAME.forum_post(after_cities, 1))
+    post = "\n".join(GAME.reporter.forum_post(after_cities, 1))
     assert post.startswith("[b]Цивилизация 1.0, ход 1[/b]") and "[b]Бои[/b]" in post
     duel_lines = iter(x for x in post.splitlines() if x.startswith("  дуэль "))
     for b in battles:
@@ -83,7 +83,7 @@ def test_i18_p8_the_post_tells_every_battle_and_every_die_of_the_turn() -> None:
         assert line in post  # the public chronicle of both stages
     cities = {str(r[0]) for r in after_cities[CITIES_TAB.ru][1:]}
     assert all(c in post for c in cities)
-    assert "\n".join(GAME.forum_post(after_cities, 2)).count("Бой") == 0  # a later turn: none of turn 1's
+    assert "\n".join(GAME.reporter.forum_post(after_cities, 2)).count("Бой") == 0  # a later turn: none of turn 1's
 
 
 def test_i18_p8_hidden_information_nothing_private_in_the_post() -> None:
@@ -94,7 +94,7 @@ def test_i18_p8_hidden_information_nothing_private_in_the_post() -> None:
                for line in lines]
     assert private
     for fmt in ("bbcode", "markdown"):
-        post = "\n".join(GAME.forum_post(after_cities, 1, fmt))
+        post = "\n".join(GAME.reporter.forum_post(after_cities, 1, fmt))
         leaked = [line for line in private if line in post]
         assert not leaked, leaked
         assert str(SECRET_COINS) not in post and str(SECRET_SCIENCE) not in post and SECRET_TECH not in post
@@ -104,8 +104,8 @@ def test_i18_p8_hidden_information_nothing_private_in_the_post() -> None:
 
 def test_i18_p8_a_nations_report_is_its_own_and_holds_nothing_of_another() -> None:
     after_state, state, _after_cities, _cities = _played()
-    rome = GAME.player_report(after_state, ROME)
-    greece = GAME.player_report(after_state, GREECE)
+    rome = GAME.reporter.player_report(after_state, ROME)
+    greece = GAME.reporter.player_report(after_state, GREECE)
     assert f"монеты — {SECRET_COINS}" in rome and SECRET_TECH in rome
     mine, theirs = state.report.private[ROME], state.report.private[GREECE]
     assert mine and theirs
@@ -116,7 +116,7 @@ def test_i18_p8_a_nations_report_is_its_own_and_holds_nothing_of_another() -> No
     assert any(line not in theirs for line in mine)  # Rome's village is its own
     assert str(SECRET_COINS) not in greece and SECRET_TECH not in greece and str(SECRET_SCIENCE) not in greece
     with pytest.raises(CampaignError):
-        GAME.player_report(after_state, "Атлантида")
+        GAME.reporter.player_report(after_state, "Атлантида")
 
 
 def test_i18_p8_the_balance_of_each_resource_adds_up_and_agrees_with_the_ledger() -> None:
@@ -149,18 +149,18 @@ def test_i18_p8_player_text_opens_no_tag_and_an_unknown_format_is_refused() -> N
     grid = [list(r) for r in after_cities[CITIES_TAB.ru]]
     grid[1][0] = "[url=http://x]**жми**[/url]"
     tampered = apply_changes(after_cities, Changeset(replace=[ReplaceTab(CITIES_TAB.ru, grid)]))
-    bb = "\n".join(GAME.forum_post(tampered, 1, "bbcode"))
+    bb = "\n".join(GAME.reporter.forum_post(tampered, 1, "bbcode"))
     assert "[url=" not in bb and "[\u200burl=http://x]" in bb
-    md = "\n".join(GAME.forum_post(tampered, 1, "markdown"))
+    md = "\n".join(GAME.reporter.forum_post(tampered, 1, "markdown"))
     assert r"\*\*жми\*\*" in md and md.startswith("**Цивилизация 1.0, ход 1**")
     with pytest.raises(CampaignError, match="bbcode или markdown"):
-        GAME.forum_post(tampered, 1, "html")
+        GAME.reporter.forum_post(tampered, 1, "html")
 
 
 def test_i18_p8_a_long_post_is_split_without_cutting_a_line() -> None:
     _a, _s, after_cities, _c = _played()
-    whole = GAME.forum_post(after_cities, 1)
-    parts = GAME.forum_post(after_cities, 1, limit=200)
+    whole = GAME.reporter.forum_post(after_cities, 1)
+    parts = GAME.reporter.forum_post(after_cities, 1, limit=200)
     assert len(whole) == 1 and len(parts) > 1
     assert all(len(p) <= 200 or "\n" not in p for p in parts)
     assert "\n".join(parts).splitlines() == whole[0].splitlines()
@@ -176,5 +176,5 @@ def test_i18_p8_the_chart_is_public_population_and_cities_over_the_turns(tmp_pat
         pop, count = now.get(str(r[1]), (0, 0))
         now[str(r[1])] = (pop + int(r[3]), count + 1)
     assert {n: pts[-1][1:] for n, pts in series.items()} == now  # after turn 1: the public «Города»
-    png = GAME.chart_png(after_cities, tmp_path / "chart.png")
+    png = GAME.reporter.chart_png(after_cities, tmp_path / "chart.png")
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5_000

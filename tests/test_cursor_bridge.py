@@ -99,7 +99,8 @@ def test_the_cli_takes_cursors_and_refuses_bad_ones_in_words(toy: Path, capsys: 
     assert main(["rollback", str(toy), "--to", "1"]) == 2
     assert "укажите этап хода" in capsys.readouterr().err
     assert main(["resolve", str(toy), "--stage", "государство"]) == 1
-    assert "Открыт ход «1:города», а просили разрешить «1:государство» — он уже разрешён. Ничего не изменено." in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "Открыт ход «1:города», а просили разрешить «1:государство» — он уже разрешён. Ничего не изменено." in said
     assert main(["rollback", str(toy), "--to", "1:бой:2"]) == 0
     assert _open(toy) == Cursor(1, "battle", 2)
 

@@ -151,9 +151,9 @@ def outputs(game: str, name: str) -> dict[str, str]:
     """Every text output of ``game`` with the nation (state) «Рим» / «Г0000» named ``name``."""
     if game == "civ1":
         t = renamed(civ1_played(), "Рим", name)
-        return {"bbcode": "\n".join(CIV1.forum_post(t, 1, "bbcode")),
-                "markdown": "\n".join(CIV1.forum_post(t, 1, "markdown")),
-                "report": CIV1.player_report(t, name)}
+        return {"bbcode": "\n".join(CIV1.reporter.forum_post(t, 1, "bbcode")),
+                "markdown": "\n".join(CIV1.reporter.forum_post(t, 1, "markdown")),
+                "report": CIV1.reporter.player_report(t, name)}
     t = renamed(ancient_played(), "Г0000", name)
     return {"bbcode": "\n".join(ancient_report.forum_post(t, 1, "bbcode")),
             "markdown": "\n".join(ancient_report.forum_post(t, 1, "markdown")),
@@ -180,7 +180,7 @@ def test_a_hostile_name_is_inert_in_every_post_and_report_of_both_games(game: st
 def test_a_name_that_is_a_formula_for_matplotlib_draws_as_typed(game: str, tmp_path: Path) -> None:
     name = "$\\undefinedmacro{x}$"
     if game == "civ1":
-        png = CIV1.chart_png(renamed(civ1_played(), "Рим", name), tmp_path / "c.png")
+        png = CIV1.reporter.chart_png(renamed(civ1_played(), "Рим", name), tmp_path / "c.png")
     else:
         png = ancient_report.chart_png(renamed(ancient_played(), "Г0000", name), tmp_path / "a.png")
     assert png.stat().st_size > 0

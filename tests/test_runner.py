@@ -36,7 +36,7 @@ def duo(monkeypatch: pytest.MonkeyPatch) -> Iterator[Ruleset]:
 def _fresh(duo: Ruleset, orders: dict[str, Any] = ORDERS) -> Tables:
     spec = duo.new_workbook(secret=SECRET, campaign_id="c")
     tables: Tables = {t.name: [list(r) for r in t.rows] for t in spec.tabs}
-    return duo.scenario_orders(tables, orders)
+    return duo.scenario.orders(tables, orders)
 
 
 class Leaky(game.Duo):
@@ -83,7 +83,7 @@ def test_i24_p4_a_line_told_to_a_side_goes_to_its_own_log_only(duo: Ruleset) -> 
     assert written[gm].values[1:] == [["1:сбор", "ведущему: проверить B"]] and changes.audiences[gm] == GM
     assert not any("ведущему" in str(v) for b in changes.all_blocks() if b.tab != gm for row in b.values for v in row)
     after = apply_changes(tables, changes)  # the next window's line is appended below, the first one kept
-    after = duo.scenario_orders(after, {"B": [["торг", "продать", "зерно", 1]]})
+    after = duo.scenario.orders(after, {"B": [["торг", "продать", "зерно", 1]]})
     _j, more = runner.resolve(Whisper(), after, secret=SECRET)
     later = apply_changes(after, more)
     assert [r[:2] for r in later[own][1:]] == [["1:сбор", "шпион видит склады B"], ["1:торг", "шпион видит склады B"]]

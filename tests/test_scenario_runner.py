@@ -134,8 +134,17 @@ class SilentGame:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def scenario_expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
-        return list(self.says)
+    @property
+    def scenario(self) -> Any:
+        inner, says = self.inner.scenario, self.says
+
+        class Hooks:
+            tables, orders, readback = inner.tables, inner.orders, inner.readback
+
+            def expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
+                return list(says)
+
+        return Hooks()
 
 
 def test_game_keys_are_the_rulesets_and_generic_keys_the_cores() -> None:

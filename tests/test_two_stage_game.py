@@ -225,7 +225,7 @@ def test_the_members_other_helpers_add_audiences_check_at_a_window_victory_and_a
     assert game.victory(tables) is None
     rows = {"A": [["сбор", "добыть", "золото", 10]], "B": [["сбор", "добыть", "золото", 10]]}
     for _ in range(20):  # ten workers bring at least ten gold a turn: both reach 100 within ten turns
-        tables = duo.scenario_orders(tables, rows if meta.open_cursor(tables, CALENDAR).stage == "gather" else {})
+        tables = duo.scenario.orders(tables, rows if meta.open_cursor(tables, CALENDAR).stage == "gather" else {})
         tables = apply_changes(tables, duo.resolve(tables, secret="s").changes)
         if game.victory(tables) is not None:
             break
@@ -267,7 +267,8 @@ def test_xlsx_both_stages_history_verify_rollback_and_a_hidden_stock(
     assert tables[orders_tab("A")][3][4:7] == [None, None, "ждёт этапа «1:торг»"]
 
     assert main(["resolve", str(path), "--stage", "торг"]) == 1  # the open window is «1:сбор»
-    assert "Открыт ход «1:сбор», а просили разрешить «1:торг» — он ещё не открыт. Ничего не изменено." in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "Открыт ход «1:сбор», а просили разрешить «1:торг» — он ещё не открыт. Ничего не изменено." in said
     assert main(["resolve", str(path), "--turn", "2"]) == 1
     assert "Открыт ход «1:сбор», а просили разрешить «2» — он ещё не открыт" in capsys.readouterr().err
     printed = _run(capsys, "resolve", str(path), "--turn", "1", "--stage", "сбор")

@@ -52,6 +52,63 @@ class SyncResult:
 
 
 
+
+@runtime_checkable
+class Reporter(Protocol):
+    """A game's reporter, a record of its own beside the `Ruleset`: what `strategos report` reads."""
+
+    def last_resolved(self, tables: Tables) -> int:
+        """The last resolved turn (0 before the first)."""
+        ...
+
+    def sides(self, tables: Tables) -> list[str]:
+        """The sides that get a player report (the played ones, not the program's), sorted."""
+        ...
+
+    def forum_post(self, tables: Tables, turn: int | Cursor, fmt: str = "bbcode",
+                   limit: int = DEFAULT_POST_LIMIT) -> list[str]:
+        """The public post of `turn` in `fmt` ("bbcode" or "markdown"), split into posts of at most
+        `limit` (the bridge cuts any longer one: engine/core/posts.py).  `turn` is a turn number (every
+        window of it) or, in a staged game, one window's cursor («3:города»: that window alone;
+        `cursor.covers` says which rows belong to it).  The bridge asks only for resolved windows."""
+        ...
+
+    def player_report(self, tables: Tables, side: str, turn: int | Cursor | None = None) -> str:
+        """`side`'s private report after `turn` (default: the last resolved; a window's cursor as in
+        `forum_post`), in Markdown."""
+        ...
+
+    def chart_png(self, tables: Tables, path: Path) -> Path:
+        """The public chart as a PNG file at `path`; returns the path written."""
+        ...
+
+
+@runtime_checkable
+class ScenarioHooks(Protocol):
+    """The parts of a conformance scenario that know the game's tabs (engine/core/scenario.py runs a
+    tests/scenarios/<name>/*.yaml through check/resolve with them; docs/scenarios.md)."""
+
+    def tables(self, setup: Mapping[str, Any]) -> Tables:
+        """The campaign a scenario starts from: its `setup` (template, patches of the world and of
+        the rules) made into tables, open for the first turn."""
+        ...
+
+    def orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
+        """`tables` with each side's rows of `orders` (in players' notation) written below its order
+        tab's last row; a StrategosError when a side has no order tab."""
+        ...
+
+    def readback(self, tables: Tables, result: SyncResult) -> Readback:
+        """What the judged turn of `result` left in `tables` (the changes applied): each side's order
+        rows of that turn, its chronicle lines and ledger entries, the balance sheet."""
+        ...
+
+    def expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
+        """The game's own expectations of a turn (the keys of `expect` the core does not know:
+        engine/core/scenario.py GENERIC_KEYS) against `tables` after it; one message per mismatch."""
+        ...
+
+
 OnPhase = Callable[[str], None]  # hears each phase's name, in the campaign's language, as it ends
 
 
@@ -168,55 +225,16 @@ class Ruleset(Protocol):
         was given, and one nobody named is the GM's."""
         ...
 
-    # ------------------------------------------------------------ the reporter
+    # ------------------------------------------------------------ the reporter and the scenario hooks
 
-    def last_resolved(self, tables: Tables) -> int:
-        """The last resolved turn (0 before the first)."""
+    @property
+    def reporter(self) -> Reporter:
+        """What `strategos report` (and the private report tabs) read: the game's posts, reports and chart."""
         ...
 
-    def report_sides(self, tables: Tables) -> list[str]:
-        """The sides that get a player report (the played ones, not the program's), sorted."""
-        ...
-
-    def forum_post(self, tables: Tables, turn: int | Cursor, fmt: str = "bbcode",
-                   limit: int = DEFAULT_POST_LIMIT) -> list[str]:
-        """The public post of `turn` in `fmt` ("bbcode" or "markdown"), split into posts of at most
-        `limit` (the bridge cuts any longer one: engine/core/posts.py).  `turn` is a turn number (every
-        window of it) or, in a staged game, one window's cursor («3:города»: that window alone;
-        `cursor.covers` says which rows belong to it).  The bridge asks only for resolved windows."""
-        ...
-
-    def player_report(self, tables: Tables, side: str, turn: int | Cursor | None = None) -> str:
-        """`side`'s private report after `turn` (default: the last resolved; a window's cursor as in
-        `forum_post`), in Markdown."""
-        ...
-
-    def chart_png(self, tables: Tables, path: Path) -> Path:
-        """The public chart as a PNG file at `path`; returns the path written."""
-        ...
-
-    # ------------------------------------------------------------ scenario hooks (issue 17 point 5, H3)
-    # engine/core/scenario.py runs a tests/scenarios/<name>/*.yaml through check/resolve; these are
-    # the parts of it that know the game's tabs (docs/scenarios.md).
-
-    def scenario_tables(self, setup: Mapping[str, Any]) -> Tables:
-        """The campaign a scenario starts from: its `setup` (template, patches of the world and of
-        the rules) made into tables, open for the first turn."""
-        ...
-
-    def scenario_orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
-        """`tables` with each side's rows of `orders` (in players' notation) written below its order
-        tab's last row; a StrategosError when a side has no order tab."""
-        ...
-
-    def scenario_readback(self, tables: Tables, result: SyncResult) -> Readback:
-        """What the judged turn of `result` left in `tables` (the changes applied): each side's order
-        rows of that turn, its chronicle lines and ledger entries, the balance sheet."""
-        ...
-
-    def scenario_expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
-        """The game's own expectations of a turn (the keys of `expect` the core does not know:
-        engine/core/scenario.py GENERIC_KEYS) against `tables` after it; one message per mismatch."""
+    @property
+    def scenario(self) -> ScenarioHooks:
+        """The four hooks engine/core/scenario.py plays a tests/scenarios/<name>/*.yaml with."""
         ...
 
     # ------------------------------------------------ absent players and victory (issue 17 p1/p2, H4 absence)
@@ -298,10 +316,10 @@ class BaseRuleset:
         lang = meta.lang(tables) or "ru"
         # a side's own log is that side's whatever the game says of its other tabs
         return {**self.audiences(tables),
-                **runner.side_log_audiences(self.game, tables, self.report_sides(tables), lang)}
+                **runner.side_log_audiences(self.game, tables, self.reporter.sides(tables), lang)}
 
-    def report_sides(self, tables: Tables) -> list[str]:
-        raise NotImplementedError
+    reporter: Reporter
+    scenario: ScenarioHooks
 
     def default_orders(self, tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
         return []

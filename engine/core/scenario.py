@@ -6,9 +6,9 @@ tables, the changeset applied by `apply_changes` as a backend would — and comp
 its expectations.  What every game has is checked here: the command's error, the order rows'
 status, reason and echo, the chronicle, the warnings, the ledger per resource and the balance
 sheet against it, the open cursor, an unchanged workbook.  What is one game's own (its states,
-provinces, armies…) goes to the ruleset's `scenario_expect`.  The ruleset also builds the
-starting tables (`scenario_tables`), writes the orders (`scenario_orders`) and reads back what
-the turn wrote (`scenario_readback`), since tab layouts are the game's.
+provinces, armies…) goes to the ruleset.s `scenario.expect`.  The ruleset also builds the
+starting tables (`scenario.tables`), writes the orders (`scenario.orders`) and reads back what
+the turn wrote (`scenario.readback`), since tab layouts are the game's.
 
 The failure texts are a GM's test output in Russian, the language the scenarios are written in.
 """
@@ -101,9 +101,9 @@ def run(ruleset: Ruleset, data: Mapping[str, Any]) -> ScenarioOutcome:
     out = ScenarioOutcome()
     setup: Mapping[str, Any] = data.get("setup") or {}
     secret = str(setup.get("secret", FIXED_SECRET))  # the GM's store, in memory
-    tables = ruleset.scenario_tables(setup)
+    tables = ruleset.scenario.tables(setup)
     for n, turn in enumerate(data.get("turns") or [], start=1):
-        tables = ruleset.scenario_orders(tables, turn.get("orders") or {})
+        tables = ruleset.scenario.orders(tables, turn.get("orders") or {})
         expect: Mapping[str, Any] = turn.get("expect") or {}
         try:
             check = turn.get("mode", "resolve") == "check"
@@ -155,10 +155,10 @@ def check_turn(
     ruleset: Ruleset, expect: Mapping[str, Any], before: Tables, after: Tables, result: SyncResult, n: int = 1
 ) -> list[str]:
     """Every expectation of turn `n` of a scenario against the tables `after` it (`before`: the
-    tables it was judged on): the game's own (`scenario_expect`) and the generic ones.  Also for a
+    tables it was judged on): the game.s own (`scenario.expect`) and the generic ones.  Also for a
     turn resolved elsewhere — by the CLI on a workbook, read back (tests/test_golden_workbooks.py)."""
     out = ScenarioOutcome()
-    for message in ruleset.scenario_expect(expect, after, result):
+    for message in ruleset.scenario.expect(expect, after, result):
         out.expect(False, f"ход {n}: {message}")
     _check(out, n, ruleset, expect, before, after, result)
     return out.failures
@@ -174,7 +174,7 @@ def _check(
     result: SyncResult,
 ) -> None:
     """The generic expectations of one turn."""
-    back = ruleset.scenario_readback(tables, result)
+    back = ruleset.scenario.readback(tables, result)
     _check_orders(out, n, expect.get("orders") or {}, back)
     main = ruleset.resources[0].code if ruleset.resources else ""
     _check_ledger(out, n, expect, back, main, check_balance=result.mode == "resolve")

@@ -204,8 +204,47 @@ def tab_audiences(tables: Tables) -> dict[str, Audience]:
     return {tab: own.get(tab) or gm.get(tab) or PUBLIC for tab in tables}
 
 
+class DuoReporter:
+    """What `strategos report` reads of the game: its posts, reports and chart."""
+
+    def last_resolved(self, tables: Tables) -> int:
+        return last_resolved(tables)
+
+    def sides(self, tables: Tables) -> list[str]:
+        return sorted(SIDES)
+
+    def forum_post(self, tables: Tables, turn: int | Cursor, fmt: str = "bbcode",
+                   limit: int = DEFAULT_POST_LIMIT) -> list[str]:
+        return reporter.forum_post(tables, turn, fmt, limit)
+
+    def player_report(self, tables: Tables, side: str, turn: int | Cursor | None = None) -> str:
+        return "\n".join(reporter.report_lines(tables, side, turn if turn is not None else last_resolved(tables)))
+
+    def chart_png(self, tables: Tables, path: Path) -> Path:
+        return reporter.chart_png(tables, path)
+
+
+class DuoScenarios:
+    """The scenario hooks: engine/core/scenario.py plays the game's scenarios with them."""
+
+    def tables(self, setup: Mapping[str, Any]) -> Tables:
+        return hooks.build_tables(setup)
+
+    def orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
+        return hooks.put_orders(tables, orders)
+
+    def readback(self, tables: Tables, result: SyncResult) -> Readback:
+        return hooks.readback(tables, result)
+
+    def expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
+        return hooks.expect_game(expect, tables)
+
+
 class DuoRuleset(BaseRuleset):
     """The game as the registry holds it: the runner drives `Duo`; only what differs is here."""
+
+    reporter = DuoReporter()
+    scenario = DuoScenarios()
 
     name = NAME
     aliases: tuple[str, ...] = ("дуэт",)
@@ -230,22 +269,6 @@ class DuoRuleset(BaseRuleset):
     def demo_changes(self, tables: Tables) -> Changeset:
         return Changeset(blocks=order_blocks(tables, DEMO_ORDERS))
 
-    def last_resolved(self, tables: Tables) -> int:
-        return last_resolved(tables)
-
-    def report_sides(self, tables: Tables) -> list[str]:
-        return sorted(SIDES)
-
-    def forum_post(self, tables: Tables, turn: int | Cursor, fmt: str = "bbcode",
-                   limit: int = DEFAULT_POST_LIMIT) -> list[str]:
-        return reporter.forum_post(tables, turn, fmt, limit)
-
-    def player_report(self, tables: Tables, side: str, turn: int | Cursor | None = None) -> str:
-        return "\n".join(reporter.report_lines(tables, side, turn if turn is not None else last_resolved(tables)))
-
-    def chart_png(self, tables: Tables, path: Path) -> Path:
-        return reporter.chart_png(tables, path)
-
     # members other helpers of issue 17 add to the Protocol (check's ``expect`` above, H4; H5; H3)
 
     def default_orders(self, tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
@@ -256,20 +279,6 @@ class DuoRuleset(BaseRuleset):
 
     def audiences(self, tables: Tables) -> dict[str, Audience]:
         return tab_audiences(tables)
-
-    # scenario hooks: engine/core/scenario.py plays tests/duo_game/scenarios/*.yaml with them
-
-    def scenario_tables(self, setup: Mapping[str, Any]) -> Tables:
-        return hooks.build_tables(setup)
-
-    def scenario_orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
-        return hooks.put_orders(tables, orders)
-
-    def scenario_readback(self, tables: Tables, result: SyncResult) -> Readback:
-        return hooks.readback(tables, result)
-
-    def scenario_expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
-        return hooks.expect_game(expect, tables)
 
 
 RULESET: Ruleset = DuoRuleset()

@@ -217,8 +217,48 @@ def tab_audiences(tables: Tables) -> dict[str, Audience]:
     return {tab: own.get(tab) or gm.get(tab) or PUBLIC for tab in tables}
 
 
+class RelayReporter:
+    """What `strategos report` reads of the game: its posts, reports and chart."""
+
+    def last_resolved(self, tables: Tables) -> int:
+        return last_resolved(tables)
+
+    def sides(self, tables: Tables) -> list[str]:
+        return list(SIDES)
+
+    def forum_post(self, tables: Tables, turn: int | Cursor, fmt: str = "bbcode",
+                   limit: int = DEFAULT_POST_LIMIT) -> list[str]:
+        return reporter.forum_post(tables, turn, fmt, limit)
+
+    def player_report(self, tables: Tables, side: str, turn: int | Cursor | None = None) -> str:
+        at = turn if turn is not None else (last_resolved(tables) or None)
+        return "\n".join(reporter.report_lines(Relay(), tables, side, at))
+
+    def chart_png(self, tables: Tables, path: Path) -> Path:
+        return reporter.chart_png(tables, path)
+
+
+class RelayScenarios:
+    """The scenario hooks: engine/core/scenario.py plays the game's scenarios with them."""
+
+    def tables(self, setup: Mapping[str, Any]) -> Tables:
+        return hooks.build_tables(setup)
+
+    def orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
+        return hooks.put_orders(tables, orders)
+
+    def readback(self, tables: Tables, result: SyncResult) -> Readback:
+        return hooks.readback(tables, result)
+
+    def expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
+        return hooks.expect_game(expect, tables)
+
+
 class RelayRuleset(BaseRuleset):
     """The game as the registry holds it: the runner drives `Relay`; only what differs is here."""
+
+    reporter = RelayReporter()
+    scenario = RelayScenarios()
 
     name = NAME
     aliases: tuple[str, ...] = ("эстафета",)
@@ -240,23 +280,6 @@ class RelayRuleset(BaseRuleset):
     def demo_changes(self, tables: Tables) -> Changeset:
         return Changeset(blocks=hooks.order_blocks(tables, demo_orders(tables)))
 
-    def last_resolved(self, tables: Tables) -> int:
-        return last_resolved(tables)
-
-    def report_sides(self, tables: Tables) -> list[str]:
-        return list(SIDES)
-
-    def forum_post(self, tables: Tables, turn: int | Cursor, fmt: str = "bbcode",
-                   limit: int = DEFAULT_POST_LIMIT) -> list[str]:
-        return reporter.forum_post(tables, turn, fmt, limit)
-
-    def player_report(self, tables: Tables, side: str, turn: int | Cursor | None = None) -> str:
-        at = turn if turn is not None else (last_resolved(tables) or None)
-        return "\n".join(reporter.report_lines(self.game, tables, side, at))
-
-    def chart_png(self, tables: Tables, path: Path) -> Path:
-        return reporter.chart_png(tables, path)
-
     def private_tabs(self, tables: Tables, order_tabs: Collection[str] | None = None) -> list[ReplaceTab]:
         return []
 
@@ -265,18 +288,6 @@ class RelayRuleset(BaseRuleset):
 
     def audiences(self, tables: Tables) -> dict[str, Audience]:
         return tab_audiences(tables)
-
-    def scenario_tables(self, setup: Mapping[str, Any]) -> Tables:
-        return hooks.build_tables(setup)
-
-    def scenario_orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
-        return hooks.put_orders(tables, orders)
-
-    def scenario_readback(self, tables: Tables, result: SyncResult) -> Readback:
-        return hooks.readback(tables, result)
-
-    def scenario_expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
-        return hooks.expect_game(expect, tables)
 
 
 RULESET: Ruleset = RelayRuleset()

@@ -25,8 +25,62 @@ from .calendar import CALENDAR, chronicle_seed
 from .resources import RESOURCES
 
 
+class AncientReporter:
+    """What `strategos report` reads of the game: its posts, reports and chart."""
+
+    def last_resolved(self, tables: Tables) -> int:
+        return codec.decode(tables).campaign.last_resolved
+
+    def sides(self, tables: Tables) -> list[str]:
+        return sorted(name for name, st in codec.decode(tables).campaign.states.items() if not st.ai)
+
+    def forum_post(self, tables: Tables, turn: int | Cursor, fmt: str = "bbcode",
+                   limit: int = DEFAULT_POST_LIMIT) -> list[str]:
+        from .report import forum_post
+
+        return forum_post(tables, turn_of(turn), fmt, limit)  # one stage a turn: a cursor is its turn
+
+    def player_report(self, tables: Tables, side: str, turn: int | Cursor | None = None) -> str:
+        from .report import private_report
+
+        return private_report(tables, side, None if turn is None else turn_of(turn))
+
+    def chart_png(self, tables: Tables, path: Path) -> Path:
+        from .report import chart_png
+
+        return chart_png(tables, path)
+
+
+class AncientScenarios:
+    """The scenario hooks: engine/core/scenario.py plays the game's scenarios with them."""
+
+    def tables(self, setup: Mapping[str, Any]) -> Tables:
+        from .scenario import build_tables
+
+        return build_tables(dict(setup))
+
+    def orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
+        from .scenario import put_orders
+
+        put_orders(tables, {side: list(rows) for side, rows in orders.items()})
+        return tables
+
+    def readback(self, tables: Tables, result: SyncResult) -> Readback:
+        from .scenario import readback
+
+        return readback(tables, result)
+
+    def expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
+        from .scenario import expect_game
+
+        return expect_game(expect, tables, result)
+
+
 class AncientRuleset:
     """The ancient-world ruleset (seed 000), delegating to the module functions of this package."""
+
+    reporter = AncientReporter()
+    scenario = AncientScenarios()
 
     name = ruleset.NAME
     aliases: tuple[str, ...] = ("antiquity", "античность")
@@ -91,50 +145,7 @@ class AncientRuleset:
     def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
         return views.tab_audiences(tables)
 
-    def last_resolved(self, tables: Tables) -> int:
-        return codec.decode(tables).campaign.last_resolved
-
-    def report_sides(self, tables: Tables) -> list[str]:
-        return sorted(name for name, st in codec.decode(tables).campaign.states.items() if not st.ai)
-
-    def forum_post(self, tables: Tables, turn: int | Cursor, fmt: str = "bbcode",
-                   limit: int = DEFAULT_POST_LIMIT) -> list[str]:
-        from .report import forum_post
-
-        return forum_post(tables, turn_of(turn), fmt, limit)  # one stage a turn: a cursor is its turn
-
-    def player_report(self, tables: Tables, side: str, turn: int | Cursor | None = None) -> str:
-        from .report import private_report
-
-        return private_report(tables, side, None if turn is None else turn_of(turn))
-
-    def chart_png(self, tables: Tables, path: Path) -> Path:
-        from .report import chart_png
-
-        return chart_png(tables, path)
-
     # ------------------------------------------------------------ scenario hooks (issue 17 point 5, H3)
-
-    def scenario_tables(self, setup: Mapping[str, Any]) -> Tables:
-        from .scenario import build_tables
-
-        return build_tables(dict(setup))
-
-    def scenario_orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
-        from .scenario import put_orders
-
-        put_orders(tables, {side: list(rows) for side, rows in orders.items()})
-        return tables
-
-    def scenario_readback(self, tables: Tables, result: SyncResult) -> Readback:
-        from .scenario import readback
-
-        return readback(tables, result)
-
-    def scenario_expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
-        from .scenario import expect_game
-
-        return expect_game(expect, tables, result)
 
     # ------------------------------------------------------------ absent players and victory (issue 17, H4 absence)
 

@@ -124,9 +124,50 @@ def victory(tables: Tables) -> Victory | None:
     return score.victory(codec.decode(tables, at, rules), rules, at.turn - 1)
 
 
+class Civ1Reporter:
+    """What `strategos report` reads of the game: its posts, reports and chart."""
+
+    def last_resolved(self, tables: Tables) -> int:
+        return last_resolved(tables)
+
+    def sides(self, tables: Tables) -> list[str]:
+        return _nations(tables)
+
+    def forum_post(self, tables: Tables, turn: int | Cursor, fmt: str = "bbcode",
+                   limit: int = DEFAULT_POST_LIMIT) -> list[str]:
+        return reporter.forum_post(tables, turn, fmt, limit)
+
+    def player_report(self, tables: Tables, side: str, turn: int | Cursor | None = None) -> str:
+        if side not in _nations(tables):
+            raise CampaignError(_("нет нации «{nation}»").format(nation=side))
+        return "\n".join(reporter.report_lines(tables, side, turn))
+
+    def chart_png(self, tables: Tables, path: Path) -> Path:
+        return reporter.chart_png(tables, path)
+
+
+class Civ1Scenarios:
+    """The scenario hooks: engine/core/scenario.py plays the game's scenarios with them."""
+
+    def tables(self, setup: Mapping[str, Any]) -> Tables:
+        return hooks.build_tables(setup)
+
+    def orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
+        return hooks.put_orders(tables, orders)
+
+    def readback(self, tables: Tables, result: SyncResult) -> Readback:
+        return hooks.readback(tables, result)
+
+    def expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
+        return hooks.expect_game(expect, tables, result)
+
+
 class Civ1Ruleset(BaseRuleset):
     """The game as the registry holds it: the core's runner drives `Civ1` (window.py) through check
     and resolve; only what differs from `BaseRuleset` is here."""
+
+    reporter = Civ1Reporter()
+    scenario = Civ1Scenarios()
 
     name = NAME
     aliases: tuple[str, ...] = ALIASES
@@ -154,36 +195,6 @@ class Civ1Ruleset(BaseRuleset):
 
     def audiences(self, tables: Tables) -> dict[str, Audience]:
         return tab_audiences(tables)
-
-    def last_resolved(self, tables: Tables) -> int:
-        return last_resolved(tables)
-
-    def report_sides(self, tables: Tables) -> list[str]:
-        return _nations(tables)
-
-    def forum_post(self, tables: Tables, turn_: int | Cursor, fmt: str = "bbcode",
-                   limit: int = DEFAULT_POST_LIMIT) -> list[str]:
-        return reporter.forum_post(tables, turn_, fmt, limit)
-
-    def player_report(self, tables: Tables, side: str, turn_: int | Cursor | None = None) -> str:
-        if side not in _nations(tables):
-            raise CampaignError(_("нет нации «{nation}»").format(nation=side))
-        return "\n".join(reporter.report_lines(tables, side, turn_))
-
-    def chart_png(self, tables: Tables, path: Path) -> Path:
-        return reporter.chart_png(tables, path)
-
-    def scenario_tables(self, setup: Mapping[str, Any]) -> Tables:
-        return hooks.build_tables(setup)
-
-    def scenario_orders(self, tables: Tables, orders: Mapping[str, Sequence[Any]]) -> Tables:
-        return hooks.put_orders(tables, orders)
-
-    def scenario_readback(self, tables: Tables, result: SyncResult) -> Readback:
-        return hooks.readback(tables, result)
-
-    def scenario_expect(self, expect: Mapping[str, Any], tables: Tables, result: SyncResult) -> list[str]:
-        return hooks.expect_game(expect, tables, result)
 
     def default_orders(self, tables: Tables, side: str, cursor: Cursor) -> list[OrderRow]:
         return absent.default_orders(tables, side, cursor)
