@@ -18,6 +18,9 @@ import pytest
 from engine.core.tables import Cell, Formula, Tables, WorkbookSpec
 from engine.rulesets.ancient import ruleset
 from sheets_bridge import google_http, gsheets, secrets
+from sheets_bridge.emulator.jsoncopy import jcopy
+from sheets_bridge.emulator.model import Spreadsheet
+from sheets_bridge.emulator.store import DriveFile
 from sheets_bridge.emulator.testing import Emulator, running_emulator
 from sheets_bridge.google_http import RetryPolicy, StrategosClient
 
@@ -48,6 +51,14 @@ class FakeTime:
         self.now += seconds
         if self.emulator is not None:
             self.emulator.advance_clock(seconds)
+
+
+@dataclass(frozen=True)
+class Frozen:
+    """Drive files and spreadsheets of the emulator as they were (JSON, shared with nothing)."""
+
+    files: dict[str, dict[str, Any]]
+    spreadsheets: dict[str, dict[str, Any]]
 
 
 @dataclass
@@ -122,6 +133,30 @@ class GoogleEnv:
             "post", f"{google_http.GOOGLE_DRIVE_URL}/{self.templates[key]}/copy", json={"name": key}
         )
         return str(answer.json()["id"])
+
+    def frozen_files(self) -> set[str]:
+        """The ids of every Drive file the emulator holds now (the mark :meth:`freeze` counts from)."""
+        with self.emu.app.store.lock:
+            return set(self.emu.app.store.files)
+
+    def freeze(self, since: set[str]) -> Frozen:
+        """Every file made after ``since`` (a campaign of several spreadsheets, say), as it is now."""
+        store = self.emu.app.store
+        with store.lock:
+            new = [fid for fid in store.files if fid not in since]
+            return Frozen({fid: jcopy(store.files[fid].to_json()) for fid in new},
+                          {fid: jcopy(store.spreadsheets[fid].to_json()) for fid in new if fid in store.spreadsheets})
+
+    def thaw(self, frozen: Frozen) -> None:
+        """Put the frozen files back exactly as they were, under the same ids: a campaign of several
+        spreadsheets that link to each other made again at the cost of a copy (a Drive copy of one
+        of them would still link to the others), instead of creating all of them through the API."""
+        store = self.emu.app.store
+        with store.lock:
+            for fid, data in frozen.files.items():
+                store.files[fid] = DriveFile.from_json(jcopy(data))
+            for fid, data in frozen.spreadsheets.items():
+                store.spreadsheets[fid] = Spreadsheet.from_json(jcopy(data))
 
     def tabs(self, spreadsheet_id: str, *names: str) -> Tables:
         """Only the named tabs (one ranged read: cheaper than reading the whole campaign)."""
