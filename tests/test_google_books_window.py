@@ -83,9 +83,9 @@ def _killing(google: GoogleEnv, at: int) -> Callable[[], None]:
 @pytest.mark.slow
 def test_a_fault_at_every_request_of_a_civ1_resolve_leaves_the_window_resolved_exactly_once(google: GoogleEnv) -> None:
     spec = _spec()
-    mark = google.frozen_files()
+    mark = google.files_now()
     reference = _fresh(google, spec)
-    fresh = google.freeze(mark)  # each try starts from these spreadsheets as made (same ids, same cells)
+    fresh = google.freeze(google.files_now() - mark)  # each try starts from these spreadsheets as made
     before = _seen(google, reference)
     google.reset()
     sync.resolve(google.backend(reference), turn=1, stage=STATE)

@@ -8,7 +8,7 @@ Retries sleep through a fake clock so fault tests take no time.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -134,18 +134,17 @@ class GoogleEnv:
         )
         return str(answer.json()["id"])
 
-    def frozen_files(self) -> set[str]:
-        """The ids of every Drive file the emulator holds now (the mark :meth:`freeze` counts from)."""
+    def files_now(self) -> set[str]:
+        """The ids of every Drive file the emulator holds now (what a campaign made next adds to)."""
         with self.emu.app.store.lock:
             return set(self.emu.app.store.files)
 
-    def freeze(self, since: set[str]) -> Frozen:
-        """Every file made after ``since`` (a campaign of several spreadsheets, say), as it is now."""
+    def freeze(self, ids: Iterable[str]) -> Frozen:
+        """The Drive files ``ids`` (a campaign's spreadsheets, say) as they are now, for :meth:`thaw`."""
         store = self.emu.app.store
         with store.lock:
-            new = [fid for fid in store.files if fid not in since]
-            return Frozen({fid: jcopy(store.files[fid].to_json()) for fid in new},
-                          {fid: jcopy(store.spreadsheets[fid].to_json()) for fid in new if fid in store.spreadsheets})
+            return Frozen({fid: jcopy(store.files[fid].to_json()) for fid in ids},
+                          {fid: jcopy(store.spreadsheets[fid].to_json()) for fid in ids if fid in store.spreadsheets})
 
     def thaw(self, frozen: Frozen) -> None:
         """Put the frozen files back exactly as they were, under the same ids: a campaign of several
