@@ -8,7 +8,7 @@ Retries sleep through a fake clock so fault tests take no time.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,9 @@ import pytest
 from engine.core.tables import Cell, Formula, Tables, WorkbookSpec
 from engine.rulesets.ancient import ruleset
 from sheets_bridge import google_http, gsheets, secrets
+from sheets_bridge.emulator.jsoncopy import jcopy
+from sheets_bridge.emulator.model import Spreadsheet
+from sheets_bridge.emulator.store import DriveFile
 from sheets_bridge.emulator.testing import Emulator, running_emulator
 from sheets_bridge.google_http import RetryPolicy, StrategosClient
 
@@ -48,6 +51,14 @@ class FakeTime:
         self.now += seconds
         if self.emulator is not None:
             self.emulator.advance_clock(seconds)
+
+
+@dataclass(frozen=True)
+class Frozen:
+    """Drive files and spreadsheets of the emulator as they were (JSON, shared with nothing)."""
+
+    files: dict[str, dict[str, Any]]
+    spreadsheets: dict[str, dict[str, Any]]
 
 
 @dataclass
@@ -122,6 +133,29 @@ class GoogleEnv:
             "post", f"{google_http.GOOGLE_DRIVE_URL}/{self.templates[key]}/copy", json={"name": key}
         )
         return str(answer.json()["id"])
+
+    def files_now(self) -> set[str]:
+        """The ids of every Drive file the emulator holds now (what a campaign made next adds to)."""
+        with self.emu.app.store.lock:
+            return set(self.emu.app.store.files)
+
+    def freeze(self, ids: Iterable[str]) -> Frozen:
+        """The Drive files ``ids`` (a campaign's spreadsheets, say) as they are now, for :meth:`thaw`."""
+        store = self.emu.app.store
+        with store.lock:
+            return Frozen({fid: jcopy(store.files[fid].to_json()) for fid in ids},
+                          {fid: jcopy(store.spreadsheets[fid].to_json()) for fid in ids if fid in store.spreadsheets})
+
+    def thaw(self, frozen: Frozen) -> None:
+        """Put the frozen files back exactly as they were, under the same ids: a campaign of several
+        spreadsheets that link to each other made again at the cost of a copy (a Drive copy of one
+        of them would still link to the others), instead of creating all of them through the API."""
+        store = self.emu.app.store
+        with store.lock:
+            for fid, data in frozen.files.items():
+                store.files[fid] = DriveFile.from_json(jcopy(data))
+            for fid, data in frozen.spreadsheets.items():
+                store.spreadsheets[fid] = Spreadsheet.from_json(jcopy(data))
 
     def tabs(self, spreadsheet_id: str, *names: str) -> Tables:
         """Only the named tabs (one ranged read: cheaper than reading the whole campaign)."""

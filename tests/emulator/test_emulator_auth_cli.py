@@ -114,8 +114,11 @@ def test_cli_credentials_via_admin_endpoint(emulator: Emulator, tmp_path: Path) 
 
 
 def test_token_endpoint_checks_signature(emulator: Emulator, tmp_path: Path) -> None:
-    """A key whose public half was never registered is refused (invalid_grant)."""
-    info, _registration = generate_service_account(GM, emulator.base_url)  # not registered
+    """A key whose public half was never registered is refused (invalid_grant).  The identity is
+    this test's own: the session's emulator keeps identities across tests (a wipe keeps them), so
+    GM may already be registered by a test that ran before on the same worker."""
+    rogue = f"rogue-{tmp_path.name}@strategos.example"
+    info, _registration = generate_service_account(rogue, emulator.base_url)  # not registered
     key_file = tmp_path / "rogue.json"
     key_file.write_text(json.dumps(info))
     with pytest.raises(GoogleCredentialsError) as err:
@@ -123,7 +126,7 @@ def test_token_endpoint_checks_signature(emulator: Emulator, tmp_path: Path) -> 
     assert "Google не выдал токен" in str(err.value)
     assert "account not found" in str(err.value)
 
-    emulator.write_credentials(tmp_path / "real.json", GM)  # GM now exists, but with another key
+    emulator.write_credentials(tmp_path / "real.json", rogue)  # it now exists, but with another key
     with pytest.raises(GoogleCredentialsError) as err:
         make_client(key_file).create("Nope")
     assert "Invalid JWT Signature" in str(err.value)
