@@ -11,6 +11,13 @@ number for a stage-less cursor -- as every snapshot before stages does, so old e
 unchanged -- and the cursor's key («3:cities», «12:battle:2») for a staged one. Snapshots are
 appended in the calendar's order, so "before a cursor" is "in an earlier row": the history needs
 no calendar.
+
+Where the snapshots are (issue 24, point 5): a snapshot holds every tab but the history itself and
+the log archive (engine/core/logs.py), whose rows are the same shape -- [key, sha256, parts,
+*chunks].  These two "store tabs" are read by history, rollback, verify and report only: a backend
+may keep their chunks where its ordinary read does not go (.xlsx: files beside the campaign;
+Google: the cells' notes), and then its read gives only the index -- [key, sha256, parts] -- which
+is all check and resolve need (the kept cursors).  ``Backend.stored`` brings the chunks back.
 """
 
 from __future__ import annotations
@@ -34,6 +41,14 @@ HISTORY_TITLES = HISTORY.titles  # by the campaign's language
 HISTORY_TAB = HISTORY.ru
 title = HISTORY.title
 is_history = HISTORY.owns
+#: the rows a log moved out of the campaign, one record per window (engine/core/logs.py)
+LOG_ARCHIVE = CoreTab("_Архив журналов", "_Log archive")
+
+
+def is_store(name: str) -> bool:
+    """Whether ``name`` is one of the tabs whose rows carry packed chunks (the history, the log
+    archive): no snapshot holds them, and a backend may keep their chunks out of its ordinary read."""
+    return HISTORY.owns(name) or LOG_ARCHIVE.owns(name)
 
 
 def tab_of(tables: Tables) -> str:
@@ -56,10 +71,15 @@ def _decode_cell(v: object) -> Cell:
 
 
 def pack(tables: Tables) -> tuple[str, list[str]]:
-    """(sha256, chunks) of a snapshot of every tab except the history itself."""
-    data = {
-        name: [[_encode_cell(c) for c in row] for row in grid] for name, grid in tables.items() if not is_history(name)
-    }
+    """(sha256, chunks) of a snapshot of every tab except the store tabs (the history itself, the
+    log archive): what a snapshot keeps does not grow with the windows played."""
+    return pack_data({
+        name: [[_encode_cell(c) for c in row] for row in grid] for name, grid in tables.items() if not is_store(name)
+    })
+
+
+def pack_data(data: object) -> tuple[str, list[str]]:
+    """(sha256 of the JSON, chunks of its gzip in base64) of any JSON-able data."""
     raw = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
     digest = hashlib.sha256(raw).hexdigest()
     text = base64.b64encode(gzip.compress(raw, mtime=0)).decode()
@@ -69,6 +89,16 @@ def pack(tables: Tables) -> tuple[str, list[str]]:
 def unpack(chunks: list[str], digest: str = "", where: str = "") -> Tables:
     """A snapshot back as tables; a damaged one is a CampaignError in words, naming `where`
     (e.g. «снимок хода 2: «_История», строка 3») -- never a zlib, base64 or JSON traceback."""
+    data = unpack_data(chunks, digest, where)
+    try:
+        return {str(name): [[_decode_cell(c) for c in row] for row in grid] for name, grid in data.items()}
+    except (ValueError, TypeError, AttributeError):
+        raise CampaignError(_("{where} повреждён: внутри не таблицы кампании").format(
+            where=where or _("снимок истории"))) from None
+
+
+def unpack_data(chunks: list[str], digest: str = "", where: str = "") -> dict:  # type: ignore[type-arg]
+    """The JSON object `pack_data` packed; damage is a CampaignError in words, naming `where`."""
     where = where or _("снимок истории")
     try:
         raw = gzip.decompress(base64.b64decode("".join(chunks), validate=True))
@@ -81,9 +111,11 @@ def unpack(chunks: list[str], digest: str = "", where: str = "") -> Tables:
                             .format(where=where, digest=digest[:12]))
     try:
         data = json.loads(raw)
-        return {str(name): [[_decode_cell(c) for c in row] for row in grid] for name, grid in data.items()}
-    except (ValueError, TypeError, AttributeError):
-        raise CampaignError(_("{where} повреждён: внутри не таблицы кампании").format(where=where)) from None
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise CampaignError(_("{where} повреждён: внутри не таблицы кампании").format(where=where))
+    return data
 
 
 @dataclass(frozen=True)
@@ -95,6 +127,7 @@ class Entry:
     chunks: list[str]
     row: int
     tab: str = HISTORY_TAB
+    parts: int = -1  # how many chunks the row says it has (-1: as many as `chunks`)
 
     @property
     def turn(self) -> int:
@@ -110,8 +143,22 @@ class Entry:
         text = _("снимок хода {turn} (лист «{tab}», строка {row})")
         return text.format(turn=self.cursor, tab=self.tab, row=self.row)
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the chunks are here: a backend that keeps them out of its ordinary read gives
+        only the index row until ``Backend.stored`` fetches them."""
+        return self.parts < 0 or (len(self.chunks) == self.parts and all(self.chunks))
+
     def tables(self) -> Tables:
-        return unpack(self.chunks, self.digest, self.where)
+        return unpack(self.payload(), self.digest, self.where)
+
+    def payload(self) -> list[str]:
+        """The chunks, refused in words when the read that found this row did not fetch them."""
+        if not self.loaded:
+            raise CampaignError(_("{where}: содержимое снимка не прочитано — оно хранится отдельно от листа, и "
+                                  "эту команду надо запускать через history, rollback, verify или report")
+                                .format(where=self.where))
+        return self.chunks
 
 
 def header() -> list[Cell]:
@@ -121,8 +168,12 @@ def header() -> list[Cell]:
 
 def entries(tables: Tables) -> list[Entry]:
     """The snapshots kept in a campaign, oldest first."""
+    return rows_of(tables, tab_of(tables))
+
+
+def rows_of(tables: Tables, tab: str) -> list[Entry]:
+    """The packed rows of a store tab (the history, the log archive), in the tab's order."""
     out: list[Entry] = []
-    tab = tab_of(tables)
     for r, row in enumerate(tables.get(tab, [])[1:], start=2):
         if not row or is_blank(row[0]):
             continue
@@ -133,7 +184,7 @@ def entries(tables: Tables) -> list[Entry]:
                                   "(частей) должны быть целые числа, а там {turn} и {parts}")
                                 .format(tab=tab, row=r, turn=repr(row[0]),
                                         parts=repr(row[2] if len(row) > 2 else None))) from None
-        out.append(Entry(cursor, str(row[1]), [str(c or "") for c in row[3 : 3 + n]], r, tab))
+        out.append(Entry(cursor, str(row[1]), [str(c or "") for c in row[3 : 3 + n]], r, tab, n))
     return out
 
 
@@ -177,14 +228,15 @@ def row_for(cursor: Cursor | int, tables: Tables) -> list[Cell]:
     return [cell_for(cursor), digest, len(chunks), *chunks]
 
 
-def history_grid(tables: Tables, keep_before: Cursor | int | None = None) -> Grid:
-    """The history tab's rows, optionally only those kept before the snapshot of `keep_before`
-    (earlier rows: snapshots are appended in the calendar's order); a stage-less `keep_before`
-    keeps the turns before it, as before stages."""
-    rows: Grid = [header()]
-    kept = {e.row: e for e in entries(tables)}
+def history_grid(tables: Tables, keep_before: Cursor | int | None = None, tab: str | None = None) -> Grid:
+    """The history tab's rows (or another store tab's: the log archive), optionally only those kept
+    before the snapshot of `keep_before` (earlier rows: snapshots are appended in the calendar's
+    order); a stage-less `keep_before` keeps the turns before it, as before stages."""
+    tab = tab or tab_of(tables)
+    rows: Grid = [list(tables[tab][0]) if tables.get(tab) else header()]
+    kept = {e.row: e for e in rows_of(tables, tab)}
     stop = None if keep_before is None else _as_cursor(keep_before)
-    for r, row in enumerate(tables.get(tab_of(tables), [])[1:], start=2):
+    for r, row in enumerate(tables.get(tab, [])[1:], start=2):
         e = kept.get(r)
         if e is None:
             continue
@@ -194,6 +246,16 @@ def history_grid(tables: Tables, keep_before: Cursor | int | None = None) -> Gri
             continue
         rows.append(list(row))
     return rows
+
+
+def rechunked(row: list[Cell], size: int) -> list[Cell]:
+    """A store row with its chunks cut again at `size` characters (its parts count follows): for a
+    backend whose place for chunks holds less than a cell (Google's notes, 30,000 characters)."""
+    if len(row) < 3 or not isinstance(row[2], int) or any(not isinstance(c, str) for c in row[3 : 3 + row[2]]):
+        return list(row)
+    text = "".join(str(c) for c in row[3 : 3 + row[2]])
+    chunks = [text[i : i + size] for i in range(0, len(text), size)] or [""]
+    return [row[0], row[1], len(chunks), *chunks]
 
 
 def rewritten(grid: Grid, change: Callable[[Tables], Tables]) -> Grid:
@@ -206,3 +268,8 @@ def rewritten(grid: Grid, change: Callable[[Tables], Tables]) -> Grid:
         e = kept.get(r)
         out.append(row_for(e.cursor, change(e.tables())) if e is not None else list(row))
     return out
+
+
+def header_of(tab: str) -> list[Cell]:
+    """The header of a store tab as the campaign being written words it."""
+    return header() if is_history(tab) else [_("Окно"), "sha256", _("Частей"), _("Строки журналов")]
