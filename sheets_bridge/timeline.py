@@ -40,7 +40,7 @@ from engine.core.tables import (
 
 from . import secrets
 from .base import Backend
-from .sync import _secret, cursor_of, exclusive, private_reports, read, read_all, refuse_leak, ruleset_of, settled
+from .sync import _secret, cursor_of, exclusive, private_reports, read_all, refuse_leak, ruleset_of, settled
 
 SeedLookup = Callable[[Tables, Cursor], "str | None"]
 

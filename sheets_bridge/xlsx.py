@@ -330,6 +330,7 @@ class XlsxBackend(Backend):
         """The lock, and first of all every book beside the campaign brought to the GM's window
         (xlsx_window: a run killed between the GM's save and its books left them behind)."""
         with xlsx_lock.exclusive(self.path, command):
+            xlsx_store.clean(self.path)  # a killed run's half-written snapshot file
             self._bring_books_up()
             yield
 

@@ -82,6 +82,16 @@ def put(path: Path, payloads: list[store_rows.Payload]) -> None:
         raise backend_error(exc, where, prefix=_("кампания не записана — ")) from exc
 
 
+def clean(path: Path) -> None:
+    """Remove the temporary files a run killed while writing the folder left there (under the
+    campaign's lock: no other run is writing them)."""
+    where = folder(path)
+    if where.is_dir():
+        for tmp in where.glob(".*.tmp"):
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+
 def stored(path: Path, tables: Tables) -> Tables:
     """`tables` with the chunks of every index row of a store tab read from its file; a file that
     is gone is a BackendError naming it (the history of the campaign cannot be read without it)."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from .audience import GM
 from .cursor import Cursor
-from .history import LOG_ARCHIVE, Entry, cell_for, entries, header_of, is_store, pack_data, rows_of, unpack_data
+from .history import LOG_ARCHIVE, Entry, entries, header_of, is_store, pack_data, rows_of, unpack_data
 from .meta import lang as campaign_lang
 from .tables import Cell, Changeset, Grid, ReplaceTab, Tables, TabSpec, WriteBlock, is_blank
 
@@ -36,8 +36,9 @@ def archive_tab(tables: Tables) -> str:
     return LOG_ARCHIVE.found_in(tables) or LOG_ARCHIVE.title(campaign_lang(tables) or "ru")
 
 
-def excess(grid: Grid, keep: int = KEEP) -> int:
-    """How many rows below the header of a log are older than its last `keep` windows."""
+def excess(grid: Grid, keep: int | None = None) -> int:
+    """How many rows below the header of a log are older than its last `keep` windows (KEEP)."""
+    keep = KEEP if keep is None else keep
     starts: list[int] = []
     label: object = object()
     for r, row in enumerate(grid[1:]):
@@ -71,7 +72,7 @@ def _after(grid: Grid, blocks: list[WriteBlock]) -> Grid:
     return out
 
 
-def trim(tables: Tables, changes: Changeset, keep: int = KEEP) -> None:
+def trim(tables: Tables, changes: Changeset, keep: int | None = None) -> None:
     """Add to a resolve's `changes` the moving out of every row a log it appends to holds beyond its
     last `keep` windows: the rows deleted from the log (``Changeset.drop_rows``) and kept in one
     record of «_Архив журналов» keyed by the window resolved (the key of the history row the same
@@ -170,4 +171,4 @@ def kept_before(tables: Tables, at: Cursor | int) -> Grid | None:
     return [list(grid[0]) if grid else header_of(tab), *(list(grid[r - 1]) for r in sorted(keep))]
 
 
-__all__ = ["KEEP", "archive_tab", "cell_for", "excess", "expanded", "kept_before", "records", "trim"]
+__all__ = ["KEEP", "archive_tab", "excess", "expanded", "kept_before", "records", "trim"]
