@@ -6,7 +6,7 @@ windows and after 300, on .xlsx and on the local Google emulator.
 
 A long campaign is generated cheaply: the game's demo campaign is played in memory (the game's
 sample orders, ``demo_changes``, written into every window, as ``strategos demo`` does), every
-window resolved by the bridge as on any backend -- snapshots, log trimming and archive included.
+window resolved by the bridge as on any backend -- snapshots and log trimming included.
 The campaign as it stands after W windows is then put on a real backend (an .xlsx folder; a
 Google campaign on the emulator, private orders as ``new --google`` makes it) with the open
 window's sample orders, and one real ``check`` and one real ``resolve`` are measured there:
@@ -69,7 +69,7 @@ def played(game: str, windows: list[int]) -> dict[int, Tables]:
 
 
 def _content(tables: Tables) -> list[Changeset]:
-    """Writes that put `tables` onto a new campaign: the tabs, then the store tabs a few rows at a
+    """Writes that put `tables` onto a new campaign: the tabs, then the history a few rows at a
     time (each row's chunks go where the backend keeps them)."""
     first = Changeset(replace=[ReplaceTab(t, g) for t, g in tables.items() if not history.is_store(t)])
     rest: list[Changeset] = []

@@ -36,8 +36,8 @@ class Backend(Protocol):
     # ------------------------------------------------------------ capabilities, with their defaults
 
     def stored(self, tables: Tables) -> Tables:
-        """`tables` (what `read` gave) with the chunks of the store tabs (the history's snapshots, the
-        log archive's records: engine/core/history.py) where the backend keeps them out of its
+        """`tables` (what `read` gave) with the chunks of the history's snapshots (engine/core/history.py)
+        where the backend keeps them out of its
         ordinary read (.xlsx: files beside the campaign; Google: the cells' notes); by default the
         tables as they are (a backend that keeps everything in its tabs)."""
         return tables

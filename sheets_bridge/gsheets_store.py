@@ -1,13 +1,13 @@
-"""The history's snapshots and the log archive's records of a Google campaign, in the cells' notes.
+"""The history's snapshots of a Google campaign, in the notes of its cells.
 
 The ordinary read of a spreadsheet (gsheets_batch.READ_FIELDS) takes the cells' entered values,
-never their notes.  So a store row («_История», «_Архив журналов»: engine/core/history.py) is
+never their notes.  So a row of «_История» (engine/core/history.py) is
 written as its index in the cells, [key, sha256, parts], and its chunks as the notes of the cells
 to the right of it (D, E, …; at most 30,000 characters each, as the notes of the balance are):
 check and resolve read a few short cells per window kept, and the write of a window appends one row
 with its notes, in the same batch as the rest of the window (the notes travel with the marker).
 Only history, rollback, verify and report ask for the notes (:func:`stored`: one more
-``spreadsheets.get`` per spreadsheet holding a store tab, for those tabs alone).
+``spreadsheets.get`` per spreadsheet holding the history, for that tab alone).
 
 An old campaign (chunks in the cells' values) is read as it is: a row whose cells hold its chunks
 needs no note.

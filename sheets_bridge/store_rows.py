@@ -1,6 +1,6 @@
-"""The rows of the store tabs (the history, the log archive) without their chunks, and back.
+"""The rows of the history without their chunks, and back.
 
-A store row is [key, sha256, parts, *chunks] (engine/core/history.py).  A backend that keeps the
+A history row is [key, sha256, parts, *chunks] (engine/core/history.py).  A backend that keeps the
 chunks out of its ordinary read writes the row as its index, [key, sha256, parts], and the chunks
 elsewhere (.xlsx: a file beside the campaign, sheets_bridge/xlsx_store.py; Google: the notes of the
 row's cells, sheets_bridge/gsheets_store.py); `lift` splits a write so, `fill` puts the chunks back

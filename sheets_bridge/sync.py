@@ -309,7 +309,7 @@ def _resolve(backend: Backend, turn: int | None, progress: Progress | None, stag
         result.changes.replace.insert(0, ReplaceTab(history.tab_of(tables), sec.history))
     announce_victory(result, rules.victory(applied_view(sec.tables, result.changes)))
     result.changes.replace += private_reports(backend, sec.tables, result.changes, rules)
-    logs.trim(tables, result.changes)  # the logs keep their last windows; older rows go to the archive
+    logs.trim(tables, result.changes)  # the logs keep their last windows; older rows ride in the history
     refuse_leak(tables, result.changes, sec.value)
     if sec.notice:
         result.summary.setdefault("notices", []).append(sec.notice)
@@ -351,7 +351,7 @@ def declare_audiences(rules: Ruleset, tables: Tables, changes: Changeset) -> Non
     for tab in [*(r.tab for r in changes.replace), *(b.tab for b in changes.all_blocks())]:
         after.setdefault(tab, [])
     changes.audiences = {**rules.tab_audiences(after), **changes.audiences}
-    # the history and the log archive are the GM's, whatever a game says of the tabs it does not know
+    # the history is the GM's, whatever a game says of the tabs it does not know
     changes.audiences.update((tab, GM) for tab in after if history.is_store(tab))
 
 
@@ -450,7 +450,7 @@ def read(backend: Backend) -> Tables:
 
 def read_all(backend: Backend) -> Tables:
     """`read`, and what only history, rollback, verify and report read: the chunks of the history's
-    snapshots and of the log archive's records, where the backend keeps them (``Backend.stored``)."""
+    snapshots, where the backend keeps them (``Backend.stored``)."""
     return backend.stored(read(backend))
 
 

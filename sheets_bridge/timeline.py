@@ -175,8 +175,8 @@ def _rollback(backend: Backend, at: Cursor | int | str, reopen_orders: bool) -> 
 
 def _restore(tables: Tables, snapshot: Tables, to: Cursor, changes: Changeset) -> None:
     """Every tab of the campaign back as `snapshot` holds it (a tab it has not is emptied; the
-    meta is the caller's), the history and the log archive cut before `to` (the snapshot's logs and
-    the records kept are the logs whole as they were: engine/core/logs.py), the undone turns' notes gone."""
+    meta is the caller's), the history cut before `to` (and with it the log rows the undone windows
+    moved out: engine/core/logs.py), the undone turns' notes gone."""
     meta_tab = meta.meta_tab(snapshot)
     own = kept.KEPT.found_in(tables)
     for name, grid in snapshot.items():
@@ -187,9 +187,7 @@ def _restore(tables: Tables, snapshot: Tables, to: Cursor, changes: Changeset) -
         if name not in snapshot and not history.is_store(name) and name != own:
             changes.replace.append(ReplaceTab(name, []))
     changes.replace.append(ReplaceTab(history.tab_of(tables), history.history_grid(tables, keep_before=to)))
-    archive = logs.kept_before(tables, to)
-    if archive is not None:
-        changes.replace.append(ReplaceTab(logs.archive_tab(tables), archive))
+
     # notes explain the numbers of the undone turns: they go (the next resolve writes new ones)
     changes.clear_notes += [name for name in snapshot if name in tables and name != meta_tab]
 

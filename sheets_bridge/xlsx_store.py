@@ -1,9 +1,9 @@
-"""The history's snapshots and the log archive's records of a .xlsx campaign, in files beside it.
+"""The history's snapshots of a .xlsx campaign, in files beside it.
 
-The GM's workbook keeps only the index of the store tabs («_История», «_Архив журналов»: [key,
-sha256, parts], engine/core/history.py); each row's chunks are a file of the folder
-``<campaign>.history/`` named by the row's key and sha256 (``snapshot-3-cities-<sha256>.txt``,
-``logs-<key>-<sha256>.txt``).  Only history, rollback, verify and report open them
+The GM's workbook keeps only the index of «_История» ([key, sha256, parts], engine/core/history.py);
+each row's chunks (the snapshot, and the log rows its window moved out: engine/core/logs.py) are a
+file of the folder ``<campaign>.history/`` named by the row's key and sha256
+(``snapshot-3-cities-<sha256>.txt``).  Only history, rollback, verify and report open them
 (``XlsxBackend.stored``), so what check and resolve load and save does not grow with the history.
 
 Order of writing: the files first (each a temporary file, fsync, rename), the workbook after, in
@@ -14,7 +14,7 @@ writes the very same name again.  Files are never deleted by the program: the wo
 player's book names it.
 
 An old campaign (chunks in the cells of «_История») is read as it is, and moved to the files by
-its next write of a store tab (:func:`migrated`).
+its next write of the history (:func:`migrated`).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Issue 24, point 5: history that scales.
 
 A check or a resolve reads and writes as much after 40 windows as after 12: a snapshot keeps no
-store tab (the history, the log archive), a log keeps its last `logs.KEEP` windows (older rows go
-to «_Архив журналов» in the same write), and the store tabs' chunks live where the ordinary read
-does not go (.xlsx: files beside the campaign; Google: the notes of their cells).  History,
+history, a log keeps its last `logs.KEEP` windows (the older rows ride in the history row of the
+window that moved them out, in the same write), and the history's chunks live where the ordinary
+read does not go (.xlsx: files beside the campaign; Google: the notes of its cells).  History,
 rollback, verify and report still see every window; an old campaign (snapshots in the cells of
 «_История») keeps working and moves them out with its next write; no player's book holds any of it.
 
@@ -25,7 +25,7 @@ from test_google_support import GoogleEnv
 from engine import rulesets
 from engine.core import history, logs
 from engine.core.cursor import from_key
-from engine.core.tables import Changeset, Tables, WriteBlock
+from engine.core.tables import Changeset, Tables, WriteBlock, trim
 from sheets_bridge import gsheets, store_rows, sync, timeline, xlsx_store
 from sheets_bridge.cli import main
 from sheets_bridge.xlsx import XlsxBackend, create_xlsx
@@ -68,13 +68,13 @@ def test_a_log_keeps_its_last_windows_and_the_rest_is_archived(played: dict[int,
     for tab in ("Журнал", "Ресурсы"):
         labels = list(dict.fromkeys(r[0] for r in tables[tab][1:]))
         assert len(labels) == logs.KEEP, (tab, labels)  # the last windows, no more
-    records = logs.records(tables)
-    assert records and [r.cursor for r in records] == [e.cursor for e in kept][logs.KEEP : LONG]
+    moved = [e.cursor for e in kept if e.moved()]
+    assert moved == [e.cursor for e in kept][logs.KEEP : LONG]  # from the window past KEEP on, each moves rows
     whole = logs.expanded(tables)
     chronicle = list(dict.fromkeys(r[0] for r in whole["Журнал"][1:]))
     assert len(chronicle) == LONG and chronicle[0] == "1:государство"  # every window, in order
     snapshot = history.entries(tables)[-1].tables()
-    assert not any(history.is_store(t) for t in snapshot)  # no snapshot holds the history or the archive
+    assert not any(history.is_store(t) or t == history.MOVED for t in snapshot)  # nor the history, nor moved rows
 
 
 def test_a_snapshot_does_not_grow_with_the_windows(played: dict[int, Tables]) -> None:
@@ -90,6 +90,11 @@ def test_excess_counts_the_runs_of_a_window_label() -> None:
 
 
 # ------------------------------------------------------------------ .xlsx
+
+
+def _cells(grid: Any) -> list[list[Any]]:
+    """A grid as a workbook keeps it: an empty text is an empty cell (the campaign was played in memory)."""
+    return trim([[None if v == "" else v for v in row] for row in grid or []])
 
 
 def _chunk_cells(ws: Any) -> int:
@@ -108,7 +113,7 @@ def test_xlsx_check_and_resolve_read_and_write_as_much_at_window_40_as_at_12(
     assert figures[LONG]["cells"] <= figures[SHORT]["cells"] * 1.1
     # the workbook keeps the index of the store tabs only; the chunks are files beside it
     wb = openpyxl.load_workbook(tmp_path / f"w{LONG}" / "campaign.xlsx")
-    assert not _chunk_cells(wb["_История"]) and not _chunk_cells(wb["_Архив журналов"])
+    assert not _chunk_cells(wb["_История"])
     assert wb["_История"].max_row == LONG + 2  # the header, the windows played, the one resolved
     files = sorted(xlsx_store.folder(tmp_path / f"w{LONG}" / "campaign.xlsx").glob("*.txt"))
     assert len([f for f in files if f.name.startswith("snapshot-")]) == LONG + 1
@@ -122,27 +127,25 @@ def test_xlsx_history_verify_rollback_and_report_of_archived_windows(
     for window in ("1:государство", "2:города", "20:города"):  # rows archived long ago, and the last window
         verdict = timeline.verify(XlsxBackend(path), window)
         assert verdict.ok, verdict.message
-    # an archived row changed in its file is caught: the record's sha256 no longer matches
-    record = logs.records(sync.read_all(XlsxBackend(path)))[0]
-    tables = XlsxBackend(path).read()
-    line = next(r for r in tables["_Архив журналов"][1:] if r[0] == record.cursor.key())
-    target = xlsx_store.file_of(path, "_Архив журналов", line[0], str(line[1]))
+    # a moved row changed in its file is caught: the snapshot's sha256 no longer matches
+    line = XlsxBackend(path).read()["_История"][logs.KEEP + 1]  # the first window that moved rows out
+    target = xlsx_store.file_of(path, "_История", line[0], str(line[1]))
     good = target.read_text(encoding="ascii")
     target.write_text(good[:-8] + "AAAAAAA=", encoding="ascii")
     with pytest.raises(Exception, match="повреждён"):
         timeline.verify(XlsxBackend(path), "2:государство")
     target.write_text(good, encoding="ascii")
     # a rollback to a window whose log rows are archived gives the campaign back as it was then
-    at = from_key("5:cities")
+    at = from_key("8:cities")  # the 16th window: the windows from the 11th on moved log rows out
     full = sync.read_all(XlsxBackend(path))
     then = logs.expanded(full, history.entry(full, at).tables(), at)
-    timeline.rollback(XlsxBackend(path), "5:города")
+    timeline.rollback(XlsxBackend(path), "8:города")
     now = logs.expanded(sync.read_all(XlsxBackend(path)))
-    differ = [t for t in then if not history.is_store(t) and t != "Кампания" and then[t] != now.get(t)]
+    differ = [t for t in then if not history.is_store(t) and t != "Кампания" and _cells(then[t]) != _cells(now.get(t))]
     assert not differ
-    assert len(logs.records(sync.read_all(XlsxBackend(path)))) < len(logs.records(full))  # cut with the history
+    assert len(history.entries(XlsxBackend(path).read())) == 15  # cut, and the rows its windows moved with it
     sync.resolve(XlsxBackend(path))
-    assert timeline.verify(XlsxBackend(path), "5:города").ok
+    assert timeline.verify(XlsxBackend(path), "8:города").ok
     assert timeline.verify(XlsxBackend(path), "2:города").ok
     capsys.readouterr()
     assert main(["report", str(path), "--turn", "2", "--format", "bbcode", "--out", str(tmp_path / "p.txt")]) == 0
@@ -153,7 +156,7 @@ def test_xlsx_an_old_campaign_with_snapshots_in_its_cells_keeps_working_and_move
 ) -> None:
     """Made before the files: «_История» holds every snapshot in its cells and no log is archived."""
     old = bench.played(GAME, [3])[3]
-    assert not logs.records(old)
+    assert not any(e.moved() for e in history.entries(old))
     with monkeypatch.context() as m:
         m.setattr(store_rows, "lift", lambda changes, size=None: (changes, []))  # the old writer
         path = _on_xlsx(old, tmp_path / "old")
@@ -236,7 +239,7 @@ def test_google_resolve_reads_and_writes_as_much_at_window_40_as_at_12_and_histo
         assert not [t for t in titles if history.is_store(t)], (book, titles)
     gm_titles = {s["properties"]["title"] for s in gsheets.get_spreadsheet(
         google.client(support.SA), created.gm_book, "sheets(properties(title))")["sheets"]}
-    assert {"_История", "_Архив журналов"} <= gm_titles
+    assert "_История" in gm_titles
 
 
 def test_a_write_without_a_store_row_is_left_as_it_is() -> None:

@@ -12,12 +12,15 @@ unchanged -- and the cursor's key («3:cities», «12:battle:2») for a staged o
 appended in the calendar's order, so "before a cursor" is "in an earlier row": the history needs
 no calendar.
 
-Where the snapshots are (issue 24, point 5): a snapshot holds every tab but the history itself and
-the log archive (engine/core/logs.py), whose rows are the same shape -- [key, sha256, parts,
-*chunks].  These two "store tabs" are read by history, rollback, verify and report only: a backend
-may keep their chunks where its ordinary read does not go (.xlsx: files beside the campaign;
-Google: the cells' notes), and then its read gives only the index -- [key, sha256, parts] -- which
-is all check and resolve need (the kept cursors).  ``Backend.stored`` brings the chunks back.
+Where the snapshots are (issue 24, point 5): a snapshot holds every tab but the history itself, and
+the logs only as the campaign holds them -- their last windows (engine/core/logs.py): the rows a
+window's resolve moved out of its logs ride in the snapshot row of that same window, under the key
+:data:`MOVED`.  So a snapshot does not grow with the windows played, and a rollback that cuts the
+history cuts the moved rows of the windows undone with it.  The history is read by history,
+rollback, verify and report only: a backend may keep its chunks where its ordinary read does not go
+(.xlsx: files beside the campaign; Google: the cells' notes), and then its read gives only the
+index -- [key, sha256, parts] -- which is all check and resolve need (the kept cursors).
+``Backend.stored`` brings the chunks back.
 """
 
 from __future__ import annotations
@@ -41,14 +44,15 @@ HISTORY_TITLES = HISTORY.titles  # by the campaign's language
 HISTORY_TAB = HISTORY.ru
 title = HISTORY.title
 is_history = HISTORY.owns
-#: the rows a log moved out of the campaign, one record per window (engine/core/logs.py)
-LOG_ARCHIVE = CoreTab("_Архив журналов", "_Log archive")
+#: the key, in a snapshot row's packed JSON, of the rows that window's resolve moved out of its logs
+#: ({log tab: rows}); no tab can have this title in Excel ("[" is not allowed there)
+MOVED = "[logs]"
 
 
 def is_store(name: str) -> bool:
-    """Whether ``name`` is one of the tabs whose rows carry packed chunks (the history, the log
-    archive): no snapshot holds them, and a backend may keep their chunks out of its ordinary read."""
-    return HISTORY.owns(name) or LOG_ARCHIVE.owns(name)
+    """Whether ``name`` is a tab whose rows carry packed chunks (the history): no snapshot holds it,
+    and a backend may keep its chunks out of its ordinary read."""
+    return HISTORY.owns(name)
 
 
 def tab_of(tables: Tables) -> str:
@@ -70,12 +74,15 @@ def _decode_cell(v: object) -> Cell:
     return v  # type: ignore[return-value]
 
 
-def pack(tables: Tables) -> tuple[str, list[str]]:
-    """(sha256, chunks) of a snapshot of every tab except the store tabs (the history itself, the
-    log archive): what a snapshot keeps does not grow with the windows played."""
-    return pack_data({
+def pack(tables: Tables, moved: Tables | None = None) -> tuple[str, list[str]]:
+    """(sha256, chunks) of a snapshot of every tab except the history itself, with the rows the
+    window's resolve moved out of its logs (`moved`, engine/core/logs.py) when there are any."""
+    data: dict[str, object] = {
         name: [[_encode_cell(c) for c in row] for row in grid] for name, grid in tables.items() if not is_store(name)
-    })
+    }
+    if moved:
+        data[MOVED] = {tab: [[_encode_cell(c) for c in row] for row in grid] for tab, grid in moved.items()}
+    return pack_data(data)
 
 
 def pack_data(data: object) -> tuple[str, list[str]]:
@@ -91,7 +98,8 @@ def unpack(chunks: list[str], digest: str = "", where: str = "") -> Tables:
     (e.g. «снимок хода 2: «_История», строка 3») -- never a zlib, base64 or JSON traceback."""
     data = unpack_data(chunks, digest, where)
     try:
-        return {str(name): [[_decode_cell(c) for c in row] for row in grid] for name, grid in data.items()}
+        return {str(name): [[_decode_cell(c) for c in row] for row in grid] for name, grid in data.items()
+                if name != MOVED}
     except (ValueError, TypeError, AttributeError):
         raise CampaignError(_("{where} повреждён: внутри не таблицы кампании").format(
             where=where or _("снимок истории"))) from None
@@ -152,6 +160,15 @@ class Entry:
     def tables(self) -> Tables:
         return unpack(self.payload(), self.digest, self.where)
 
+    def moved(self) -> Tables:
+        """The rows this window's resolve moved out of its logs, by log ({} for none; every snapshot
+        made before logs were trimmed holds its logs whole)."""
+        data = unpack_data(self.payload(), self.digest, self.where).get(MOVED) or {}
+        try:
+            return {str(tab): [[_decode_cell(c) for c in row] for row in rows] for tab, rows in data.items()}
+        except (TypeError, AttributeError):
+            raise CampaignError(_("{where} повреждён: внутри не таблицы кампании").format(where=self.where)) from None
+
     def payload(self) -> list[str]:
         """The chunks, refused in words when the read that found this row did not fetch them."""
         if not self.loaded:
@@ -172,7 +189,7 @@ def entries(tables: Tables) -> list[Entry]:
 
 
 def rows_of(tables: Tables, tab: str) -> list[Entry]:
-    """The packed rows of a store tab (the history, the log archive), in the tab's order."""
+    """The packed rows of a history tab, in the tab's order."""
     out: list[Entry] = []
     for r, row in enumerate(tables.get(tab, [])[1:], start=2):
         if not row or is_blank(row[0]):
@@ -229,11 +246,11 @@ def row_for(cursor: Cursor | int, tables: Tables) -> list[Cell]:
 
 
 def history_grid(tables: Tables, keep_before: Cursor | int | None = None, tab: str | None = None) -> Grid:
-    """The history tab's rows (or another store tab's: the log archive), optionally only those kept
-    before the snapshot of `keep_before` (earlier rows: snapshots are appended in the calendar's
-    order); a stage-less `keep_before` keeps the turns before it, as before stages."""
+    """The history tab's rows, optionally only those kept before the snapshot of `keep_before`
+    (earlier rows: snapshots are appended in the calendar's order); a stage-less `keep_before`
+    keeps the turns before it, as before stages."""
     tab = tab or tab_of(tables)
-    rows: Grid = [list(tables[tab][0]) if tables.get(tab) else header()]
+    rows: Grid = [header()]
     kept = {e.row: e for e in rows_of(tables, tab)}
     stop = None if keep_before is None else _as_cursor(keep_before)
     for r, row in enumerate(tables.get(tab, [])[1:], start=2):
@@ -270,6 +287,8 @@ def rewritten(grid: Grid, change: Callable[[Tables], Tables]) -> Grid:
     return out
 
 
-def header_of(tab: str) -> list[Cell]:
-    """The header of a store tab as the campaign being written words it."""
-    return header() if is_history(tab) else [_("Окно"), "sha256", _("Частей"), _("Строки журналов")]
+def with_moved(row: list[Cell], moved: Tables) -> list[Cell]:
+    """A snapshot row packed again with the rows its window moved out of its logs."""
+    n = int(row[2])  # type: ignore[arg-type]
+    digest, chunks = pack(unpack([str(c) for c in row[3 : 3 + n]], str(row[1])), moved)
+    return [row[0], digest, len(chunks), *chunks]

@@ -1,39 +1,32 @@
-"""Logs that do not grow the campaign: a log keeps its last windows, the older rows are archived.
+"""Logs that do not grow the campaign: a log keeps its last windows, the older rows ride in the history.
 
 Why: a log (chronicle, ledger, order archive, battles: the tabs `session.append_rows` writes) grows
 every window, and every check and resolve reads and rewrites the whole campaign; at window 300 a
 command would carry three hundred windows of rows it never looks at (issue 24, point 5).  So a
 resolve moves the rows older than the last :data:`KEEP` windows of each log it appends to out of
-the log, into a record of the hidden tab «_Архив журналов» (one row per window, packed as a
-history snapshot is, engine/core/history.py), in the same atomic write.  A backend keeps those
-records' chunks where its ordinary read does not go, so what check and resolve read and write
-stays the same from window to window.
+the log (``Changeset.drop_rows``) and into the history row it writes for the same window (under
+``history.MOVED``), in the same atomic write.  The history is where the ordinary read does not go
+(engine/core/history.py), so what check and resolve read and write stays the same from window to
+window.
 
 A window's rows of a log are the run of rows whose first cell is the window's label (as
 `session.append_rows` writes them; a row with a blank first cell belongs to the run above).
 
-History, rollback, verify and report see the logs whole (:func:`expanded`): the archived rows put
-back between each log's header and the rows still in it.  A snapshot is taken of the campaign as it
-is (its logs as the campaign held them then), so the campaign as it was when window W was open is
-that snapshot with the records of the windows before W put back; a rollback to W keeps exactly
-those records (:func:`kept_before`).
+History, rollback, verify and report see the logs whole (:func:`expanded`): the rows moved out put
+back between each log's header and the rows still in it.  A snapshot is the campaign as it was
+(its logs as the campaign held them then), so the campaign as it was when window W was open is W's
+snapshot with the rows moved out by the windows before W; a rollback to W cuts the history before
+W, and with it the rows the windows undone moved out -- the logs come back exactly as they were.
 """
 
 from __future__ import annotations
 
-from .audience import GM
 from .cursor import Cursor
-from .history import LOG_ARCHIVE, Entry, entries, header_of, is_store, pack_data, rows_of, unpack_data
-from .meta import lang as campaign_lang
-from .tables import Cell, Changeset, Grid, ReplaceTab, Tables, TabSpec, WriteBlock, is_blank
+from .history import Entry, entries, is_history, with_moved
+from .tables import Changeset, Grid, Tables, WriteBlock, is_blank
 
-#: windows of rows each log keeps in the campaign (older ones are in «_Архив журналов»)
+#: windows of rows each log keeps in the campaign (older ones ride in the history)
 KEEP = 10
-
-
-def archive_tab(tables: Tables) -> str:
-    """The campaign's log archive tab: the one it has, else the title in the campaign's language."""
-    return LOG_ARCHIVE.found_in(tables) or LOG_ARCHIVE.title(campaign_lang(tables) or "ru")
 
 
 def excess(grid: Grid, keep: int | None = None) -> int:
@@ -54,7 +47,7 @@ def excess(grid: Grid, keep: int | None = None) -> int:
 
 
 def _after(grid: Grid, blocks: list[WriteBlock]) -> Grid:
-    """A log's rows once `blocks` are written (only the cells they touch are copied)."""
+    """A log's rows once `blocks` are written (only the rows they touch are copied)."""
     out = list(grid)
     for block in blocks:
         for dr, line in enumerate(block.values):
@@ -74,101 +67,52 @@ def _after(grid: Grid, blocks: list[WriteBlock]) -> Grid:
 
 def trim(tables: Tables, changes: Changeset, keep: int | None = None) -> None:
     """Add to a resolve's `changes` the moving out of every row a log it appends to holds beyond its
-    last `keep` windows: the rows deleted from the log (``Changeset.drop_rows``) and kept in one
-    record of «_Архив журналов» keyed by the window resolved (the key of the history row the same
-    changes append).  Nothing without a history row (not a resolve) or with nothing to move."""
-    key = next((b.values[0][0] for b in changes.blocks if is_store(b.tab) and b.values and b.values[0]
-                and not LOG_ARCHIVE.owns(b.tab)), None)
-    if key is None:
+    last `keep` windows: the rows deleted from the log (``Changeset.drop_rows``) and packed into the
+    history row the same changes append for the window.  Nothing without a history row (not a
+    resolve) or with nothing to move."""
+    at = next((i for i, b in enumerate(changes.blocks) if is_history(b.tab) and b.col == 1 and len(b.values) >= 1
+               and len(b.values[0]) > 3 and isinstance(b.values[0][2], int)), None)
+    if at is None:
         return
-    moved: dict[str, Grid] = {}
-    for tab in dict.fromkeys(b.tab for b in changes.blocks if b.log and not is_store(b.tab)):
+    moved: Tables = {}
+    for tab in dict.fromkeys(b.tab for b in changes.blocks if b.log and not is_history(b.tab)):
         grid = _after(tables.get(tab, []), [b for b in changes.blocks if b.tab == tab])
         n = excess(grid, keep)
         if n:
             moved[tab] = [list(r) for r in grid[1 : 1 + n]]
             changes.drop_rows.append((tab, n))
-    if not moved:
-        return
-    digest, chunks = pack_data({tab: [[_plain(c) for c in row] for row in rows] for tab, rows in moved.items()})
-    row: list[Cell] = [key, digest, len(chunks), *chunks]
-    tab = archive_tab(tables)
-    grid = tables.get(tab)
-    if not grid:
-        title = header_of(tab)
-        spec = TabSpec(tab, [title], hidden=True, kind="meta", audience=GM)
-        changes.replace.append(ReplaceTab(tab, [title, row], spec=spec, audience=GM))
-        return
-    last = len(grid)
-    while last > 1 and (not grid[last - 1] or is_blank(grid[last - 1][0])):
-        last -= 1
-    if last > 1 and grid[last - 1][0] == key:
-        last -= 1  # an attempt whose marker never landed wrote this window's record: written over
-    changes.blocks.append(WriteBlock(tab, last + 1, 1, [row], audience=GM))
-
-
-def _plain(v: Cell) -> object:
-    """A cell as JSON (a formula as {"f": text}, as a snapshot keeps it)."""
-    from .history import _encode_cell
-
-    return _encode_cell(v)
-
-
-def records(tables: Tables) -> list[Entry]:
-    """The archive's records, oldest first."""
-    return rows_of(tables, LOG_ARCHIVE.found_in(tables) or "")
-
-
-def _moved(record: Entry) -> dict[str, Grid]:
-    from .history import _decode_cell
-
-    data = unpack_data(record.payload(), record.digest, record.where)
-    return {str(tab): [[_decode_cell(c) for c in row] for row in rows] for tab, rows in data.items()}
+    if moved:
+        block = changes.blocks[at]
+        values = [with_moved(list(block.values[0]), moved), *block.values[1:]]
+        changes.blocks[at] = WriteBlock(block.tab, block.row, block.col, values, block.audience, block.log)
 
 
 def _before(tables: Tables, at: Cursor | None) -> list[Entry]:
-    """The records of the windows resolved before `at` (every one when None), in order: a record is
-    keyed by a window of the history, and the history lists the windows in the calendar's order."""
-    kept = records(tables)
+    """The snapshots of the windows resolved before `at` (every one when None), in order."""
+    kept = entries(tables)
     if at is None:
         return kept
-    order = [e.cursor for e in entries(tables)]
-    if at not in order:
-        return kept
-    earlier = set(order[: order.index(at)])
-    return [r for r in kept if r.cursor in earlier]
+    order = [e.cursor for e in kept]
+    return kept[: order.index(at)] if at in order else kept
 
 
 def expanded(tables: Tables, view: Tables | None = None, at: Cursor | None = None) -> Tables:
     """`view` (a snapshot of `tables`'s history, or `tables` itself when None) with the logs whole:
-    the rows the records of the windows before `at` (every record when None) moved out, put back
-    between each log's header and its rows.  `tables` must hold the archive's chunks
-    (``Backend.stored``); a campaign that never archived a row is given back as it is."""
+    the rows the windows before `at` (every window when None) moved out, put back between each
+    log's header and its rows.  `tables` must hold the history's chunks (``Backend.stored``); a
+    campaign whose logs never moved a row is given back as it is."""
     base = tables if view is None else view
-    kept = _before(tables, at)
-    if not kept:
+    back: dict[str, Grid] = {}
+    for e in _before(tables, at):
+        for tab, rows in e.moved().items():
+            back.setdefault(tab, []).extend(rows)
+    if not back:
         return base
     out = dict(base)
-    back: dict[str, Grid] = {}
-    for record in kept:
-        for tab, rows in _moved(record).items():
-            back.setdefault(tab, []).extend(rows)
     for tab, rows in back.items():
         grid = out.get(tab, [])
         out[tab] = [grid[0] if grid else [], *rows, *grid[1:]]
     return out
 
 
-def kept_before(tables: Tables, at: Cursor | int) -> Grid | None:
-    """The archive as a rollback to `at` leaves it: the records of the windows before `at` (None for
-    a campaign without an archive)."""
-    tab = LOG_ARCHIVE.found_in(tables)
-    if tab is None:
-        return None
-    at = at if isinstance(at, Cursor) else Cursor(at)
-    keep = {r.row for r in _before(tables, at)}
-    grid = tables[tab]
-    return [list(grid[0]) if grid else header_of(tab), *(list(grid[r - 1]) for r in sorted(keep))]
-
-
-__all__ = ["KEEP", "archive_tab", "excess", "expanded", "kept_before", "records", "trim"]
+__all__ = ["KEEP", "excess", "expanded", "trim"]
