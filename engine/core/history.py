@@ -283,7 +283,11 @@ def rewritten(grid: Grid, change: Callable[[Tables], Tables]) -> Grid:
     kept = {e.row: e for e in entries(tables)}
     for r, row in enumerate(grid[1:], start=2):
         e = kept.get(r)
-        out.append(row_for(e.cursor, change(e.tables())) if e is not None else list(row))
+        if e is None:
+            out.append(list(row))
+            continue
+        digest, chunks = pack(change(e.tables()), e.moved())
+        out.append([cell_for(e.cursor), digest, len(chunks), *chunks])
     return out
 
 
