@@ -152,7 +152,8 @@ def plan_write(
         requests = structural + content + note_requests + marker_requests
         return Plan([Batch(requests, evidence)], commit)
     late: list[dict[str, Any]] = []
-    if fixed > max_write_bytes // 2:
+    kept_bytes = len(_dumps({"requests": kept_requests})) if kept_requests else 0
+    if fixed - kept_bytes > max_write_bytes // 2:  # the history's notes stay in the final batch whatever
         # so many notes that they would crowd the final batch: they follow it, in batches of
         # their own (explanations of the numbers, not the state of the campaign)
         late, note_requests = note_requests, []
