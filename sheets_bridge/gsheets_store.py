@@ -15,6 +15,7 @@ needs no note.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -45,8 +46,7 @@ def lifted(changes: Changeset, before: Tables) -> Changeset:
         notes += [(p.tab, p.row, 4 + i, chunk) for i, chunk in enumerate(p.chunks)]
     if notes == changes.notes:
         return changes
-    return Changeset(changes.replace, changes.blocks, changes.marker, notes, changes.clear_notes,
-                     changes.audiences, changes.drop_rows)
+    return dataclasses.replace(changes, notes=notes)
 
 
 def _quoted(title: str) -> str:

@@ -20,6 +20,7 @@ its next write of the history (:func:`migrated`).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import re
 import tempfile
@@ -135,5 +136,4 @@ def migrated(sheets: dict[str, Worksheet], changes: Changeset, grid_of: object) 
     if not extra:
         return changes
     blocks = [WriteBlock(tab, r, 1, [list(line)]) for tab, r, line in extra]
-    return Changeset(changes.replace, blocks + list(changes.blocks), changes.marker, changes.notes,
-                     changes.clear_notes, changes.audiences, changes.drop_rows)
+    return dataclasses.replace(changes, blocks=blocks + list(changes.blocks))
