@@ -35,6 +35,13 @@ class Backend(Protocol):
 
     # ------------------------------------------------------------ capabilities, with their defaults
 
+    def stored(self, tables: Tables) -> Tables:
+        """`tables` (what `read` gave) with the chunks of the history's snapshots (engine/core/history.py)
+        where the backend keeps them out of its
+        ordinary read (.xlsx: files beside the campaign; Google: the cells' notes); by default the
+        tables as they are (a backend that keeps everything in its tabs)."""
+        return tables
+
     def exclusive(self, command: str) -> contextlib.AbstractContextManager[Any]:
         """A lock held for a command's whole read–compute–write (a second command is refused while
         it is held); none by default (Google: a compare-and-swap in the write instead)."""

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.core import i18n, meta, posts
+from engine.core import i18n, logs, meta, posts
 from engine.core.cursor import Cursor
 from engine.core.errors import UsageError
 from engine.core.messages import _
@@ -130,7 +130,7 @@ def _report(backend: Any, args: argparse.Namespace) -> int:
     if args.limit < posts.MIN_LIMIT:
         raise UsageError(_("--limit: пост не короче {least} знаков, а не {limit}").format(least=posts.MIN_LIMIT,
                                                                                         limit=args.limit))
-    tables = sync.read(backend)
+    tables = logs.expanded(sync.read_all(backend))  # an old window's rows are in the log archive
     rules = sync.ruleset_of(tables)
     turn = timeline.reported(tables, rules, args.turn)
     shown = rules.calendar.format(turn, i18n.current()) if isinstance(turn, Cursor) else turn

@@ -65,7 +65,7 @@ from engine.core.audience import GM, PLAYER_PREFIX, Audience
 from engine.core.messages import _
 from engine.core.tables import Changeset, Tables, WriteBlock, apply_changes
 
-from . import google_http, gsheets_gate, gsheets_journal, gsheets_lock, gsheets_sharing
+from . import google_http, gsheets_gate, gsheets_journal, gsheets_lock, gsheets_sharing, gsheets_store
 from .base import Backend
 from .book_mark import BookMark
 from .google_http import StrategosClient
@@ -433,6 +433,7 @@ class GoogleBackend(Backend):
             return
         changes.check_cells()  # a cell over Google's limit would fail the batch: refuse before any request
         before = self.tables if self.tables is not None else self._reread()
+        changes = gsheets_store.lifted(changes, before)  # the store rows' chunks as notes (gsheets_store)
         parts: dict[str, Changeset] = {}
 
         def part(tab: str) -> Changeset:
@@ -469,6 +470,8 @@ class GoogleBackend(Backend):
             part(note[0]).notes.append(note)
         for tab in changes.clear_notes:
             part(tab).clear_notes.append(tab)
+        for tab, n in changes.drop_rows:
+            part(tab).drop_rows.append((tab, n))
         # the players' books first: the tabs a write adds there are listed by id in the keeper's book
         gm_home = self.audience_home.get(GM.key)
         planned = {sid: self._plan(sid, parts[sid], before) for sid in list(parts)
@@ -595,6 +598,13 @@ class GoogleBackend(Backend):
         where = spreadsheet_url(self.mark.campaign) if self.mark.campaign else _(
             "таблица кампании (её адрес напечатала команда new)")
         return self.mark, where
+
+    def stored(self, tables: Tables) -> Tables:
+        """The store tabs' chunks, from the notes of their cells (gsheets_store): one request per
+        spreadsheet holding such a tab, made only for history, rollback, verify and report."""
+        if self.tables is None:
+            return tables
+        return gsheets_store.stored(self.client, tables, self.tab_home, self.spreadsheet_id)
 
     def secret_key(self) -> str | None:
         """The spreadsheet id: the GM's store keyed a campaign made before campaign ids by it."""

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import history
 from engine.core.errors import CampaignError, Problem
 from engine.core.messages import _
 from engine.core.tables import Cell, Changeset, Grid, Tables, TabSpec, WriteBlock, apply_changes
@@ -109,8 +110,19 @@ def plan_write(
         for tab in changes.clear_notes
         if tab in book.sheets
     ]
-    note_requests += [r for tab, ns in notes.items() for r in _note_requests(infos[tab].sheet_id, ns)]
-    marker_requests = [_block_request(infos[b.tab].sheet_id, b) for b in changes.marker]
+    note_requests += [r for tab, ns in notes.items() if not history.is_store(tab)
+                      for r in _note_requests(infos[tab].sheet_id, ns)]
+    # the store rows' chunks (gsheets_store) are the history itself: always in the final batch
+    kept_requests = [r for tab, ns in notes.items() if history.is_store(tab)
+                     for r in _note_requests(infos[tab].sheet_id, ns)]
+    # a log's oldest rows, archived by this write (engine/core/logs.py): deleted after every value is
+    # written (the appended rows move up under the header), in the final batch with the marker
+    dropped = [(tab, n) for tab, n in changes.drop_rows if n > 0 and (tab in infos or tab in book.sheets)]
+    drop_requests = [{"deleteDimension": {"range": {"sheetId": (infos.get(tab) or book.sheets[tab]).sheet_id,
+                                                    "dimension": "ROWS", "startIndex": 1, "endIndex": 1 + n}}}
+                     for tab, n in dropped]
+    marker_requests = kept_requests + drop_requests + [_block_request(infos[b.tab].sheet_id, b)
+                                                       for b in changes.marker]
     _refuse_merges(infos, per_tab, changes.marker)
     if changes.marker:
         _marker_evidence(evidence, changes.marker, before)
@@ -126,6 +138,10 @@ def plan_write(
 
     def commit() -> None:
         book.sheets.update(infos)
+        for tab, n in dropped:
+            info = book.sheets[tab]
+            book.sheets[tab] = SheetInfo(info.spreadsheet_id, info.sheet_id, tab, max(1, info.rows - n), info.cols,
+                                         info.hidden, info.merges)
         book.stale_stages = []
         book.lock = lock
 
@@ -136,7 +152,8 @@ def plan_write(
         requests = structural + content + note_requests + marker_requests
         return Plan([Batch(requests, evidence)], commit)
     late: list[dict[str, Any]] = []
-    if fixed > max_write_bytes // 2:
+    kept_bytes = len(_dumps({"requests": kept_requests})) if kept_requests else 0
+    if fixed - kept_bytes > max_write_bytes // 2:  # the history's notes stay in the final batch whatever
         # so many notes that they would crowd the final batch: they follow it, in batches of
         # their own (explanations of the numbers, not the state of the campaign)
         late, note_requests = note_requests, []

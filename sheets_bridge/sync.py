@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine import rulesets
-from engine.core import draw, ending, gc_pause, history, i18n, kept, meta, window
+from engine.core import draw, ending, gc_pause, history, i18n, kept, logs, meta, window
+from engine.core.audience import GM
 from engine.core.cursor import Calendar, Cursor, CursorError
 from engine.core.dice import commitment, cursor_seed
 from engine.core.errors import BackendError, CampaignError, UsageError
@@ -305,6 +306,7 @@ def _resolve(backend: Backend, turn: int | None, progress: Progress | None, stag
         result.changes.replace.insert(0, ReplaceTab(history.tab_of(tables), sec.history))
     announce_victory(result, rules.victory(applied_view(sec.tables, result.changes)))
     result.changes.replace += private_reports(backend, sec.tables, result.changes, rules)
+    logs.trim(tables, result.changes)  # the logs keep their last windows; older rows ride in the history
     refuse_leak(tables, result.changes, sec.value)
     if sec.notice:
         result.summary.setdefault("notices", []).append(sec.notice)
@@ -346,6 +348,8 @@ def declare_audiences(rules: Ruleset, tables: Tables, changes: Changeset) -> Non
     for tab in [*(r.tab for r in changes.replace), *(b.tab for b in changes.all_blocks())]:
         after.setdefault(tab, [])
     changes.audiences = {**rules.tab_audiences(after), **changes.audiences}
+    # the history is the GM's, whatever a game says of the tabs it does not know
+    changes.audiences.update((tab, GM) for tab in after if history.is_store(tab))
 
 
 def _audit(backend: Backend) -> list[str]:
@@ -438,6 +442,12 @@ def read(backend: Backend) -> Tables:
     if other is not None:  # a player's or the public book given for the campaign: no command runs on it
         raise book_mark.refusal(other[0], backend.location, other[1])
     return tables
+
+
+def read_all(backend: Backend) -> Tables:
+    """`read`, and what only history, rollback, verify and report read: the chunks of the history's
+    snapshots, where the backend keeps them (``Backend.stored``)."""
+    return backend.stored(read(backend))
 
 
 def _read(backend: Backend, p: Progress) -> Tables:

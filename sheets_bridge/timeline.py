@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.core import draw, history, i18n, kept, meta, tabs
+from engine.core import draw, history, i18n, kept, logs, meta, tabs
 from engine.core.cursor import Cursor
 from engine.core.dice import commitment, cursor_seed, drawn_secret
 from engine.core.errors import CampaignError, UsageError
@@ -40,14 +40,14 @@ from engine.core.tables import (
 
 from . import secrets
 from .base import Backend
-from .sync import _secret, cursor_of, exclusive, private_reports, read, refuse_leak, ruleset_of, settled
+from .sync import _secret, cursor_of, exclusive, private_reports, read_all, refuse_leak, ruleset_of, settled
 
 SeedLookup = Callable[[Tables, Cursor], "str | None"]
 
 
 def list_turns(backend: Backend) -> list[dict[str, Any]]:
     """The kept windows: turn, cursor (in the campaign's words: «3», «3:города»), snapshot hash and size."""
-    tables = read(backend)
+    tables = read_all(backend)
     kept = history.entries(tables)
     if not kept:
         return []
@@ -129,7 +129,7 @@ def _cursor(tables: Tables, at: Cursor | int | str) -> Cursor:
 
 
 def _rollback(backend: Backend, at: Cursor | int | str, reopen_orders: bool) -> Rolled:
-    real = read(backend)
+    real = read_all(backend)
     to = _cursor(real, at)
     sec = _secret(backend, real, need=False)
     tables = sec.tables
@@ -175,17 +175,19 @@ def _rollback(backend: Backend, at: Cursor | int | str, reopen_orders: bool) -> 
 
 def _restore(tables: Tables, snapshot: Tables, to: Cursor, changes: Changeset) -> None:
     """Every tab of the campaign back as `snapshot` holds it (a tab it has not is emptied; the
-    meta is the caller's), the history cut before `to`, the undone turns' notes gone."""
+    meta is the caller's), the history cut before `to` (and with it the log rows the undone windows
+    moved out: engine/core/logs.py), the undone turns' notes gone."""
     meta_tab = meta.meta_tab(snapshot)
     own = kept.KEPT.found_in(tables)
     for name, grid in snapshot.items():
-        if name == meta_tab or kept.KEPT.owns(name):
+        if name == meta_tab or kept.KEPT.owns(name) or history.is_store(name):
             continue
         changes.replace.append(ReplaceTab(name, [list(r) for r in grid]))
     for name in tables:
-        if name not in snapshot and not history.is_history(name) and name != own:
+        if name not in snapshot and not history.is_store(name) and name != own:
             changes.replace.append(ReplaceTab(name, []))
     changes.replace.append(ReplaceTab(history.tab_of(tables), history.history_grid(tables, keep_before=to)))
+
     # notes explain the numbers of the undone turns: they go (the next resolve writes new ones)
     changes.clear_notes += [name for name in snapshot if name in tables and name != meta_tab]
 
@@ -226,7 +228,7 @@ def _seed_of(tables: Tables, at: Cursor, lookup: SeedLookup | None) -> str | Non
     resolved before that cell existed, what the ruleset's `lookup` finds (in the live campaign)."""
     later = history.following(tables, at)
     after = later.tables() if later is not None else tables
-    return meta.revealed_seed(after) or (lookup(tables, at) if lookup is not None else None)
+    return meta.revealed_seed(after) or (lookup(logs.expanded(tables), at) if lookup is not None else None)
 
 
 def _commitment(tables: Tables) -> str | None:
@@ -346,11 +348,13 @@ def verify(backend: Backend, at: Cursor | int | str, seed_lookup: SeedLookup | N
     """Re-run window `at` («3», «3:города») from its snapshot with the revealed seed and compare with
     what was published. `seed_lookup` finds the seed of a campaign resolved before the meta kept it
     in its own cell (default: the ruleset's ``chronicle_seed``)."""
-    tables = read(backend)
+    tables = read_all(backend)
     at = _cursor(tables, at)
     turn = cursor_of(tables)[0].format(at, i18n.current()) if at.stage else str(at.turn)
     cid = meta.text(tables, meta.CAMPAIGN_ID)  # an old campaign's secret row reads as this id: never shown
-    before = settled(history.entry(tables, at, cursor_of(tables)[0], i18n.current()).tables(), cid)
+    # the campaign as it was when `at` was open, its logs whole (the rows archived before `at` put back)
+    before = settled(logs.expanded(tables, history.entry(tables, at, cursor_of(tables)[0], i18n.current()).tables(),
+                                   at), cid)
     rules = ruleset_of(before)
     seed = _seed_of(tables, at, seed_lookup or rules.chronicle_seed)
     if seed is None:
@@ -362,9 +366,10 @@ def verify(backend: Backend, at: Cursor | int | str, seed_lookup: SeedLookup | N
     result = rules.resolve(before, expect=at, seed=seed)
     again = apply_changes(before, result.changes)
     later = history.following(tables, at)
-    after = settled(later.tables() if later is not None else tables, cid)
+    after = settled(logs.expanded(tables, later.tables(), later.cursor) if later is not None
+                    else logs.expanded(tables), cid)
     diff = _first_difference(after, again, result.changes, rules) or _log_difference(
-        settled(tables, cid), after, again, result.changes, turn)
+        settled(logs.expanded(tables), cid), after, again, result.changes, turn)
     if diff:
         return Verdict(False, _("ход {turn} не совпадает с пересчётом: {diff}").format(turn=turn, diff=diff))
     return Verdict(True, _("ход {turn} подтверждён: зерно совпадает с опубликованным хэшем, пересчёт даёт те же "

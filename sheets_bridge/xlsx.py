@@ -52,7 +52,7 @@ from engine.core.errors import BackendError, CampaignError, Problem
 from engine.core.messages import _
 from engine.core.tables import Cell, Changeset, Chart, Formula, Grid, Tables, TabSpec, Validation, WorkbookSpec
 
-from . import xlsx_books, xlsx_inputs, xlsx_lock, xlsx_window
+from . import store_rows, xlsx_books, xlsx_inputs, xlsx_lock, xlsx_store, xlsx_window
 from .base import Backend
 from .book_mark import BookMark
 from .faults import backend_error
@@ -330,6 +330,7 @@ class XlsxBackend(Backend):
         """The lock, and first of all every book beside the campaign brought to the GM's window
         (xlsx_window: a run killed between the GM's save and its books left them behind)."""
         with xlsx_lock.exclusive(self.path, command):
+            xlsx_store.clean(self.path)  # a killed run's half-written snapshot file
             self._bring_books_up()
             yield
 
@@ -407,6 +408,10 @@ class XlsxBackend(Backend):
                  "(.xls, .ods, .csv) ({why}). Откройте его в Excel или LibreOffice и сохраните как «Книга Excel "
                  "(.xlsx)»{back}").format(path=self.path, why=why, back=back)
 
+    def stored(self, tables: Tables) -> Tables:
+        """The store tabs' chunks, from the files beside the campaign (xlsx_store)."""
+        return xlsx_store.stored(self.path, tables)
+
     def read(self) -> Tables:
         if not self._books_checked and self._wb is None and xlsx_window.keeps_books(self.path):
             # a reading command (history, verify, report) takes no lock of its own: the books are
@@ -430,6 +435,9 @@ class XlsxBackend(Backend):
         merged = _merged_conflicts(sheets, changes)
         if merged:
             raise CampaignError(merged)
+        # the store tabs' chunks go to files beside the campaign, before its save (xlsx_store)
+        changes, payloads = store_rows.lift(xlsx_store.migrated(sheets, changes, _grid_of))
+        xlsx_store.put(self.path, payloads)
 
         def sheet(name: str, spec: TabSpec | None = None) -> Worksheet:
             if name not in sheets:
@@ -451,6 +459,9 @@ class XlsxBackend(Backend):
             for dr, line in enumerate(block.values):
                 for dc, v in enumerate(line):
                     _put(ws, block.row + dr, block.col + dc, v)
+        for tab, n in changes.drop_rows:  # a log's oldest rows, archived by this write (engine/core/logs.py)
+            if tab in sheets and n > 0:
+                sheets[tab].delete_rows(2, n)
         for tab in changes.clear_notes:
             if tab in sheets:
                 for cell in list(sheets[tab]._cells.values()):

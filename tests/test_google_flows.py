@@ -200,7 +200,7 @@ def test_google_and_xlsx_end_up_cell_for_cell_alike(
     assert set(google_tables) - set(xlsx) == {REGISTRY_TAB}  # sheetIds of the tabs found: Google only (i15 p2)
     for name in xlsx:
         if name == history.HISTORY_TAB:  # snapshots of the tables as each backend read them
-            kept = [history.entries(t) for t in raw]
+            kept = [history.entries(sync.read_all(b.open())) for b in books]  # the snapshots' chunks too
             assert [e.turn for e in kept[0]] == [e.turn for e in kept[1]] == [1, 2]
             for a, b in zip(*kept):
                 google_snapshot = {k: v for k, v in b.tables().items() if k != REGISTRY_TAB}

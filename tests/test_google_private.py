@@ -20,7 +20,7 @@ from engine.core.errors import BackendError
 from engine.core.tables import AUDIENCE_GM, Changeset, ReplaceTab, Tables
 from engine.core.tabs import REGISTRY_TAB
 from engine.rulesets.ancient import ruleset
-from sheets_bridge import gsheets, gsheets_journal, secrets, sync, timeline
+from sheets_bridge import gsheets, gsheets_journal, gsheets_store, secrets, sync, timeline
 from sheets_bridge.google_http import GoogleNotFoundError, GooglePermissionError, make_client
 
 emulator_server = support.emulator_server
@@ -124,6 +124,7 @@ def test_check_and_resolve_read_each_spreadsheet_once_write_each_at_most_once_an
     sync.resolve(google.backend(public.spreadsheet_id), turn=1)
     single = google.backend(public.spreadsheet_id).read()
     assert set(private) == set(single)
+    private, single = (sync.read_all(google.backend(s)) for s in (created.spreadsheet_id, public.spreadsheet_id))
     for name in private:
         if name == REGISTRY_TAB:  # sheetIds of two different spreadsheets (issue 15, point 2)
             assert [r[:2] for r in private[name]] == [r[:2] for r in single[name]]
@@ -223,7 +224,8 @@ def _readable(google: GoogleEnv, identity: str, created: gsheets.CreatedCampaign
             ]
         out[f["id"]] = tables
         values = gsheets._absorb(f["id"], gsheets.get_spreadsheet(client, f["id"], gsheets.READ_FIELDS))[0]
-        if history.HISTORY_TAB in values:
+        if history.HISTORY_TAB in values:  # the snapshots' chunks are the notes of its rows (gsheets_store)
+            values = gsheets_store.stored(client, values, {}, f["id"])
             for e in history.entries(values):
                 out[f"{f['id']} snapshot {e.turn}"] = e.tables()
     return out

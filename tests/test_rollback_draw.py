@@ -237,7 +237,7 @@ def test_google_duo_both_modes_as_the_players_see_them(google: GoogleEnv, capsys
                                                                      "B": [["сбор", "добыть", "зерно", 5]]})))
     for _ in range(2):
         sync.resolve(google.backend(sid))
-    first_seed = _meta(history.entries(google.backend(sid).read())[1].tables())
+    first_seed = _meta(history.entries(sync.read_all(google.backend(sid)))[1].tables())
     assert _cli(capsys, "rollback", sid, *creds, "--to", "1:сбор")[0] == 0
     gm = google.backend(sid)
     tables = gm.read()

@@ -44,7 +44,7 @@ def test_i15_p7_no_cell_of_a_new_xlsx_holds_the_secret(tmp_path: Path) -> None:
     cid = meta.text(tables, meta.CAMPAIGN_ID)
     assert len(cid) == 32 and secrets.load(cid) == SECRET
     sync.resolve(XlsxBackend(path), turn=1)
-    assert not any(SECRET in v for v in _cells(XlsxBackend(path).read()))
+    assert not any(SECRET in v for v in _cells(sync.read_all(XlsxBackend(path))))
 
 
 def test_i15_p7_a_machine_without_the_secret_is_told_what_to_do(
@@ -109,16 +109,16 @@ def _legacy(path: Path) -> None:
 def test_i15_p7_an_old_campaign_moves_its_secret_to_the_store(tmp_path: Path) -> None:
     path = tmp_path / "old.xlsx"
     _legacy(path)
-    assert any(SECRET in v for v in _cells(XlsxBackend(path).read()))
+    assert any(SECRET in v for v in _cells(sync.read_all(XlsxBackend(path))))
     result = sync.resolve(XlsxBackend(path), turn=1)
     assert any("перенесён" in n for n in result.summary["notices"])
-    after = XlsxBackend(path).read()
+    after = sync.read_all(XlsxBackend(path))
     assert not any(SECRET in v for v in _cells(after))
     assert secrets.load(meta.text(after, meta.CAMPAIGN_ID)) == SECRET
     assert timeline.verify(XlsxBackend(path), 1).ok
     sync.resolve(XlsxBackend(path), turn=2)
     timeline.rollback(XlsxBackend(path), 1)  # the restored snapshot must not bring the secret back
-    back = XlsxBackend(path).read()
+    back = sync.read_all(XlsxBackend(path))
     assert not any(SECRET in v for v in _cells(back))
     assert meta.text(back, meta.CAMPAIGN_ID) == meta.text(after, meta.CAMPAIGN_ID)
     assert sync.resolve(XlsxBackend(path), turn=1).turn == 1
@@ -129,7 +129,7 @@ def test_i15_p7_rollback_of_an_old_campaign_keeps_the_secret(tmp_path: Path) -> 
     path = tmp_path / "old.xlsx"
     _legacy(path)
     timeline.rollback(XlsxBackend(path), 0)
-    back = XlsxBackend(path).read()
+    back = sync.read_all(XlsxBackend(path))
     assert not any(SECRET in v for v in _cells(back))
     assert secrets.load(meta.text(back, meta.CAMPAIGN_ID)) == SECRET
 

@@ -72,7 +72,7 @@ def test_i15_p8_next_orders_and_their_check_are_not_a_difference(resolved: Path)
 
 
 def test_i15_p8_a_damaged_snapshot_is_reported_in_words(resolved: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    e = history.entries(XlsxBackend(resolved).read())[0]
+    e = history.entries(sync.read_all(XlsxBackend(resolved)))[0]  # its chunks too (beside the campaign)
     _edit(resolved, history.HISTORY_TAB, e.row - 1, 3, "H4sIAAAAAAAA/этоне-base64")
     with pytest.raises(CampaignError, match=r"снимок хода 1 \(лист «_История», строка 2\) повреждён"):
         timeline.verify(XlsxBackend(resolved), 1)

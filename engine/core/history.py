@@ -11,6 +11,16 @@ number for a stage-less cursor -- as every snapshot before stages does, so old e
 unchanged -- and the cursor's key («3:cities», «12:battle:2») for a staged one. Snapshots are
 appended in the calendar's order, so "before a cursor" is "in an earlier row": the history needs
 no calendar.
+
+Where the snapshots are (issue 24, point 5): a snapshot holds every tab but the history itself, and
+the logs only as the campaign holds them -- their last windows (engine/core/logs.py): the rows a
+window's resolve moved out of its logs ride in the snapshot row of that same window, under the key
+:data:`MOVED`.  So a snapshot does not grow with the windows played, and a rollback that cuts the
+history cuts the moved rows of the windows undone with it.  The history is read by history,
+rollback, verify and report only: a backend may keep its chunks where its ordinary read does not go
+(.xlsx: files beside the campaign; Google: the cells' notes), and then its read gives only the
+index -- [key, sha256, parts] -- which is all check and resolve need (the kept cursors).
+``Backend.stored`` brings the chunks back.
 """
 
 from __future__ import annotations
@@ -34,6 +44,15 @@ HISTORY_TITLES = HISTORY.titles  # by the campaign's language
 HISTORY_TAB = HISTORY.ru
 title = HISTORY.title
 is_history = HISTORY.owns
+#: the key, in a snapshot row's packed JSON, of the rows that window's resolve moved out of its logs
+#: ({log tab: rows}); no tab can have this title in Excel ("[" is not allowed there)
+MOVED = "[logs]"
+
+
+def is_store(name: str) -> bool:
+    """Whether ``name`` is a tab whose rows carry packed chunks (the history): no snapshot holds it,
+    and a backend may keep its chunks out of its ordinary read."""
+    return HISTORY.owns(name)
 
 
 def tab_of(tables: Tables) -> str:
@@ -55,11 +74,19 @@ def _decode_cell(v: object) -> Cell:
     return v  # type: ignore[return-value]
 
 
-def pack(tables: Tables) -> tuple[str, list[str]]:
-    """(sha256, chunks) of a snapshot of every tab except the history itself."""
-    data = {
-        name: [[_encode_cell(c) for c in row] for row in grid] for name, grid in tables.items() if not is_history(name)
+def pack(tables: Tables, moved: Tables | None = None) -> tuple[str, list[str]]:
+    """(sha256, chunks) of a snapshot of every tab except the history itself, with the rows the
+    window's resolve moved out of its logs (`moved`, engine/core/logs.py) when there are any."""
+    data: dict[str, object] = {
+        name: [[_encode_cell(c) for c in row] for row in grid] for name, grid in tables.items() if not is_store(name)
     }
+    if moved:
+        data[MOVED] = {tab: [[_encode_cell(c) for c in row] for row in grid] for tab, grid in moved.items()}
+    return pack_data(data)
+
+
+def pack_data(data: object) -> tuple[str, list[str]]:
+    """(sha256 of the JSON, chunks of its gzip in base64) of any JSON-able data."""
     raw = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
     digest = hashlib.sha256(raw).hexdigest()
     text = base64.b64encode(gzip.compress(raw, mtime=0)).decode()
@@ -69,6 +96,17 @@ def pack(tables: Tables) -> tuple[str, list[str]]:
 def unpack(chunks: list[str], digest: str = "", where: str = "") -> Tables:
     """A snapshot back as tables; a damaged one is a CampaignError in words, naming `where`
     (e.g. «снимок хода 2: «_История», строка 3») -- never a zlib, base64 or JSON traceback."""
+    data = unpack_data(chunks, digest, where)
+    try:
+        return {str(name): [[_decode_cell(c) for c in row] for row in grid] for name, grid in data.items()
+                if name != MOVED}
+    except (ValueError, TypeError, AttributeError):
+        raise CampaignError(_("{where} повреждён: внутри не таблицы кампании").format(
+            where=where or _("снимок истории"))) from None
+
+
+def unpack_data(chunks: list[str], digest: str = "", where: str = "") -> dict:  # type: ignore[type-arg]
+    """The JSON object `pack_data` packed; damage is a CampaignError in words, naming `where`."""
     where = where or _("снимок истории")
     try:
         raw = gzip.decompress(base64.b64decode("".join(chunks), validate=True))
@@ -81,9 +119,11 @@ def unpack(chunks: list[str], digest: str = "", where: str = "") -> Tables:
                             .format(where=where, digest=digest[:12]))
     try:
         data = json.loads(raw)
-        return {str(name): [[_decode_cell(c) for c in row] for row in grid] for name, grid in data.items()}
-    except (ValueError, TypeError, AttributeError):
-        raise CampaignError(_("{where} повреждён: внутри не таблицы кампании").format(where=where)) from None
+    except ValueError:
+        data = None
+    if not isinstance(data, dict):
+        raise CampaignError(_("{where} повреждён: внутри не таблицы кампании").format(where=where))
+    return data
 
 
 @dataclass(frozen=True)
@@ -95,6 +135,7 @@ class Entry:
     chunks: list[str]
     row: int
     tab: str = HISTORY_TAB
+    parts: int = -1  # how many chunks the row says it has (-1: as many as `chunks`)
 
     @property
     def turn(self) -> int:
@@ -110,8 +151,31 @@ class Entry:
         text = _("снимок хода {turn} (лист «{tab}», строка {row})")
         return text.format(turn=self.cursor, tab=self.tab, row=self.row)
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the chunks are here: a backend that keeps them out of its ordinary read gives
+        only the index row until ``Backend.stored`` fetches them."""
+        return self.parts < 0 or (len(self.chunks) == self.parts and all(self.chunks))
+
     def tables(self) -> Tables:
-        return unpack(self.chunks, self.digest, self.where)
+        return unpack(self.payload(), self.digest, self.where)
+
+    def moved(self) -> Tables:
+        """The rows this window's resolve moved out of its logs, by log ({} for none; every snapshot
+        made before logs were trimmed holds its logs whole)."""
+        data = unpack_data(self.payload(), self.digest, self.where).get(MOVED) or {}
+        try:
+            return {str(tab): [[_decode_cell(c) for c in row] for row in rows] for tab, rows in data.items()}
+        except (TypeError, AttributeError):
+            raise CampaignError(_("{where} повреждён: внутри не таблицы кампании").format(where=self.where)) from None
+
+    def payload(self) -> list[str]:
+        """The chunks, refused in words when the read that found this row did not fetch them."""
+        if not self.loaded:
+            raise CampaignError(_("{where}: содержимое снимка не прочитано — оно хранится отдельно от листа, и "
+                                  "эту команду надо запускать через history, rollback, verify или report")
+                                .format(where=self.where))
+        return self.chunks
 
 
 def header() -> list[Cell]:
@@ -121,8 +185,12 @@ def header() -> list[Cell]:
 
 def entries(tables: Tables) -> list[Entry]:
     """The snapshots kept in a campaign, oldest first."""
+    return rows_of(tables, tab_of(tables))
+
+
+def rows_of(tables: Tables, tab: str) -> list[Entry]:
+    """The packed rows of a history tab, in the tab's order."""
     out: list[Entry] = []
-    tab = tab_of(tables)
     for r, row in enumerate(tables.get(tab, [])[1:], start=2):
         if not row or is_blank(row[0]):
             continue
@@ -133,7 +201,7 @@ def entries(tables: Tables) -> list[Entry]:
                                   "(частей) должны быть целые числа, а там {turn} и {parts}")
                                 .format(tab=tab, row=r, turn=repr(row[0]),
                                         parts=repr(row[2] if len(row) > 2 else None))) from None
-        out.append(Entry(cursor, str(row[1]), [str(c or "") for c in row[3 : 3 + n]], r, tab))
+        out.append(Entry(cursor, str(row[1]), [str(c or "") for c in row[3 : 3 + n]], r, tab, n))
     return out
 
 
@@ -177,14 +245,15 @@ def row_for(cursor: Cursor | int, tables: Tables) -> list[Cell]:
     return [cell_for(cursor), digest, len(chunks), *chunks]
 
 
-def history_grid(tables: Tables, keep_before: Cursor | int | None = None) -> Grid:
+def history_grid(tables: Tables, keep_before: Cursor | int | None = None, tab: str | None = None) -> Grid:
     """The history tab's rows, optionally only those kept before the snapshot of `keep_before`
     (earlier rows: snapshots are appended in the calendar's order); a stage-less `keep_before`
     keeps the turns before it, as before stages."""
+    tab = tab or tab_of(tables)
     rows: Grid = [header()]
-    kept = {e.row: e for e in entries(tables)}
+    kept = {e.row: e for e in rows_of(tables, tab)}
     stop = None if keep_before is None else _as_cursor(keep_before)
-    for r, row in enumerate(tables.get(tab_of(tables), [])[1:], start=2):
+    for r, row in enumerate(tables.get(tab, [])[1:], start=2):
         e = kept.get(r)
         if e is None:
             continue
@@ -196,6 +265,16 @@ def history_grid(tables: Tables, keep_before: Cursor | int | None = None) -> Gri
     return rows
 
 
+def rechunked(row: list[Cell], size: int) -> list[Cell]:
+    """A store row with its chunks cut again at `size` characters (its parts count follows): for a
+    backend whose place for chunks holds less than a cell (Google's notes, 30,000 characters)."""
+    if len(row) < 3 or not isinstance(row[2], int) or any(not isinstance(c, str) for c in row[3 : 3 + row[2]]):
+        return list(row)
+    text = "".join(str(c) for c in row[3 : 3 + row[2]])
+    chunks = [text[i : i + size] for i in range(0, len(text), size)] or [""]
+    return [row[0], row[1], len(chunks), *chunks]
+
+
 def rewritten(grid: Grid, change: Callable[[Tables], Tables]) -> Grid:
     """The history tab with every snapshot passed through `change` and packed again (its sha256
     follows the new content); rows that are not snapshots are kept as they are."""
@@ -204,5 +283,16 @@ def rewritten(grid: Grid, change: Callable[[Tables], Tables]) -> Grid:
     kept = {e.row: e for e in entries(tables)}
     for r, row in enumerate(grid[1:], start=2):
         e = kept.get(r)
-        out.append(row_for(e.cursor, change(e.tables())) if e is not None else list(row))
+        if e is None:
+            out.append(list(row))
+            continue
+        digest, chunks = pack(change(e.tables()), e.moved())
+        out.append([cell_for(e.cursor), digest, len(chunks), *chunks])
     return out
+
+
+def with_moved(row: list[Cell], moved: Tables) -> list[Cell]:
+    """A snapshot row packed again with the rows its window moved out of its logs."""
+    n = int(row[2])  # type: ignore[arg-type]
+    digest, chunks = pack(unpack([str(c) for c in row[3 : 3 + n]], str(row[1])), moved)
+    return [row[0], digest, len(chunks), *chunks]

@@ -279,9 +279,12 @@ class Changeset:
     # the game's view at this write (Ruleset.tab_audiences, filled by the bridge): tab -> who may read
     # it, over what the tab was given at creation; empty: the backend keeps what it recorded
     audiences: dict[str, Audience] = field(default_factory=dict)
+    # (tab, n): the n rows below a log's header deleted after every other change of the write, so the
+    # rows under them move up (engine/core/logs.py: a log keeps only its last windows in the campaign)
+    drop_rows: list[tuple[str, int]] = field(default_factory=list)
 
     def is_empty(self) -> bool:
-        return not (self.replace or self.blocks or self.marker or self.notes or self.clear_notes)
+        return not (self.replace or self.blocks or self.marker or self.notes or self.clear_notes or self.drop_rows)
 
     def all_blocks(self) -> Iterable[WriteBlock]:
         yield from self.blocks
@@ -335,4 +338,7 @@ def apply_changes(tables: Tables, changes: Changeset) -> Tables:
                 while len(row) <= c:
                     row.append(None)
                 row[c] = v
+    for tab, n in changes.drop_rows:
+        if tab in out:
+            del out[tab][1 : 1 + n]
     return {name: trim(grid) for name, grid in out.items()}
