@@ -88,13 +88,13 @@ def scenario_table(data: Mapping[str, Any], lang: str) -> dict[str, str]:
 @cache
 def _shipped_pairs() -> tuple[tuple[str, str], ...]:
     """Every (Russian, English) pair the templates and the shipped scenarios hold."""
-    import yaml
+    from engine.core import yamlload
 
     pairs = dict(template_table("en"))
     for p in sorted((_files() / "scenarios").iterdir(), key=lambda p: p.name):
         if p.name.endswith(".yaml"):
             with p.open(encoding="utf-8") as fh:
-                for ru, en in scenario_table(yaml.safe_load(fh) or {}, "en").items():
+                for ru, en in scenario_table(yamlload.safe_load(fh) or {}, "en").items():
                     pairs.setdefault(ru, en)
     return tuple(pairs.items())
 
