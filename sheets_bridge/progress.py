@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeElapsedColumn
-from rich.progress import Progress as RichBars
 
 from engine.core.messages import _
 
 from .google_quota import DRIVE, SHEETS_READ
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
 
 QUOTA_TASK = "quota"
 
@@ -56,6 +57,9 @@ class RichProgress:
     """Progress bars drawn by rich on stderr."""
 
     def __init__(self, console: Console | None = None) -> None:
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import Progress as RichBars  # only a command someone watches draws bars
+
         console = console or Console(stderr=True, width=100)
         self.bars = RichBars(
             TextColumn("{task.description:<24}"),
