@@ -225,7 +225,7 @@ def check(backend: Backend, progress: Progress | None = None, turn: int | None =
     With ``turn`` and/or ``stage`` (as resolve takes them) only if that window is the open one: else
     TurnMismatch in the campaign's language, nothing written (engine/core/window.py).
     A check needs no secret: it draws no dice (issue 15, point 6)."""
-    with exclusive(backend, "check"):
+    with gc_pause.paused(), exclusive(backend, "check"):  # the read and the write too (engine/core/gc_pause.py)
         return _check(backend, progress, turn, stage)
 
 
@@ -266,7 +266,7 @@ def resolve(backend: Backend, turn: int | None = None, progress: Progress | None
     A resolved window asked again raises TurnMismatch before anything is written; so does a secret
     that is missing here or does not match the published commitment (then nothing is written).
     """
-    with exclusive(backend, "resolve"):
+    with gc_pause.paused(), exclusive(backend, "resolve"):
         return _resolve(backend, turn, progress, stage)
 
 
