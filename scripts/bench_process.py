@@ -2,7 +2,7 @@
 """The whole `strategos check` and `strategos resolve` processes on each game's demo against the
 openpyxl floor: a process that only loads and saves the same workbooks (issue 24, point 7).
 
-    python scripts/bench_process.py [--runs N] [--games ancient,civ1] [--json]
+    python scripts/bench_process.py [--runs N] [--games ancient,civ1] [--json] [--baseline CHECKOUT]
 
 For each registered game a fresh demo campaign is made as `strategos new` makes it, with the game's
 sample orders written into it (what `strategos demo` checks and resolves).  Each run then times,
@@ -19,6 +19,7 @@ is the command's median over the floor's.  The runs alternate the three processe
 machine slows all of them alike.  The children run with the bytecode cache on (an installed
 program has its .pyc files; PYTHONDONTWRITEBYTECODE would make every command compile the whole
 program again) in a cache folder of this run, after one run that fills it and is not counted.
+With ``--baseline`` another checkout's commands (say, main's) run in the same rounds: A/B in one run.
 """
 
 from __future__ import annotations
@@ -61,40 +62,46 @@ def demo_folder(game: str, folder: Path) -> Path:
     return path
 
 
-def child_env(cache: Path) -> dict[str, str]:
-    """The children's environment: this one, with the bytecode cache on, in `cache`."""
+def child_env(cache: Path, root: Path = ROOT) -> dict[str, str]:
+    """The children's environment: this one, with the bytecode cache on, in `cache`, and the
+    program of the checkout `root` first on the path."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = str(cache)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH", "")]))
     return env
 
 
-def timed(args: list[str], env: dict[str, str]) -> tuple[float, float]:
+def timed(args: list[str], env: dict[str, str], cwd: Path = ROOT) -> tuple[float, float]:
     """(wall, CPU) seconds of a child process; it must succeed."""
     before, start = os.times(), time.perf_counter()
-    subprocess.run(args, check=True, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    subprocess.run(args, check=True, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall, after = time.perf_counter() - start, os.times()
     return wall, (after.children_user - before.children_user) + (after.children_system - before.children_system)
 
 
-def bench_game(game: str, runs: int) -> dict[str, Any]:
-    """The medians of `runs` runs of the floor, check and resolve on `game`'s demo, and the ratios."""
+def bench_game(game: str, runs: int, baseline: Path | None = None) -> dict[str, Any]:
+    """The medians of `runs` runs of the floor, check and resolve on `game`'s demo, and the ratios;
+    with `baseline`, that checkout's check and resolve too ("check@base", "resolve@base")."""
+    roots = {"": ROOT, **({"@base": baseline} if baseline else {})}
     with tempfile.TemporaryDirectory() as tmp:
         base, work = Path(tmp) / "base", Path(tmp) / "work"
         base.mkdir()
         demo_folder(game, base)
         books = sorted(p.relative_to(base) for p in base.rglob("*.xlsx"))
-        env = child_env(Path(tmp) / "pycache")
-        seen: dict[str, list[tuple[float, float]]] = {"floor": [], **{c: [] for c in COMMANDS}}
+        envs = {tag: child_env(Path(tmp) / f"pycache{tag}", root) for tag, root in roots.items()}
+        seen: dict[str, list[tuple[float, float]]] = {"floor": []}
+        seen.update({c + tag: [] for tag in roots for c in COMMANDS})
         for run in range(runs + 1):  # the first run fills the bytecode cache: not counted
             for what in seen:
                 shutil.rmtree(work, ignore_errors=True)
                 shutil.copytree(base, work)
+                command, _at, tag = what.partition("@")
+                tag = _at + tag
                 if what == "floor":
                     args = [sys.executable, "-c", FLOOR, *(str(work / b) for b in books)]
                 else:
-                    args = [sys.executable, "-m", "sheets_bridge.cli", what, str(work / "demo.xlsx")]
-                took = timed(args, env)
+                    args = [sys.executable, "-m", "sheets_bridge.cli", command, str(work / "demo.xlsx")]
+                took = timed(args, envs.get(tag, envs[""]), roots.get(tag, ROOT))
                 if run:
                     seen[what].append(took)
         size = sum((base / b).stat().st_size for b in books)
@@ -102,9 +109,9 @@ def bench_game(game: str, runs: int) -> dict[str, Any]:
     for what, times in seen.items():
         out[what] = {"wall_s": statistics.median(w for w, _c in times),
                      "cpu_s": statistics.median(c for _w, c in times)}
-    for what in COMMANDS:
-        out[what]["wall_ratio"] = out[what]["wall_s"] / out["floor"]["wall_s"]
-        out[what]["cpu_ratio"] = out[what]["cpu_s"] / out["floor"]["cpu_s"] if out["floor"]["cpu_s"] else None
+        if what != "floor":
+            out[what]["wall_ratio"] = out[what]["wall_s"] / out["floor"]["wall_s"]
+            out[what]["cpu_ratio"] = out[what]["cpu_s"] / out["floor"]["cpu_s"] if out["floor"]["cpu_s"] else None
     return out
 
 
@@ -128,13 +135,17 @@ def table(results: list[dict[str, Any]]) -> str:
              "resolve: wall / CPU, s | resolve ratio: wall / CPU |",
              "|---|---:|---:|---:|---:|---:|---:|"]
     for r in results:
-        cells = [f"{r['game']} ({r['books']} {'book' if r['books'] == 1 else 'books'})", f"{r['bytes'] / 1024:.0f}",
-                 f"{r['floor']['wall_s']:.2f} / {r['floor']['cpu_s']:.2f}"]
-        for what in COMMANDS:
-            x = r[what]
-            cpu = f"{x['cpu_ratio']:.2f}" if x["cpu_ratio"] is not None else "–"
-            cells += [f"{x['wall_s']:.2f} / {x['cpu_s']:.2f}", f"{x['wall_ratio']:.2f} / {cpu}"]
-        lines.append("| " + " | ".join(cells) + " |")
+        for tag in ("", "@base"):
+            if "check" + tag not in r:
+                continue
+            name = f"{r['game']} ({r['books']} {'book' if r['books'] == 1 else 'books'})"
+            cells = [name + (", baseline" if tag else ""), f"{r['bytes'] / 1024:.0f}",
+                     f"{r['floor']['wall_s']:.2f} / {r['floor']['cpu_s']:.2f}"]
+            for what in COMMANDS:
+                x = r[what + tag]
+                cpu = f"{x['cpu_ratio']:.2f}" if x["cpu_ratio"] is not None else "–"
+                cells += [f"{x['wall_s']:.2f} / {x['cpu_s']:.2f}", f"{x['wall_ratio']:.2f} / {cpu}"]
+            lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -143,8 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--runs", type=int, default=7, help="counted runs of each process (median; default 7)")
     p.add_argument("--games", default=",".join(rulesets.names()), help="games whose demo is measured (all)")
     p.add_argument("--json", action="store_true", help="print {results, targets} as JSON")
+    p.add_argument("--baseline", type=Path, metavar="CHECKOUT",
+                   help="also time this checkout's check and resolve in the same runs (e.g. main's)")
     args = p.parse_args(argv)
-    results = [bench_game(g.strip(), max(args.runs, 1)) for g in args.games.split(",") if g.strip()]
+    results = [bench_game(g.strip(), max(args.runs, 1), args.baseline) for g in args.games.split(",") if g.strip()]
     goals = targets(results)
     if args.json:
         print(json.dumps({"results": results, "targets": goals}, ensure_ascii=False, indent=1))

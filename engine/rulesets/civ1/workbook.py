@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-from engine.core import history, meta, yamlload
+from engine.core import history, meta
 from engine.core.audience import GM, PUBLIC, player
 from engine.core.cursor import Cursor
 from engine.core.dice import commitment, cursor_seed
@@ -46,6 +46,8 @@ def scenario_data(name: str) -> dict[str, Any]:
     path = resources.files("templates") / "civ1" / "scenarios" / f"{name}.yaml"
     if not path.is_file():
         raise CampaignError(f"у «Цивилизации» нет сценария «{name}»; есть: demo")
+    from engine.core import yamlload  # only a new campaign reads its scenario: no YAML for a check
+
     data: dict[str, Any] = yamlload.safe_load(path.read_text(encoding="utf-8"))
     return data
 
