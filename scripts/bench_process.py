@@ -2,7 +2,7 @@
 """The whole `strategos check` and `strategos resolve` processes on each game's demo against the
 openpyxl floor: a process that only loads and saves the same workbooks (issue 24, point 7).
 
-    python scripts/bench_process.py [--runs N] [--games ancient,civ1] [--json] [--baseline CHECKOUT]
+    python scripts/bench_process.py [--runs N] [--games NAME,NAME] [--json] [--baseline CHECKOUT]
 
 For each registered game a fresh demo campaign is made as `strategos new` makes it, with the game's
 sample orders written into it (what `strategos demo` checks and resolves).  Each run then times,

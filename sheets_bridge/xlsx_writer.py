@@ -1,7 +1,7 @@
 """openpyxl's workbook writer with each worksheet's XML kept in memory and its cells written fast.
 
 openpyxl writes every worksheet to a temporary file of its own, copies that file into the
-archive and deletes it: three file operations per tab (the ancient demo has 51 tabs), a tenth of
+archive and deletes it: three file operations per tab (a demo campaign may have 51 tabs), a tenth of
 the CPU of a save and more of its wall time on a slow or busy disk.  This writer hands each
 worksheet's XML to the archive from memory.
 
