@@ -15,13 +15,8 @@ import os
 import re
 import sys
 from collections.abc import Iterator, Mapping, Sequence
-from importlib import metadata
 from pathlib import Path
-from typing import IO, Any
-
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
+from typing import IO, TYPE_CHECKING, Any
 
 from engine import rulesets
 from engine.core import i18n, inert, meta
@@ -31,9 +26,16 @@ from engine.core.orders import STATUS_TEXT, Status
 from engine.core.ruleset import SyncResult
 from engine.core.tables import WorkbookSpec
 
-from . import argparse_texts, commands, faults, google_quota, progress, sync, xlsx_lock
-from .progress import RichProgress
+from . import argparse_texts, commands, faults, progress, sync, xlsx_lock
 from .xlsx import XlsxBackend
+
+if TYPE_CHECKING:  # rich, the bars and the version's metadata are imported where they are used: a
+    # check or resolve for a script (--json, --quiet) or without a terminal draws no bars and prints
+    # no table, and no command but --version reads the package metadata (docs/benchmarks.md)
+    from rich.console import Console
+    from rich.table import Table
+
+    from .progress import RichProgress
 
 
 class _Parser(argparse.ArgumentParser):
@@ -45,6 +47,8 @@ class _Parser(argparse.ArgumentParser):
 
 def version() -> str:
     """The installed package's version (the checkout's pyproject.toml when it is not installed)."""
+    from importlib import metadata
+
     try:
         return metadata.version("strategos")
     except metadata.PackageNotFoundError:
@@ -53,12 +57,21 @@ def version() -> str:
         return found.group(1) if found else "0"
 
 
+class _Version(argparse.Action):
+    """--version: print «strategos X.Y.Z» and exit, reading the version only then (argparse's own
+    "version" action wants the text when the parser is built, i.e. on every command)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        print(f"strategos {version()}")  # on stdout, as argparse's own action prints it
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line, with every help text in the current language (build it inside `i18n.using`)."""
     argparse_texts.install()
     p = _Parser(prog="strategos", description=_("Strategos — инструменты ведущего для форумных стратегий."))
-    p.add_argument("--version", action="version", version=f"strategos {version()}",
-                   help=_("показать версию программы и выйти"))
+    p.add_argument("--version", action=_Version, nargs=0, help=_("показать версию программы и выйти"))
     sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar=_("КОМАНДА"),
                            help=_("одна из команд ниже; «strategos КОМАНДА --help» описывает её"))
 
@@ -252,6 +265,8 @@ def _counts(counts: dict[str, int]) -> str:
 
 def _print_summary(result: Any, out: IO[str]) -> None:
     """What a turn did, for the GM's eyes, on `out` at the terminal's width (at least 100 columns)."""
+    from rich.console import Console
+
     print_summary(result.summary, Console(file=out, width=max(100, Console(file=out).width), highlight=False))
 
 
@@ -261,6 +276,8 @@ FULL_RESOURCES = 2  # up to this many resources the table has four columns each;
 def print_summary(s: Mapping[str, Any], console: Console) -> None:
     """A window's summary (engine/core/summary.py): the heading naming the window, the order counts,
     the warnings and a table of the played sides."""
+    from rich.markup import escape
+
     heading = _("Проверен ход {turn}.") if s["mode"] == "check" else _("Разрешён ход {turn}.")
     console.print(heading.format(turn=s.get("cursor") or s["turn"]))  # a staged game's window: «1:города»
     for notice in s.get("notices") or ():  # e.g. the secret moved to the GM's store
@@ -289,6 +306,9 @@ def summary_table(s: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]) -> Ta
     closing) while there are at most FULL_RESOURCES of them; with more, which would not fit a
     terminal, one column each with the closing balance and the turn's change («7 (+2)»).  The game's
     own figures (its "columns") follow when every side has them."""
+    from rich.markup import escape
+    from rich.table import Table
+
     resources = s.get("resources") or []
     full = len(resources) <= FULL_RESOURCES
     table = Table(title=None, header_style="bold", show_footer=s["mode"] == "resolve" and len(rows) > 1,
@@ -363,6 +383,8 @@ def _progress(args: argparse.Namespace) -> RichProgress | None:
     """Bars on stderr for a person at a terminal; none for scripts (--quiet, --json)."""
     if args.json or args.quiet or not progress.visible():
         return None
+    from .progress import RichProgress
+
     return RichProgress()
 
 
@@ -373,6 +395,8 @@ def _quota_bars(args: argparse.Namespace) -> Iterator[None]:
     if bars is None:
         yield
         return
+    from . import google_quota
+
     with bars.shown(), google_quota.showing_waits(bars.quota_wait):
         yield
 
@@ -385,6 +409,8 @@ def _sync(args: argparse.Namespace) -> SyncResult:
         if args.command == "check":
             return sync.check(backend, turn=args.turn, stage=args.stage)
         return sync.resolve(backend, turn=args.turn, stage=args.stage)
+    from . import google_quota
+
     with bars.shown(), google_quota.showing_waits(bars.quota_wait):  # a wait for Google's quota on its bar
         if args.command == "check":
             return sync.check(backend, progress=bars, turn=args.turn, stage=args.stage)

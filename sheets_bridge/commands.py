@@ -18,7 +18,7 @@ from engine.core.cursor import Cursor
 from engine.core.errors import UsageError
 from engine.core.messages import _
 
-from . import argparse_texts, faults, secrets, sync, timeline
+from . import argparse_texts, faults, secrets, sync
 
 COMMANDS = ("history", "rollback", "verify", "report", "secret")
 
@@ -79,6 +79,8 @@ def add_parsers(sub: Any, campaign: Callable[[argparse.ArgumentParser], None]) -
 
 def run(args: argparse.Namespace, options: sync.Options | None = None) -> int:
     """Run one of `COMMANDS` on the campaign `args.target`, reached with `options` (Google credentials)."""
+    from . import timeline  # imported by these commands only, not by every check and resolve
+
     backend = sync.open_backend(args.target, options or sync.Options(credentials=getattr(args, "credentials", None)))
     if args.command == "secret":
         return _secret_command(backend, args)
@@ -127,6 +129,8 @@ def run(args: argparse.Namespace, options: sync.Options | None = None) -> int:
 def _report(backend: Any, args: argparse.Namespace) -> int:
     """`report`: the forum post of a turn (to the screen or --out, with the chart beside it) and,
     with --players, each played side's own report; all of it the campaign's ruleset's words."""
+    from . import timeline
+
     if args.limit < posts.MIN_LIMIT:
         raise UsageError(_("--limit: пост не короче {least} знаков, а не {limit}").format(least=posts.MIN_LIMIT,
                                                                                         limit=args.limit))

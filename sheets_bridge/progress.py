@@ -10,15 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Protocol
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, TaskID, TextColumn, TimeElapsedColumn
-from rich.progress import Progress as RichBars
+from typing import TYPE_CHECKING, Protocol
 
 from engine.core.messages import _
 
 from .google_quota import DRIVE, SHEETS_READ
+
+if TYPE_CHECKING:  # rich is imported by the bars themselves: a run nobody watches needs none of it
+    from rich.console import Console
+    from rich.progress import TaskID
 
 QUOTA_TASK = "quota"
 
@@ -56,6 +56,10 @@ class RichProgress:
     """Progress bars drawn by rich on stderr."""
 
     def __init__(self, console: Console | None = None) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import Progress as RichBars
+
         console = console or Console(stderr=True, width=100)
         self.bars = RichBars(
             TextColumn("{task.description:<24}"),
@@ -109,4 +113,6 @@ def quota_text(seconds: float, kind: str, limit: int) -> str:
 
 def visible() -> bool:
     """Whether bars make sense: stderr is a terminal."""
+    from rich.console import Console
+
     return Console(stderr=True).is_terminal

@@ -227,7 +227,7 @@ def check(backend: Backend, progress: Progress | None = None, turn: int | None =
     TurnMismatch in the campaign's language, nothing written (engine/core/window.py).
     A check needs no secret: it draws no dice (issue 15, point 6). A finished campaign (its meta says
     «Игра окончена») is refused with a GameOver naming why and what still works (engine/core/ending.py)."""
-    with exclusive(backend, "check"):
+    with gc_pause.paused(), exclusive(backend, "check"):  # the read and the write too (engine/core/gc_pause.py)
         return _check(backend, progress, turn, stage)
 
 
@@ -270,7 +270,7 @@ def resolve(backend: Backend, turn: int | None = None, progress: Progress | None
     that is missing here or does not match the published commitment (then nothing is written), and
     so does a finished campaign (GameOver: engine/core/ending.py).
     """
-    with exclusive(backend, "resolve"):
+    with gc_pause.paused(), exclusive(backend, "resolve"):
         return _resolve(backend, turn, progress, stage)
 
 

@@ -44,7 +44,6 @@ from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
-from openpyxl.writer.excel import ExcelWriter
 
 from engine.core import audience, fit
 from engine.core.audience import Audience
@@ -52,7 +51,7 @@ from engine.core.errors import BackendError, CampaignError, Problem
 from engine.core.messages import _
 from engine.core.tables import Cell, Changeset, Chart, Formula, Grid, Tables, TabSpec, Validation, WorkbookSpec
 
-from . import store_rows, xlsx_books, xlsx_inputs, xlsx_lock, xlsx_store, xlsx_window
+from . import store_rows, xlsx_books, xlsx_inputs, xlsx_lock, xlsx_store, xlsx_window, xlsx_writer
 from .base import Backend
 from .book_mark import BookMark
 from .faults import backend_error
@@ -170,7 +169,8 @@ def _changed_on_disk(path: Path) -> BackendError:
 
 
 def save_workbook(wb: Workbook, path: Path) -> None:
-    """openpyxl's ``Workbook.save`` with its zip archive closed by us whatever happens.
+    """openpyxl's ``Workbook.save`` with its zip archive closed by us whatever happens (and its
+    worksheets written from memory: sheets_bridge/xlsx_writer.py).
 
     When the save fails half-way (a full disk), openpyxl leaves its ``ZipFile`` open; garbage
     collection then closes it, that close writes the archive's directory to the same full disk,
@@ -180,7 +180,7 @@ def save_workbook(wb: Workbook, path: Path) -> None:
     archive = zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED, allowZip64=True)
     try:
         wb.properties.modified = datetime.datetime.now(tz=datetime.timezone.utc).replace(tzinfo=None)
-        ExcelWriter(wb, archive).save()  # closes the archive when everything is written
+        xlsx_writer.Writer(wb, archive).save()  # closes the archive when everything is written
     except BaseException:
         _abandon(archive)
         raise

@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -109,8 +108,18 @@ def _holder(path: Path) -> str:
         return ""
 
 
+def _host() -> str:
+    """This machine's name (uname's, which is what gethostname returns on POSIX; socket's elsewhere,
+    imported only there)."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename
+    import socket
+
+    return socket.gethostname()
+
+
 def _note_holder(path: Path, command: str) -> None:
-    info = {"command": command, "pid": os.getpid(), "host": socket.gethostname(),
+    info = {"command": command, "pid": os.getpid(), "host": _host(),
             "since": time.strftime("%H:%M:%S %d.%m.%Y")}
     with contextlib.suppress(OSError):  # only the refusal message needs it
         _holder_file(path).write_text(json.dumps(info, ensure_ascii=False), encoding="utf-8")

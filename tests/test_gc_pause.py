@@ -50,3 +50,28 @@ def test_check_and_resolve_compute_the_window_with_the_collector_off(
     sync.resolve(XlsxBackend(campaign), turn=1)
     assert seen == [("check", False), ("resolve", False)]
     assert gc.isenabled()
+
+
+def test_check_and_resolve_read_and_write_the_workbook_with_the_collector_off(
+    campaign: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sheets_bridge import xlsx
+
+    seen: list[tuple[str, bool]] = []
+    real_load, real_save = xlsx.openpyxl.load_workbook, xlsx.save_workbook
+
+    def load(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(("load", gc.isenabled()))
+        return real_load(*args, **kwargs)
+
+    def save(*args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(("save", gc.isenabled()))
+        return real_save(*args, **kwargs)
+
+    monkeypatch.setattr(xlsx.openpyxl, "load_workbook", load)
+    monkeypatch.setattr(xlsx, "save_workbook", save)
+    sync.check(XlsxBackend(campaign))
+    sync.resolve(XlsxBackend(campaign), turn=1)
+    assert seen and {name for name, _on in seen} == {"load", "save"}
+    assert not any(on for _name, on in seen), seen
+    assert gc.isenabled()

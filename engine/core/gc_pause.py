@@ -5,7 +5,9 @@ the facts, the changeset) and makes almost no cycles: reference counting frees w
 collector would still walk the growing heap again and again — about a fifth of the CPU time of a
 500-side window, and more as campaigns grow (docs/benchmarks.md).  So the bridge, and the
 benchmarks that time the engine as the bridge runs it, compute a window with the collector off;
-it is switched back on (if it was on) and run once when the window is done.
+it is switched back on (if it was on) when the window is done.  The bridge keeps it off for a
+check's or a resolve's read and write as well: loading and saving a workbook builds an object per
+cell and per style, again without cycles (about 2% of the whole `strategos check` of a demo).
 """
 
 from __future__ import annotations

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from . import po
+
 SOURCE = "ru"  # the language the msgids are written in
 LANGUAGES = ("ru", "en")
 
@@ -91,25 +93,13 @@ class _Catalogue:
 
 @cache
 def _load(localedir: str, domain: str, lang: str) -> _Catalogue:
-    """The translated, non-fuzzy entries of ``<localedir>/<lang>/LC_MESSAGES/<domain>.po``."""
-    from babel.messages.pofile import read_po
-
+    """The translated, non-fuzzy entries of ``<localedir>/<lang>/LC_MESSAGES/<domain>.po`` (read by
+    engine/core/po.py as babel reads them, without babel's import on every command)."""
     path = Path(localedir) / lang / "LC_MESSAGES" / f"{domain}.po"
-    out = _Catalogue()
     if not path.exists():
-        return out
-    with path.open("rb") as fh:
-        catalog = read_po(fh, locale=lang)
-    for m in catalog:
-        if not m.id or m.fuzzy:
-            continue
-        if isinstance(m.id, (list, tuple)):
-            forms = tuple(m.string) if isinstance(m.string, (list, tuple)) else (m.string,)
-            if all(forms):
-                out.plural[(m.context, m.id[0])] = forms
-        elif m.string:
-            out.singular[(m.context, m.id)] = m.string
-    return out
+        return _Catalogue()
+    singular, plural = po.translations(path.read_text(encoding="utf-8"), lang)
+    return _Catalogue(singular, plural)
 
 
 def _english_plural(n: float) -> int:

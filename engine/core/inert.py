@@ -25,7 +25,6 @@ spreadsheet: an invisible zero-width space before it, a backslash in Markdown.
 
 from __future__ import annotations
 
-import html as _html
 import re
 from collections.abc import Callable
 from fractions import Fraction
@@ -81,6 +80,8 @@ def markdown(value: object) -> str:
 
 def html(value: object) -> str:
     """``value`` inert in HTML (and in an HTML block of a Markdown file)."""
+    import html as _html  # its entity table is imported only where HTML is written
+
     s = _html.escape(_text(value), quote=True)
     return ZWSP + s if _formula(s) else s
 

@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from rapidfuzz import fuzz, process
-
 from .messages import _
 
 # Latin letters that look like Cyrillic ones; both sides of a match are folded the same way.
@@ -108,6 +106,8 @@ class NameIndex:
         query = fold(text)
         if not query or not self._by_key:
             return []
+        from rapidfuzz import fuzz, process  # only a name not found pays its import
+
         scores: dict[str, float] = {}
 
         def note(key: str, score: float) -> None:

@@ -19,7 +19,7 @@ import csv
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -88,13 +88,13 @@ def scenario_table(data: Mapping[str, Any], lang: str) -> dict[str, str]:
 @cache
 def _shipped_pairs() -> tuple[tuple[str, str], ...]:
     """Every (Russian, English) pair the templates and the shipped scenarios hold."""
-    import yaml
+    from engine.core import yamlload
 
     pairs = dict(template_table("en"))
     for p in sorted((_files() / "scenarios").iterdir(), key=lambda p: p.name):
         if p.name.endswith(".yaml"):
             with p.open(encoding="utf-8") as fh:
-                for ru, en in scenario_table(yaml.safe_load(fh) or {}, "en").items():
+                for ru, en in scenario_table(yamlload.safe_load(fh) or {}, "en").items():
                     pairs.setdefault(ru, en)
     return tuple(pairs.items())
 
@@ -114,9 +114,12 @@ def _both_ways() -> tuple[Translator, Translator]:
     return Translator(dict(pairs)), Translator({en: ru for ru, en in reversed(pairs)})
 
 
+@lru_cache(maxsize=8192)
 def aliases(name: str) -> tuple[str, ...]:
     """The name's equivalents in the other language that the templates know: «Рим» ↔ «Rome», and
-    a composed name word by word, «Рим: 1-я армия» ↔ «Rome: 1st army»."""
+    a composed name word by word, «Рим: 1-я армия» ↔ «Rome: 1st army».  Kept per name: the shipped
+    tables do not change while the program runs, and a decode asks the same names again and again
+    (every form of government for every state's government cell)."""
     out = list(_alias_index().get(fold(name), ()))
     for tr in _both_ways():
         other = tr.text(str(name))
@@ -143,8 +146,11 @@ class Translator:
     def __init__(self, table: Mapping[str, str]) -> None:
         self.table = dict(table)
         keys = sorted(self.table, key=len, reverse=True)
+        # one pair of word-boundary guards around the alternation (longest names first): the same
+        # matches as a guard pair per name, compiled and searched several times faster
         self._pattern = (
-            re.compile("|".join(rf"(?<!\w){re.escape(k)}(?!\w)" for k in keys), re.IGNORECASE) if keys else None
+            re.compile(r"(?<!\w)(?:" + "|".join(re.escape(k) for k in keys) + r")(?!\w)", re.IGNORECASE)
+            if keys else None
         )
         self._folded = {k.lower(): v for k, v in self.table.items()}
 

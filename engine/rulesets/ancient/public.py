@@ -12,8 +12,6 @@ from collections import defaultdict
 from collections.abc import Iterable
 from fractions import Fraction
 
-import pandas as pd
-
 from engine.core import i18n
 from engine.core.ledger import LedgerEntry, Resource
 from engine.core.money import fmt, to_cell
@@ -156,19 +154,11 @@ def balance(
     lines: dict[str, list[LedgerEntry]] = defaultdict(list)
     for e in money:
         lines[e.state].append(e)
-    frame = pd.DataFrame(
-        {
-            "state": [e.state for e in money],
-            "category": [e.category for e in money],
-            "side": ["in" if e.amount > 0 else "out" for e in money],
-            "amount": pd.Series([e.amount for e in money], dtype=object),
-        }
-    )
-    pivot = frame.groupby(["state", "side", "category"])["amount"].sum() if money else None
+    # per state, (side, category) -> the sum of its money lines (exact fractions; no table library needed)
     sums: dict[str, dict[tuple[str, str], Fraction]] = defaultdict(dict)
-    if pivot is not None:
-        for (state, side, category), value in pivot.items():
-            sums[state][(side, category)] = Fraction(value)
+    for e in money:
+        key = ("in" if e.amount > 0 else "out", e.category)
+        sums[e.state][key] = sums[e.state].get(key, Fraction(0)) + Fraction(e.amount)
     by_owner = after.by_owner()
     names = list(after.states)
     if sort_key == 1:

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import yaml
-
+from engine.core import yamlload
 from engine.core.grammar import GRAMMAR, Name, agree, count, inflect
 
 from .templates import _files
@@ -21,7 +20,7 @@ __all__ = ["Name", "agree", "count", "inflect", "load_forms"]
 def load_forms() -> int:
     """Adds the ruleset's name forms to the shared grammar once; returns how many names it has."""
     with (_files() / "grammar_ru.yaml").open(encoding="utf-8") as fh:
-        data = yaml.safe_load(fh) or {}
+        data = yamlload.safe_load(fh) or {}
     names = data.get("names") or {}
     GRAMMAR.add_forms(names)
     return len(names)

@@ -6,8 +6,7 @@ import csv
 from importlib import resources
 from typing import Any
 
-import yaml
-
+from engine.core import yamlload
 from engine.core.errors import CampaignError
 from engine.core.layout import Layout
 from engine.core.tables import Cell, Grid
@@ -87,5 +86,5 @@ def load_scenario(name: str) -> dict[str, Any]:
     if not path.is_file():
         raise CampaignError(_("нет сценария «{name}»; есть: {known}").format(name=name, known=", ".join(scenarios())))
     with path.open(encoding="utf-8") as fh:
-        data: dict[str, Any] = yaml.safe_load(fh)
+        data: dict[str, Any] = yamlload.safe_load(fh)
     return data

@@ -11,8 +11,6 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any
 
-import yaml
-
 from engine.core import history, meta
 from engine.core.audience import GM, PUBLIC, player
 from engine.core.cursor import Cursor
@@ -48,7 +46,9 @@ def scenario_data(name: str) -> dict[str, Any]:
     path = resources.files("templates") / "civ1" / "scenarios" / f"{name}.yaml"
     if not path.is_file():
         raise CampaignError(f"у «Цивилизации» нет сценария «{name}»; есть: demo")
-    data: dict[str, Any] = yaml.safe_load(path.read_text(encoding="utf-8"))
+    from engine.core import yamlload  # only a new campaign reads its scenario: no YAML for a check
+
+    data: dict[str, Any] = yamlload.safe_load(path.read_text(encoding="utf-8"))
     return data
 
 
