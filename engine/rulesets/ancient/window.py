@@ -146,7 +146,7 @@ class Ancient(WindowGame[Campaign, Rules]):
         still holds exactly what «Архив приказов» keeps for it."""
         if isinstance(stamp, bool) or not isinstance(stamp, (int, float)) or int(stamp) >= j.at.turn:
             return False
-        return self.d.archived.get((int(stamp), row.side, row.row)) == codec.row_inputs(row)
+        return self.d.archived.get((int(stamp), row.state, row.row)) == codec.row_inputs(row)
 
     def parse(self, row: OrderRow, j: Judged[Campaign, Rules]) -> order_mod.Order:
         return order_mod.parse(row, j.extra["vocab"])
