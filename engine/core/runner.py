@@ -3,17 +3,23 @@
 Like godip's judge, the core drives every window and a game only answers questions about its
 world. One pass:
 
-1. read the game's rules and world at the open window (`WindowGame.rules`, `decode`) and who may
-   act in it (`Window.participants`, the meta's «Ходят» row; every side when it has none);
-2. read each participant's order tab (the core's order-tab reader, engine/core/ordertab.py) and
-   split its rows by window (engine/core/stagerows.py): rows of a later window wait, untouched;
-   a non-participant's rows wait too, and a check tells that side why;
+1. bind the game to the campaign (`WindowGame.bind`: a game that decodes its campaign once per
+   pass, its tabs followed by their ids on Google), read its rules and world at the open window
+   (`rules`, `decode`) and who may act in it (`Window.participants`, the meta's «Ходят» row;
+   every side when it has none);
+2. read each participant's order tab (the core's order-tab reader, engine/core/ordertab.py), leave
+   out the rows an older campaign left as history (`settled`) and split the rest by window
+   (engine/core/stagerows.py): rows of a later window wait, untouched; a non-participant's rows
+   wait too, and a check tells that side why;
 3. stand-in orders for a participant that sent none (`WindowGame.stand_ins`: the game's default
    orders, played like a player's, no presence for the NMR ladder);
-4. parse every row (`parse`, `describe`), then run the window's phases in order
-   (`phases`; the progress bar hears each) and answer every row no phase answered (`unanswered`);
+4. parse every row (`parse`, `describe`; `refused` words a row that does not parse), look across
+   the rows read (`ready`), then run the window's phases in order (`phases`; the progress bar
+   hears each) and answer every row no phase answered (`unanswered`);
 5. audit: per side and per resource, opening + postings = closing, or a loud error;
-6. a check writes only the status strips; a resolve writes the order tabs (stamped, archived),
+6. a check writes only the status strips -- a game whose order of play is drawn (`lot_probe`) is
+   judged once more with that order reversed, and a row whose result differs says so (`by_lot`);
+   a resolve writes the order tabs (stamped, archived),
    the world's tabs (`tabs`), the chronicle (public lines), each side's own log (its lines),
    the ledger, the archive, the game's other logs (`logs`), the history snapshot and, last, the
    meta marker of the window the game opens next (`next_window`; None: the game is over).
@@ -175,8 +181,9 @@ class WindowGame(Generic[W, R]):
 
     def settled(self, row: OrderRow, stamp: Cell, j: Judged[W, R]) -> bool:
         """Whether a row with input is history, not an order: a row an older campaign left filled
-        after its window was resolved (`stamp` is the window written in it). Neither judged nor
-        touched; False by default."""
+        after its window was resolved (`stamp` is the window written in it). It is not judged nor
+        archived: a check leaves it as it is, a resolve clears it like every row it did not
+        execute. False by default."""
         return False
 
     def later(self, row: OrderRow, j: Judged[W, R]) -> Cursor | None:
