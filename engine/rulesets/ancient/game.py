@@ -56,7 +56,9 @@ class AncientRuleset(BaseRuleset):
         return ruleset.demo_changes(tables)
 
     # views per audience (issue 17 p3, H5)
-    def audiences(self, tables: Tables) -> dict[str, Audience]:
+    def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
+        """The tabs by title (views.py): the game tells no side a line of its own, so it has no
+        side's log to look for (and needs no decode of the campaign to list its sides)."""
         return views.tab_audiences(tables)
 
     def last_resolved(self, tables: Tables) -> int:
