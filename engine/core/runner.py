@@ -472,6 +472,9 @@ def check(game: WindowGame[W, R], tables: Tables, on_phase: OnPhase | None = Non
     for tab, ot in j.tabs.items():
         later = {row.row: (row, _waiting_word(game, when, j.lang)) for row, when in j.waiting.get(tab, {}).values()}
         later |= {row.row: (row, _idle_word(j, game)) for row in j.idle.get(tab, [])}
+        if not later:  # the tab as read, the results as judged: no copy of either per tab
+            changes.blocks += ordertab.status_strips(ot, j.report.results, j.lang, game.layout.stamp)
+            continue
         shown = OrderTab(ot.tab, ot.side, ot.cols, ot.grid,
                          rows=sorted([*ot.rows, *(row for row, _w in later.values())], key=lambda r: r.row))
         words = {**j.report.results, **{row.ref: w for row, w in later.values()}}
