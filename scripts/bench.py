@@ -36,6 +36,7 @@ sys.path.insert(0, str(ROOT))
 from engine import rulesets  # noqa: E402
 from engine.core.tables import Changeset, ReplaceTab, apply_changes  # noqa: E402
 from engine.rulesets.ancient import codec, ruleset  # noqa: E402
+from engine.rulesets.ancient.game import RULESET  # noqa: E402
 from engine.rulesets.ancient.generate import generate, generate_orders  # noqa: E402
 from engine.rulesets.ancient.scenario import put_orders  # noqa: E402
 from scripts import bench_process  # noqa: E402
@@ -69,7 +70,7 @@ def median_time(fn: Any, runs: int) -> float:
 def bench_engine(states: int, runs: int) -> dict[str, Any]:
     tables = campaign_tables(states)
     orders = sum(1 for n, g in tables.items() if codec.order_state(n) for r in g[1:] if r and r[0])
-    seconds = median_time(lambda: ruleset.resolve(tables, secret=f"bench-{states}"), runs)
+    seconds = median_time(lambda: RULESET.resolve(tables, secret=f"bench-{states}"), runs)
     return {"states": states, "orders": orders, "engine_s": seconds, "tables": tables}
 
 
@@ -117,8 +118,8 @@ def peak_memory_mb(states: int) -> float:
     code = (
         f"import sys; sys.path.insert(0, {str(ROOT)!r})\n"
         "from scripts.bench import campaign_tables\n"
-        "from engine.rulesets.ancient import ruleset\n"
-        f"t = campaign_tables({states}); ruleset.resolve(t, secret='bench-{states}')\n"
+        "from engine.rulesets.ancient.game import RULESET\n"
+        f"t = campaign_tables({states}); RULESET.resolve(t, secret='bench-{states}')\n"
         "print([int(x.split()[1]) for x in open('/proc/self/status') if x.startswith('VmHWM')][0])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
@@ -177,7 +178,7 @@ def naive_flow(emu: Any, creds: Path, sid: str, secret: str) -> dict[str, Any]:
     t = time.perf_counter()
     book = client.open_by_key(sid)
     tables = {ws.title: ws.get_all_values() for ws in book.worksheets()}
-    result = ruleset.resolve(tables, secret=secret)
+    result = RULESET.resolve(tables, secret=secret)
     after = apply_changes(tables, result.changes)
     for ws in book.worksheets():
         if ws.title in after and after[ws.title] != tables.get(ws.title):

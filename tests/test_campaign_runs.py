@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from engine.core.cursor import Cursor
 from engine.core.money import amount
 from engine.core.tables import apply_changes
-from engine.rulesets.ancient import codec, ruleset
+from engine.rulesets.ancient import codec
 from engine.rulesets.ancient.demo import sample_orders
+from engine.rulesets.ancient.game import RULESET
 from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables, put_orders
 
 
@@ -22,7 +24,7 @@ def test_demo_resolves_ten_turns_and_the_ledger_explains_every_treasury() -> Non
         if turn <= 3:  # players act in the first turns, then some fall silent
             put_orders(tables, sample_orders(d.campaign, d.rules))
         before = {name: s.treasury for name, s in d.campaign.states.items()}
-        result = ruleset.resolve(tables, expect_turn=turn, secret=FIXED_SECRET)
+        result = RULESET.resolve(tables, expect=Cursor(turn), secret=FIXED_SECRET)
         tables = apply_changes(tables, result.changes)
         after = codec.decode(tables).campaign
         assert after.turn == turn + 1

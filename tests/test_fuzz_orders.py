@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from engine.core.tables import Formula, apply_changes, is_blank
-from engine.rulesets.ancient import codec, ruleset
+from engine.rulesets.ancient import codec
+from engine.rulesets.ancient.game import RULESET
 from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables
 from engine.rulesets.ancient.vocab import ACTIONS, ORDERS
 
@@ -62,8 +63,8 @@ def test_every_hostile_row_gets_a_status_and_a_reason(rows: list) -> None:
             line[cols[k]] = v
         tables[tab].append(line)
         written.append((tab, len(tables[tab])))
-    checked = apply_changes(tables, ruleset.check(tables).changes)
-    result = ruleset.resolve(tables, secret=FIXED_SECRET)
+    checked = apply_changes(tables, RULESET.check(tables).changes)
+    result = RULESET.resolve(tables, secret=FIXED_SECRET)
     after = apply_changes(tables, result.changes)
     for view in (checked, after):
         for tab, r in written:

@@ -144,9 +144,9 @@ def test_i15_p5_an_ambiguous_failure_tells_my_landed_write_from_another_runs(goo
 
 
 def _check_changes(tables: Tables) -> Changeset:
-    from engine.rulesets.ancient import ruleset
+    from engine.rulesets.ancient.game import RULESET
 
-    return ruleset.check(tables).changes
+    return RULESET.check(tables).changes
 
 
 def test_i15_p5_a_staged_write_loses_the_race_whole_and_its_stages_are_cleaned(google: GoogleEnv) -> None:

@@ -14,9 +14,10 @@ import pytest
 import test_google_support as support
 from test_google_support import SECRET, GoogleEnv, meta, normal
 
+from engine.core.cursor import Cursor
 from engine.core.errors import TurnMismatch
 from engine.core.tables import Tables, apply_changes
-from engine.rulesets.ancient import ruleset
+from engine.rulesets.ancient.game import RULESET
 from sheets_bridge import gsheets, sync
 
 emulator_server = support.emulator_server
@@ -40,7 +41,7 @@ def _attempt(google: GoogleEnv, faults: list[str], **fault_options: object) -> A
     sid = google.campaign("small")
     backend = google.backend(sid)
     tables = backend.read()
-    result = ruleset.resolve(tables, expect_turn=1, secret=SECRET)
+    result = RULESET.resolve(tables, expect=Cursor(1), secret=SECRET)
     google.reset()
     google.emu.set_faults(faults, **fault_options)  # type: ignore[arg-type]
     error: Exception | None = None
@@ -98,7 +99,7 @@ def test_a_quota_window_is_waited_out_with_retry_after(google: GoogleEnv) -> Non
     sid = google.campaign("small", orders=False)
     backend = google.backend(sid)
     tables = backend.read()
-    result = ruleset.resolve(tables, expect_turn=1, secret=SECRET)
+    result = RULESET.resolve(tables, expect=Cursor(1), secret=SECRET)
     scratch = google.client().create("Другая таблица того же аккаунта").sheet1
     google.reset()
     google.emu.set_faults(quota_per_minute=1, retry_after=60)
@@ -157,7 +158,7 @@ def test_a_fault_on_the_final_batch_of_a_staged_write(google: GoogleEnv, fault: 
     sid = google.campaign("small")
     backend = google.backend(sid, max_write_bytes=60_000)
     tables = backend.read()
-    result = ruleset.resolve(tables, expect_turn=1, secret=SECRET)
+    result = RULESET.resolve(tables, expect=Cursor(1), secret=SECRET)
     plan_size = len(backend._plan(sid, result.changes, tables).batches)
     assert plan_size >= 2
     backend = google.backend(sid, max_write_bytes=60_000)
@@ -181,7 +182,7 @@ def test_check_writes_are_not_resent_blindly_once_they_landed(google: GoogleEnv)
     sid = google.campaign("small")
     backend = google.backend(sid)
     tables = backend.read()
-    result = ruleset.check(tables)
+    result = RULESET.check(tables)
     google.reset()
     google.emu.set_faults(["+1:drop-after"])
     backend.write(result.changes)

@@ -17,8 +17,10 @@ import pytest
 import test_google_support as support
 from test_google_support import SECRET, FakeTime, GoogleEnv, demo_spec, meta, normal, small_spec
 
+from engine.core.cursor import Cursor
 from engine.core.tables import Changeset, Formula, Grid, ReplaceTab, TabSpec, WorkbookSpec, WriteBlock
 from engine.rulesets.ancient import ruleset
+from engine.rulesets.ancient.game import RULESET
 from sheets_bridge import gsheets, secrets, sync
 from sheets_bridge.emulator.testing import running_emulator
 
@@ -377,7 +379,7 @@ def test_staging_left_by_a_failed_write_is_cleaned_by_the_next_one(google: Googl
     sid = google.campaign("small")
     backend = google.backend(sid, max_write_bytes=40_000)
     tables = backend.read()
-    result = ruleset.resolve(tables, expect_turn=1, secret=SECRET)
+    result = RULESET.resolve(tables, expect=Cursor(1), secret=SECRET)
     plan = backend._plan(sid, result.changes, tables)
     for batch in plan.batches[:2]:  # the program dies after two staging batches
         gsheets.send_batch(backend.client, sid, batch)

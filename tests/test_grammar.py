@@ -18,7 +18,7 @@ import yaml
 
 from engine.core.grammar import CASES, Grammar, Name, count
 from engine.core.tables import apply_changes
-from engine.rulesets.ancient import ruleset
+from engine.rulesets.ancient.game import RULESET
 from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables, put_orders
 from engine.rulesets.ancient.speech import load_forms
 from engine.rulesets.ancient.vocab import CHRONICLE
@@ -137,7 +137,7 @@ def test_i16_p1_overrides_win_and_bad_entries_are_refused() -> None:
 def _resolve_demo(orders: dict[str, list[list[object]]]) -> dict:
     tables = build_tables({})
     put_orders(tables, orders)
-    return apply_changes(tables, ruleset.resolve(tables, secret=FIXED_SECRET).changes)
+    return apply_changes(tables, RULESET.resolve(tables, secret=FIXED_SECRET).changes)
 
 
 def test_i16_p1_the_demo_chronicle_and_reasons_read_as_russian() -> None:

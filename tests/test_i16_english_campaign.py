@@ -36,6 +36,7 @@ from engine.rulesets.ancient import codec, report
 from engine.rulesets.ancient import demo as demo_orders
 from engine.rulesets.ancient import orders as order_mod
 from engine.rulesets.ancient import ruleset as ancient
+from engine.rulesets.ancient.game import RULESET
 from engine.rulesets.ancient.vocab import (
     ARCHIVE,
     CHRONICLE,
@@ -101,7 +102,7 @@ def walk(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Walk]:
         private = {name: report.private_report(tables, name, 1) for name in played}
         tabs = {t.tab: t.rows for t in ancient.private_tabs(tables)}
         phases: list[str] = []
-        ancient.check(tables, on_phase=phases.append)
+        RULESET.check(tables, on_phase=phases.append)
         fig = report.chart_figure(tables)
         texts = [ax.get_title() for ax in fig.axes] + [ax.get_xlabel() for ax in fig.axes]
         import matplotlib.pyplot as plt

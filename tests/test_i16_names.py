@@ -15,6 +15,7 @@ from engine.core.layout import find_tab
 from engine.core.orders import STATUS_TEXT, Status
 from engine.core.tables import Tables, apply_changes, trim
 from engine.rulesets.ancient import codec, naming, ruleset
+from engine.rulesets.ancient.game import RULESET
 from engine.rulesets.ancient.scenario import build_tables, put_orders
 from engine.rulesets.ancient.templates import RULES_FILES
 from engine.rulesets.ancient.vocab import (
@@ -96,7 +97,7 @@ def _orders(tables: Tables, state: str) -> list[list[Any]]:
 
 def _resolve(tables: Tables, lang: str) -> Tables:
     with i18n.using(lang):
-        result = ruleset.resolve(tables, None, secret="scenario-secret")
+        result = RULESET.resolve(tables, secret="scenario-secret")
     return apply_changes(tables, result.changes)
 
 

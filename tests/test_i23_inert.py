@@ -22,6 +22,7 @@ from engine.core import inert
 from engine.core.tables import Tables, apply_changes
 from engine.rulesets.ancient import report as ancient_report
 from engine.rulesets.ancient import ruleset as ancient
+from engine.rulesets.ancient.game import RULESET
 from engine.rulesets.civ1.workbook import new_workbook, tables_of
 
 SECRET = "s" * 32
@@ -144,7 +145,7 @@ def civ1_played() -> Tables:
 def ancient_played() -> Tables:
     """A generated ancient campaign after its first turn."""
     t = tables_of(ancient.new_workbook(scenario="generated:5", secret=SECRET, campaign_id="inert"))
-    return apply_changes(t, ancient.resolve(t, secret=SECRET).changes)
+    return apply_changes(t, RULESET.resolve(t, secret=SECRET).changes)
 
 
 def outputs(game: str, name: str) -> dict[str, str]:

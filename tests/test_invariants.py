@@ -5,14 +5,18 @@ per province; people conserved in the phases that neither create nor remove anyo
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
-from engine.core.tables import apply_changes
-from engine.rulesets.ancient import codec, ruleset
+from engine.core.tables import Tables, apply_changes
+from engine.core.turn import Phase
+from engine.rulesets.ancient import codec
 from engine.rulesets.ancient.demo import sample_orders
 from engine.rulesets.ancient.facts import Report
+from engine.rulesets.ancient.game import RULESET
 from engine.rulesets.ancient.model import Campaign
 from engine.rulesets.ancient.resources import RESOURCES
 from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables, put_orders
+from engine.rulesets.ancient.window import PHASES, Ancient, preview
 
 CONSERVING = {"жребий", "колонизация", "дипломатия", "налоги", "торговля", "итоги", "баланс"}
 
@@ -52,6 +56,30 @@ class Invariants:
         self.people = now
 
 
+class Watched(Ancient):
+    """The ancient game with `watch` called after each of its phases (the runner's phases as they are)."""
+
+    def __init__(self, read: Any = None, tab_ids: Any = None, watch: Invariants | None = None) -> None:
+        super().__init__(read, tab_ids)
+        self.watch = watch
+
+    def bind(self, tables: Tables, tab_ids: dict[str, str] | None) -> Watched:
+        return Watched(codec.decode(tables, tab_ids), tab_ids, self.watch)
+
+    def phases(self, at: Any) -> tuple[Phase[Campaign], ...]:
+        assert self.watch is not None
+        return tuple(Phase(p.name, _watched(p, self.watch)) for p in super().phases(at))
+
+
+def _watched(phase: Phase[Campaign], watch: Invariants) -> Any:
+    def run(world: Campaign, orders: Any, dice: Any, rules: Any, report: Report) -> Campaign:
+        world = phase.run(world, orders, dice, rules, report)
+        watch(phase.name, world, report)
+        return world
+
+    return run
+
+
 def test_invariants_hold_after_every_phase_for_five_turns() -> None:
     tables = build_tables({"rules": {"parameters": {"events_per_turn": {"value": 5},
                                                      "growth_chance_percent": {"value": 25}}}})
@@ -60,9 +88,8 @@ def test_invariants_hold_after_every_phase_for_five_turns() -> None:
         d = codec.decode(tables)
         put_orders(tables, sample_orders(d.campaign, d.rules))
         d = codec.decode(tables)
-        d.campaign.secret = FIXED_SECRET  # the GM's store, in memory: the dice of the resolve below
         invariants = Invariants(turn, d.campaign)
-        ruleset.run_turn(d, after_each=invariants)
+        preview(tables, secret=FIXED_SECRET, game=Watched(watch=invariants))  # the dice of the resolve below
         checked += invariants.checked
-        tables = apply_changes(tables, ruleset.resolve(tables, secret=FIXED_SECRET).changes)
-    assert checked == 5 * len(ruleset.PHASES)
+        tables = apply_changes(tables, RULESET.resolve(tables, secret=FIXED_SECRET).changes)
+    assert checked == 5 * len(PHASES)

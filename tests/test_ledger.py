@@ -21,12 +21,14 @@ from engine.core.ledger import Ledger, LedgerEntry, LedgerError, Resource, movem
 from engine.core.money import amount
 from engine.core.tables import apply_changes
 from engine.core.turn import TurnReport
-from engine.rulesets.ancient import codec, ruleset
+from engine.rulesets.ancient import codec
 from engine.rulesets.ancient import report as report_mod
 from engine.rulesets.ancient.demo import sample_orders
+from engine.rulesets.ancient.game import RULESET
 from engine.rulesets.ancient.public import HISTORY_TAB
 from engine.rulesets.ancient.resources import MONEY, RESOURCES, SCIENCE
 from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables, put_orders
+from engine.rulesets.ancient.window import preview
 from sheets_bridge.cli import _print_summary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -172,7 +174,7 @@ def two_turns() -> tuple[dict, list[dict]]:
     for _turn in range(2):
         d = codec.decode(tables)
         put_orders(tables, sample_orders(d.campaign, d.rules))
-        result = ruleset.resolve(tables, secret=FIXED_SECRET)
+        result = RULESET.resolve(tables, secret=FIXED_SECRET)
         summaries.append(result.summary)
         tables = apply_changes(tables, result.changes)
     return tables, summaries
@@ -221,8 +223,8 @@ def test_the_structural_invariant_holds_for_every_ancient_resource(two_turns) ->
     d = codec.decode(tables)
     put_orders(tables, sample_orders(d.campaign, d.rules))
     d = codec.decode(tables)
-    d.campaign.secret = FIXED_SECRET
-    world, report, _orders = ruleset.run_turn(d)
+    j = preview(tables, secret=FIXED_SECRET)
+    world, report = j.world, j.report
     for name in world.states:
         for res in RESOURCES:
             assert world.balance(name, res.code) == d.campaign.balance(name, res.code) + report.ledger.total(

@@ -19,16 +19,19 @@ import pytest
 import yaml
 
 from engine.core import i18n
+from engine.core.cursor import Cursor
 from engine.core.errors import StrategosError
 from engine.core.tables import Tables, apply_changes
-from engine.rulesets.ancient import codec, economy, ruleset
+from engine.rulesets.ancient import codec, economy
 from engine.rulesets.ancient.demo import sample_orders
 from engine.rulesets.ancient.facts import Report, new_report
+from engine.rulesets.ancient.game import RULESET
 from engine.rulesets.ancient.model import BARBARIANS
 from engine.rulesets.ancient.phases import events
 from engine.rulesets.ancient.rules import EventCard
 from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables, put_orders
-from engine.rulesets.ancient.turnorders import TurnOrders
+from engine.rulesets.ancient.turnorders import Orders
+from engine.rulesets.ancient.window import preview
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 TURNS = 3
@@ -40,17 +43,17 @@ class Turn:
     """One resolved turn: the texts the phases wrote, and the names of the world they may quote."""
 
     report: Report
-    orders: TurnOrders
+    orders: Orders
     names: list[str]
 
     def texts(self) -> list[tuple[str, str]]:
         """(where, text) for every chronicle line, reason of a readable order and ledger description."""
         out = [("chronicle", line) for line in self.report.chronicle]
-        for state in self.orders.rows:
-            for row, parsed in self.orders.of(state):
-                res = self.report.results.get(row.ref)
-                if res is not None and not isinstance(parsed, str) and res.reason:
-                    out.append((f"reason {row.ref}", res.reason))
+        for given in self.orders.values():  # the rows read as orders: a refused row quotes what was typed
+            for g in given:
+                res = self.report.results.get(g.row.ref)
+                if res is not None and res.reason:
+                    out.append((f"reason {g.row.ref}", res.reason))
         out += [(f"ledger {e.state}", e.reason) for e in self.report.ledger if e.turn == self.report.turn]
         return out
 
@@ -82,9 +85,9 @@ def _turns(lang: str) -> Iterator[Turn]:
         d = codec.decode(tables)
         names = _names(d)
         with i18n.using(lang):
-            _world, report, orders = ruleset.run_turn(d)
-        yield Turn(report, orders, names)
-        tables = apply_changes(tables, ruleset.resolve(tables, expect_turn=turn, secret=FIXED_SECRET).changes)
+            j = preview(tables, secret=FIXED_SECRET)
+        yield Turn(j.report, j.orders, names)
+        tables = apply_changes(tables, RULESET.resolve(tables, expect=Cursor(turn), secret=FIXED_SECRET).changes)
         names_after = _names(codec.decode(tables))  # armies made this turn have names too
         names.extend(n for n in names_after if n not in names)
 
@@ -170,9 +173,9 @@ def test_i16_p2_russian_wording_of_the_fixed_messages() -> None:
             "Египет": [["Построить", "Пирамида Хеопса", "Рим"]],
         },
     )
-    d = codec.decode(tables)
-    _world, report, orders = ruleset.run_turn(d)
-    reasons = [report.results[r.ref].reason for state in ("Рим", "Египет") for r, _p in orders.of(state)]
+    j = preview(tables)
+    rows = [r for ot in j.tabs.values() if ot.side in ("Рим", "Египет") for r in ot.rows]  # refused ones too
+    reasons = [j.report.results[r.ref].reason for r in rows]
     assert "стабильность можно покупать только раз за ход — это уже второй приказ" in reasons
     assert "провинция Рим принадлежит государству Рим, а не вам" in reasons
     assert not any(" ед." in r for r in reasons), reasons
@@ -197,8 +200,11 @@ def test_i16_p3_every_scenario_turn_in_english_writes_no_russian_but_names(path:
             d = codec.decode(tables)
             names = _names(d)
             with i18n.using("en"):
-                _world, report, orders = ruleset.run_turn(d)
-            result = ruleset.resolve(tables, turn.get("turn"), secret=setup.get("secret", FIXED_SECRET))
+                j = preview(tables, secret=setup.get("secret", FIXED_SECRET))
+            report, orders = j.report, j.orders
+            asked = turn.get("turn")
+            result = RULESET.resolve(tables, None if asked is None else Cursor(int(asked)),
+                                     secret=setup.get("secret", FIXED_SECRET))
         except StrategosError:
             continue  # a scenario about a refused turn: nothing resolved, nothing told
         tables = apply_changes(tables, result.changes)

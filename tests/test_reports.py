@@ -11,8 +11,9 @@ import pytest
 from engine.core.errors import CampaignError
 from engine.core.money import fmt
 from engine.core.tables import apply_changes
-from engine.rulesets.ancient import codec, public, ruleset
+from engine.rulesets.ancient import codec, public
 from engine.rulesets.ancient.demo import sample_orders
+from engine.rulesets.ancient.game import RULESET
 from engine.rulesets.ancient.report import chart_figure, chart_png, forum_post, private_grid, private_report, split
 from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables, put_orders
 
@@ -42,7 +43,7 @@ def three_turns() -> dict:
     for _turn in range(3):
         d = codec.decode(tables)
         put_orders(tables, sample_orders(d.campaign, d.rules))
-        tables = apply_changes(tables, ruleset.resolve(tables, secret=FIXED_SECRET).changes)
+        tables = apply_changes(tables, RULESET.resolve(tables, secret=FIXED_SECRET).changes)
     return tables
 
 

@@ -13,12 +13,12 @@ from test_google_support import P1, P2, GoogleEnv, demo_spec
 
 from engine.core import i18n
 from engine.core.orders import OrderRow
+from engine.core.runner import Given
 from engine.core.tables import Cell, Changeset, WriteBlock, column_letter
 from engine.rulesets.ancient import orders as om
 from engine.rulesets.ancient import ruleset
 from engine.rulesets.ancient.facts import new_report
 from engine.rulesets.ancient.orderchecks import warn_no_actions_with_orders
-from engine.rulesets.ancient.turnorders import TurnOrders
 from engine.rulesets.ancient.vocab import ORDER_INPUT_FIELDS, ORDER_ROWS, ORDERS
 from sheets_bridge import sync
 from sheets_bridge.cli import main
@@ -58,10 +58,10 @@ def test_i16_p10_no_actions_alone_is_no_warning(campaign: Path, capsys) -> None:
 def test_i16_p10_no_actions_warning_of_an_english_campaign_is_in_english() -> None:
     tab = "Orders — Egypt"
     rows = [OrderRow(tab, 2, "Egypt", {"action": "No actions"}), OrderRow(tab, 4, "Egypt", {"action": "Build"})]
-    orders = TurnOrders(rows={"Egypt": rows}, parsed={rows[0].ref: om.NoActions(rows[0]), rows[1].ref: "?"})
+    orders = {"Egypt": [Given(rows[0], om.NoActions(rows[0]))]}  # row 4 could not be read: no order
     report = new_report(1, lang="en")
     with i18n.using("en"):
-        warn_no_actions_with_orders(orders, report)
+        warn_no_actions_with_orders([("Egypt", rows)], orders, report)
     assert report.warnings == [
         "«Orders — Egypt»: «No actions» and other orders in one turn (rows 2, 4) — the other orders are "
         "carried out, «No actions» changes nothing"

@@ -10,10 +10,11 @@ import dataclasses
 import typing
 
 from engine.core.turn import TurnReport
-from engine.rulesets.ancient import codec, economy, ruleset
+from engine.rulesets.ancient import codec, economy
 from engine.rulesets.ancient.demo import sample_orders
 from engine.rulesets.ancient.facts import Battle, TurnFacts, new_report
 from engine.rulesets.ancient.scenario import FIXED_SECRET, build_tables, put_orders
+from engine.rulesets.ancient.window import preview
 
 
 def test_i17_p7_the_report_has_typed_facts_and_no_free_dict() -> None:
@@ -33,9 +34,9 @@ def test_i17_p7_a_turn_fills_its_facts() -> None:
     d = codec.decode(tables)
     put_orders(tables, sample_orders(d.campaign, d.rules))
     d = codec.decode(tables)
-    d.campaign.secret = FIXED_SECRET
     start = {n: (s.stability, s.government, s.treasury) for n, s in d.campaign.states.items()}
-    world, report, _orders = ruleset.run_turn(d)
+    j = preview(tables, secret=FIXED_SECRET)
+    world, report = j.world, j.report
     facts = report.facts
     assert {n: (facts.start_stability[n], facts.start_government[n], facts.opening[n]) for n in start} == start
     assert facts.dice and all(roll.purpose for roll in facts.dice)  # every roll of the turn

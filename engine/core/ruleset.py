@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from . import meta, runner
+from . import i18n, meta, runner
 from .audience import Audience
 from .cursor import Calendar, Cursor
 from .ending import Victory
@@ -285,14 +285,18 @@ class BaseRuleset:
 
     def check(self, tables: Tables, secret: str | None = None, on_phase: OnPhase | None = None,
               tab_ids: dict[str, str] | None = None, expect: Cursor | None = None) -> SyncResult:
-        j, changes = runner.check(self.game, tables, on_phase, expect)
-        return SyncResult("check", j.at.turn, changes, j.report, j.world, self.game.summary("check", j))
+        """The runner's check, in the campaign's language whoever calls (its texts and summary)."""
+        with i18n.using(self.game.lang(tables)):
+            j, changes = runner.check(self.game, tables, on_phase, expect, tab_ids)
+            return SyncResult("check", j.at.turn, changes, j.report, j.world, self.game.summary("check", j))
 
     def resolve(self, tables: Tables, expect: Cursor | None = None, seed: str | None = None,
                 secret: str | None = None, on_phase: OnPhase | None = None,
                 tab_ids: dict[str, str] | None = None) -> SyncResult:
-        j, changes = runner.resolve(self.game, tables, expect, seed, secret, on_phase)
-        return SyncResult("resolve", j.at.turn, changes, j.report, j.world, self.game.summary("resolve", j))
+        """The runner's resolve, in the campaign's language whoever calls (its texts and summary)."""
+        with i18n.using(self.game.lang(tables)):
+            j, changes = runner.resolve(self.game, tables, expect, seed, secret, on_phase, tab_ids)
+            return SyncResult("resolve", j.at.turn, changes, j.report, j.world, self.game.summary("resolve", j))
 
     def chronicle_seed(self, tables: Tables, cursor: Cursor) -> str | None:
         return None  # the seed is in the meta's own cell

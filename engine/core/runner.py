@@ -3,18 +3,24 @@
 Like godip's judge, the core drives every window and a game only answers questions about its
 world. One pass:
 
-1. read the game's rules and world at the open window (`WindowGame.rules`, `decode`) and who may
-   act in it (`Window.participants`, the meta's «Ходят» row; every side when it has none);
-2. read each participant's order tab (the core's order-tab reader, engine/core/ordertab.py) and
-   split its rows by window (engine/core/stagerows.py): rows of a later window wait, untouched;
-   a non-participant's rows wait too: a check tells that side why, a resolve does not write its tab;
+1. bind the game to the campaign (`WindowGame.bind`: a game that decodes its campaign once per
+   pass, its tabs followed by their ids on Google), read its rules and world at the open window
+   (`rules`, `decode`) and who may act in it (`Window.participants`, the meta's «Ходят» row;
+   every side when it has none);
+2. read each participant's order tab (the core's order-tab reader, engine/core/ordertab.py), leave
+   out the rows an older campaign left as history (`settled`) and split the rest by window
+   (engine/core/stagerows.py): rows of a later window wait, untouched; a non-participant's rows
+   wait too: a check tells that side why, a resolve does not write its tab;
 3. stand-in orders for a participant that sent none (`WindowGame.stand_ins`: the game's default
    orders, played like a player's, no presence for the NMR ladder);
-4. parse every row (`parse`, `describe`), then run the window's phases in order
-   (`phases`; the progress bar hears each) and answer every row no phase answered (`unanswered`);
+4. parse every row (`parse`, `describe`; `refused` words a row that does not parse), look across
+   the rows read (`ready`), then run the window's phases in order (`phases`; the progress bar
+   hears each) and answer every row no phase answered (`unanswered`);
 5. audit: per side and per resource, opening + postings = closing, or a loud error; on resolve,
    the NMR ladder of a game that keeps one (`WindowGame.missed_limit`), watching the participants;
-6. a check writes only the status strips; a resolve writes the order tabs (stamped, archived),
+6. a check writes only the status strips -- a game whose order of play is drawn (`lot_probe`) is
+   judged once more with that order reversed, and a row whose result differs says so (`by_lot`);
+   a resolve writes the order tabs (stamped, archived),
    the world's tabs (`tabs`), the chronicle (public lines), each side's own log (its lines),
    the ledger, the archive, the game's other logs (`logs`), the history snapshot and, last, the
    meta marker of the window the game opens next (`next_window`), or of the game's end (`won`).
@@ -119,6 +125,8 @@ class Judged(Generic[W, R]):
     stood_in: set[str] = field(default_factory=set)  # participants played by stand-ins
     ladder: absence.Ladder | None = None  # the NMR ladder after this window (a resolve, `missed_limit` set)
     extra: dict[str, Any] = field(default_factory=dict)  # the game's own notes of the window
+    probe: Judged[W, R] | None = None  # a check's second run with the order of play reversed (`lot_probe`)
+    lot: set[str] = field(default_factory=set)  # refs whose result the order of play changes (`lot_probe`)
 
     @property
     def at(self) -> Cursor:
@@ -133,6 +141,14 @@ class WindowGame(Generic[W, R]):
     layout: OrderLayout
     resources: tuple[Resource, ...] = ()
     audited: tuple[Resource, ...] | None = None  # the resources the runner audits per side (default: all)
+    lot_probe: bool = False  # a check runs the window again with the order of play reversed (see `by_lot`)
+
+    def bind(self, tables: Tables, tab_ids: dict[str, str] | None) -> WindowGame[W, R]:
+        """The game for one pass over `tables` (the runner binds before every pass): itself by
+        default. A game that reads its whole campaign at once (its world, rules and order tabs in
+        one decode; tabs followed by their stable ids `tab_ids` on Google) returns a new instance
+        that holds what it read, so its other members answer from it."""
+        return self
 
     # ---------------------------------------------------------------- reading
 
@@ -171,6 +187,13 @@ class WindowGame(Generic[W, R]):
         """A row as the stage split sees it (a game may fill a blank stage cell from the order's word)."""
         return row
 
+    def settled(self, row: OrderRow, stamp: Cell, j: Judged[W, R]) -> bool:
+        """Whether a row with input is history, not an order: a row an older campaign left filled
+        after its window was resolved (`stamp` is the window written in it). It is not judged nor
+        archived: a check leaves it as it is, a resolve clears it like every row it did not
+        execute. False by default."""
+        return False
+
     def later(self, row: OrderRow, j: Judged[W, R]) -> Cursor | None:
         """A later window of the turn a row with a blank stage cell belongs to, when it is not this
         window's order (e.g. it parses only at a later stage); None: it is this window's."""
@@ -196,6 +219,11 @@ class WindowGame(Generic[W, R]):
     def describe(self, order: Any, j: Judged[W, R]) -> str:
         """The order as understood, for the row's echo."""
         return ""
+
+    def refused(self, row: OrderRow, error: InvalidOrder, j: Judged[W, R]) -> OrderResult:
+        """The result of a row `parse` refused: rejected with the error's words (a game may add an
+        echo of what was typed)."""
+        return OrderResult(Status.REJECTED, str(error))
 
     def stand_ins(self, j: Judged[W, R], side: str) -> list[OrderRow]:
         """The orders a participant that sent none plays (`absence.stand_in` rows); [] by default."""
@@ -225,6 +253,10 @@ class WindowGame(Generic[W, R]):
         what a side's verdict means (a side that reached the limit is the game's to hand over)."""
         raise NotImplementedError
 
+    def ready(self, j: Judged[W, R]) -> None:
+        """What the window does once every row is read, before its phases (checks across a side's
+        rows, facts the phases need: who sent orders)."""
+
     def phases(self, at: Cursor) -> Sequence[Phase[Any]]:
         """The window's phases, in order: `run(world, orders, dice, rules, report) -> world`."""
         raise NotImplementedError
@@ -239,8 +271,15 @@ class WindowGame(Generic[W, R]):
     # ---------------------------------------------------------------- check
 
     def checked(self, j: Judged[W, R], tables: Tables) -> None:
-        """A check's last word on its results (by default a row that would be done shows as accepted)."""
-        j.report.results.update({ref: ordertab.as_checked(res) for ref, res in j.report.results.items()})
+        """A check's last word on its results: by default a row that would be done shows as
+        accepted, and a row whose result the order of play changes (`lot_probe`) says so (`by_lot`)."""
+        j.report.results.update({ref: self.by_lot(res, j) if ref in j.lot else ordertab.as_checked(res)
+                                 for ref, res in j.report.results.items()})
+
+    def by_lot(self, result: OrderResult, j: Judged[W, R]) -> OrderResult:
+        """What a check shows for a row whose result differs when the order of play is reversed:
+        accepted, its result left to the resolve's lot."""
+        return OrderResult(Status.ACCEPTED, _("исход зависит от очерёдности хода"), result.understood)
 
     # ---------------------------------------------------------------- resolve
 
@@ -373,8 +412,13 @@ def judge(game: WindowGame[W, R], tables: Tables, dice: Dice, on_phase: OnPhase 
             if win.takes(side):
                 game.missing_tab(j, side, resolving)
             continue
-        read = [game.prepare(r, j) for r, _s in ordertab.candidate_rows(ot, layout.fields, layout.stamp,
-                                                                        notes=layout.notes, cursor=at.key())]
+        read = []
+        for r, stamp in ordertab.candidate_rows(ot, layout.fields, layout.stamp, notes=layout.notes,
+                                                cursor=at.key() if game.calendar.staged else ""):
+            if game.settled(r, stamp, j):
+                ot.history.append(r.row)
+            else:
+                read.append(game.prepare(r, j))
         j.tabs[ot.tab] = ot
         if not win.takes(side):
             j.idle[ot.tab] = read
@@ -402,12 +446,13 @@ def judge(game: WindowGame[W, R], tables: Tables, dice: Dice, on_phase: OnPhase 
             try:
                 order = game.parse(row, j)
             except InvalidOrder as e:
-                report.result(row.ref, Status.REJECTED, str(e))
+                report.results[row.ref] = game.refused(row, e, j)
                 continue
             given.append(Given(row, order))
             placeholders[row.ref] = OrderResult(Status.ACCEPTED, "", game.describe(order, j))
             report.results[row.ref] = placeholders[row.ref]  # the echo, kept by a phase's result
         j.orders[side] = given
+    game.ready(j)
     for phase in game.phases(at):
         j.world = phase.run(j.world, j.orders, dice, rules, report)
         report.bind(j.world)  # type: ignore[arg-type]
@@ -453,17 +498,26 @@ def audit(game: WindowGame[Any, Any], j: Judged[Any, Any]) -> None:
 
 
 def check(game: WindowGame[W, R], tables: Tables, on_phase: OnPhase | None = None,
-          expect: Cursor | None = None) -> tuple[Judged[W, R], Changeset]:
+          expect: Cursor | None = None, tab_ids: dict[str, str] | None = None) -> tuple[Judged[W, R], Changeset]:
     """The open window judged with blind dice; the changes write only the status strips (a row that
-    waits for a later window, or a non-participant's row, says why)."""
+    waits for a later window, or a non-participant's row, says why). A game with `lot_probe` is
+    judged once more with the order of play reversed: the rows whose result differs are `j.lot`."""
     windows.expect(tables, game.calendar, expect)
     ending.refuse(tables, game.calendar, "check")
-    j = judge(game, tables, Dice.blind_dice(), on_phase)
+    bound = game.bind(tables, tab_ids)
+    j = judge(bound, tables, Dice.blind_dice(), on_phase)
+    if game.lot_probe:  # a pass of its own: the first one's world and rows are the first one's
+        j.probe = judge(game.bind(tables, tab_ids), tables, Dice.blind_dice(reverse=True))
+        j.lot = by_the_lot(j, j.probe)
+    game = bound
     game.checked(j, tables)
     changes = Changeset()
     for tab, ot in j.tabs.items():
         later = {row.row: (row, _waiting_word(game, when, j.lang)) for row, when in j.waiting.get(tab, {}).values()}
         later |= {row.row: (row, _idle_word(j, game)) for row in j.idle.get(tab, [])}
+        if not later:  # the tab as read, the results as judged: no copy of either per tab
+            changes.blocks += ordertab.status_strips(ot, j.report.results, j.lang, game.layout.stamp)
+            continue
         shown = OrderTab(ot.tab, ot.side, ot.cols, ot.grid,
                          rows=sorted([*ot.rows, *(row for row, _w in later.values())], key=lambda r: r.row))
         words = {**j.report.results, **{row.ref: w for row, w in later.values()}}
@@ -471,8 +525,21 @@ def check(game: WindowGame[W, R], tables: Tables, on_phase: OnPhase | None = Non
     return j, changes
 
 
+def by_the_lot(j: Judged[Any, Any], probe: Judged[Any, Any]) -> set[str]:
+    """The refs of the rows read as orders whose status or reason differs between `j` and `probe`
+    (the same window with the order of play reversed): their result depends on the lot."""
+    out = set()
+    for given in (g for rows in j.orders.values() for g in rows):
+        ref, mine = given.row.ref, j.report.results[given.row.ref]
+        other = probe.report.results.get(ref)
+        if other is None or (other.status, other.reason) != (mine.status, mine.reason):
+            out.add(ref)
+    return out
+
+
 def resolve(game: WindowGame[W, R], tables: Tables, expect: Cursor | None = None, seed: str | None = None,
-            secret: str | None = None, on_phase: OnPhase | None = None) -> tuple[Judged[W, R], Changeset]:
+            secret: str | None = None, on_phase: OnPhase | None = None,
+            tab_ids: dict[str, str] | None = None) -> tuple[Judged[W, R], Changeset]:
     """Resolve the open window with the dice of `secret` (or the revealed `seed`: verify's re-run):
     the one atomic write, the meta marker last."""
     windows.expect(tables, game.calendar, expect, resolving=True)
@@ -482,6 +549,7 @@ def resolve(game: WindowGame[W, R], tables: Tables, expect: Cursor | None = None
         if not secret:
             raise CampaignError(_("без секрета ведущего не бросить кости окна: фаза не разрешена"))
         seed = cursor_seed(secret, at)
+    game = game.bind(tables, tab_ids)
     j = judge(game, tables, Dice(seed), on_phase, resolving=True)
     climb(game, j)
     game.close(tables, j)
@@ -489,12 +557,13 @@ def resolve(game: WindowGame[W, R], tables: Tables, expect: Cursor | None = None
     stamp = session.stamp(at, game.calendar, lang)
     changes = Changeset()
     archived: Grid = []
+    cleared = tuple(f for f in game.layout.fields if f not in game.layout.notes)  # a note (a comment) stays
     for tab, ot in j.tabs.items():
         if tab in j.idle:
             continue  # a side that may not act here: its tab is not written at all (rows, stamps, results)
         keep = set(j.waiting.get(tab, {}))
-        grid, archive = ordertab.resolved_grid(ot, report.results, stamp, lang, game.layout.fields,
-                                               game.layout.stamp, archived=game.layout.archived, waiting=keep)
+        grid, archive = ordertab.resolved_grid(ot, report.results, stamp, lang, cleared, game.layout.stamp,
+                                               archived=game.layout.archived, waiting=keep)
         archived += archive
         changes.replace.append(ReplaceTab(ot.tab, grid, audience=player(ot.side)))
     changes.replace += game.tabs(tables, j)

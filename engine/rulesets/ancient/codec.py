@@ -650,15 +650,6 @@ def raw_echo(row: OrderRow) -> str:
     return ordertab.raw_echo(row, ORDER_INPUT_FIELDS[:5])
 
 
-def candidate_rows(ot: OrderTab) -> list[tuple[OrderRow, int | None]]:
-    """Every non-blank order row with the turn stamped in it by an earlier resolve (or None): the
-    core's reader on this game's fields (a comment alone is no order; the stamp is a turn number)."""
-    out: list[tuple[OrderRow, int | None]] = []
-    for row, stamp in ordertab.candidate_rows(ot, ORDER_INPUT_FIELDS, "turn", notes=NOTE_FIELDS):
-        out.append((row, int(stamp) if isinstance(stamp, (int, float)) and not isinstance(stamp, bool) else None))
-    return out
-
-
 # ---------------------------------------------------------------- encoding
 
 

@@ -49,6 +49,7 @@ class TurnFacts:
     start_stability: dict[str, int] = field(default_factory=dict)  # taxes are collected at it
     start_government: dict[str, str] = field(default_factory=dict)  # taxes are collected by it
     opening: dict[str, Fraction] = field(default_factory=dict)  # treasury: the budget, plunder, balance
+    sent: set[str] = field(default_factory=set)  # the states that sent rows this turn (understood or not)
     # the lot (a check's blind dice): state -> draws not made that may change what happens to it
     dice_reach: dict[str, set[str]] = field(default_factory=dict)
     # the events phase

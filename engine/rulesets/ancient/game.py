@@ -1,8 +1,9 @@
 """The ancient-world game as one `engine.core.ruleset.Ruleset`: the registry's entry for it.
 
-A thin object over the game's modules (ruleset.py: creation, check, resolve; report.py: the
-forum post, the players' reports, the chart; scenario.py: the conformance hooks): it adds no
-rule of its own, it only gives the core, the bridge and the CLI one typed thing to call.
+A `BaseRuleset` (engine/core/ruleset.py): check and resolve are the core's window runner driving
+window.py's `Ancient`; the rest delegates to the game's modules (ruleset.py: creation; report.py:
+the forum post, the players' reports, the chart; scenario.py: the conformance hooks) and adds no
+rule of its own.
 """
 
 from __future__ import annotations
@@ -11,18 +12,16 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.core import window
 from engine.core.audience import Audience
-from engine.core.cursor import Calendar, Cursor, turn_of
-from engine.core.ledger import Resource
+from engine.core.cursor import Cursor, turn_of
 from engine.core.orders import OrderRow
-from engine.core.ruleset import DEFAULT_POST_LIMIT, OnPhase, Ruleset, SyncResult, Victory
+from engine.core.ruleset import DEFAULT_POST_LIMIT, BaseRuleset, Ruleset, SyncResult, Victory
 from engine.core.scenario import Readback
 from engine.core.tables import Changeset, ReplaceTab, Tables, WorkbookSpec
 
 from . import codec, ruleset, views
-from .calendar import CALENDAR, chronicle_seed
-from .resources import RESOURCES
+from .calendar import chronicle_seed
+from .window import Ancient
 
 
 class AncientReporter:
@@ -76,18 +75,16 @@ class AncientScenarios:
         return expect_game(expect, tables, result)
 
 
-class AncientRuleset:
-    """The ancient-world ruleset (seed 000), delegating to the module functions of this package."""
+class AncientRuleset(BaseRuleset):
+    """The ancient-world ruleset (seed 000): the runner drives `Ancient`; only what differs is here."""
 
     reporter = AncientReporter()
     scenario = AncientScenarios()
 
     name = ruleset.NAME
     aliases: tuple[str, ...] = ("antiquity", "античность")
-    resources: tuple[Resource, ...] = RESOURCES
-    phases: tuple[str, ...] = tuple(p.name for p in ruleset.PHASES)
-    calendar: Calendar = CALENDAR
     hidden_information = False  # every player sees the whole map; order tabs are private only on request
+    game = Ancient()
 
     def new_workbook(
         self,
@@ -99,35 +96,6 @@ class AncientRuleset:
         campaign_id: str | None = None,
     ) -> WorkbookSpec:
         return ruleset.new_workbook(scenario, lang, title, secret, data, campaign_id)
-
-    def check(
-        self,
-        tables: Tables,
-        secret: str | None = None,
-        on_phase: OnPhase | None = None,
-        tab_ids: dict[str, str] | None = None,
-        expect: Cursor | None = None,
-    ) -> SyncResult:
-        window.expect(tables, CALENDAR, expect)
-        return ruleset.check(tables, secret=secret, on_phase=on_phase, tab_ids=tab_ids)
-
-    def resolve(
-        self,
-        tables: Tables,
-        expect: Cursor | None = None,
-        seed: str | None = None,
-        secret: str | None = None,
-        on_phase: OnPhase | None = None,
-        tab_ids: dict[str, str] | None = None,
-    ) -> SyncResult:
-        window.expect(tables, CALENDAR, expect, resolving=True)
-        return ruleset.resolve(
-            tables, expect_turn=expect.turn if expect else None, seed=seed, secret=secret, on_phase=on_phase,
-            tab_ids=tab_ids,
-        )
-
-    def window_phases(self, tables: Tables) -> tuple[str, ...]:
-        return self.phases
 
     def chronicle_seed(self, tables: Tables, cursor: Cursor) -> str | None:
         return chronicle_seed(tables, cursor)
@@ -143,9 +111,10 @@ class AncientRuleset:
 
     # views per audience (issue 17 p3, H5)
     def tab_audiences(self, tables: Tables) -> dict[str, Audience]:
+        """The tabs by title (views.py): the game tells no side a line of its own, so it has no
+        side's log to look for (and needs no decode of the campaign to list its sides)."""
         return views.tab_audiences(tables)
 
-    # ------------------------------------------------------------ scenario hooks (issue 17 point 5, H3)
 
     # ------------------------------------------------------------ absent players and victory (issue 17, H4 absence)
 

@@ -1,26 +1,21 @@
-"""The ancient-world ruleset (seed 000): create a campaign, check orders, resolve a turn.
+"""The ancient-world ruleset (seed 000): a campaign's creation and what the GM writes outside a turn.
 
-This module wires the pieces together: codec (sheet <-> types), orders (parse/echo),
-phases (the rules, in the seed's order) and the report (ledger, chronicle, order results).
+A new campaign's tabs (`new_workbook`), its meta tab, the demo's sample orders, the players' own
+report tabs and the columns players write after a turn. Checking and resolving a turn is the
+core's window runner driving window.py's `Ancient`: this module holds no turn of its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import Any
 
-from engine.core import draw, history, i18n, ordertab, session
-from engine.core import summary as summaries
-from engine.core import tabs as tabs_core
+from engine.core import history, i18n
 from engine.core.audience import player
-from engine.core.dice import Dice, commitment, new_secret, turn_seed
-from engine.core.errors import CampaignError, InvalidOrder, Problem, TurnMismatch
-from engine.core.i18n import N_
-from engine.core.ledger import movements
+from engine.core.dice import commitment, new_secret, turn_seed
+from engine.core.errors import CampaignError
 from engine.core.meta import new_campaign_id
 from engine.core.money import amount, fmt
-from engine.core.orders import OrderResult, OrderRow, Status
-from engine.core.ruleset import SyncResult
 from engine.core.tables import (
     AUDIENCE_GM,
     Cell,
@@ -31,24 +26,16 @@ from engine.core.tables import (
     TabSpec,
     WorkbookSpec,
     WriteBlock,
-    column_letter,
-    is_blank,
 )
-from engine.core.turn import Phase, run_phases
 
-from . import codec, dropdowns, naming, orderchecks, public, tabset
-from . import orders as order_mod
+from . import codec, dropdowns, naming, public
 from .calendar import CALENDAR, chronicle_seed
-from .facts import Report, new_report
 from .messages import _
 from .model import Army, Border, Campaign, Fleet, Province, Relation, SeaZone, State
-from .phases import balance, colonisation, diplomacy, endturn, events, expenses, lot, population, taxes, trade, war
-from .resources import MONEY, SHOWN
 from .rules_loaders import load_rules
 from .speech import count
 from .tabset import PRIVATE_TAB
 from .templates import RULES_FILES, load_scenario, rules_grid
-from .turnorders import TurnOrders
 from .vocab import (
     ADJACENCY,
     ARCHIVE,
@@ -74,25 +61,6 @@ from .vocab import (
 )
 
 NAME = "ancient"
-
-PHASES: tuple[Phase[Campaign], ...] = (
-    Phase("жребий", lot.run),  # ANC-TURN-07
-    Phase("события", events.run),  # 1, ANC-TURN-09
-    Phase("население", population.run),  # 2, ANC-TURN-10
-    Phase("колонизация", colonisation.run),  # 3, ANC-TURN-11
-    Phase("дипломатия", diplomacy.run),  # 4, ANC-TURN-05, ANC-MISC-07
-    Phase("маршруты", trade.routes),  # goods on the routes, usable in phase 4 (ANC-TRADE-10)
-    Phase("расходы", expenses.run),  # 4, ANC-TURN-12
-    Phase("война", war.run),  # «4», ANC-TURN-13
-    Phase("налоги", taxes.run),  # 5, ANC-TURN-14
-    Phase("торговля", trade.income),  # 6, ANC-TURN-15
-    Phase("итоги", endturn.run),  # 7, ANC-TURN-16 (food, science, stability)
-    Phase("баланс", balance.run),  # 7, ANC-TURN-16
-)
-
-INCOME_BASE = ("налоги", "торговля", "монетный двор", "правление")
-EXPENSE_BASE = ("строительство", "стабильность", "правление")
-
 
 # ------------------------------------------------------------------ creation
 
@@ -340,277 +308,6 @@ def order_tab_spec(state: str, lang: str, sizes: dropdowns.ListSizes | None = No
     )
 
 
-# ------------------------------------------------------------------ balance
-
-# ------------------------------------------------------------------ check / resolve
-
-
-def _read_orders(d: codec.Decoded, vocab: order_mod.Vocabulary, report: Report) -> TurnOrders:
-    """Parse this turn's rows.  Every row with input is an order of the open turn: resolve clears
-    the input cells of the rows it executes (see docs/orders.md, «Which turn a row belongs to»).
-    Only a campaign resolved before that rule has rows of earlier turns with input left; such a
-    row is history while it still holds exactly what «Архив приказов» keeps for it."""
-    out = TurnOrders()
-    for state, ot in d.order_tabs.items():
-        rows: list[OrderRow] = []
-        for row, stamp in codec.candidate_rows(ot):
-            if (
-                stamp is not None
-                and stamp < d.campaign.turn
-                and d.archived.get((stamp, state, row.row)) == codec.row_inputs(row)
-            ):
-                ot.history.append(row.row)
-                continue
-            try:
-                parsed: order_mod.Order | str = order_mod.parse(row, vocab)
-                echo = parsed.describe()
-            except InvalidOrder as exc:
-                parsed = str(exc).replace(f"{row.tab}!", "", 1)  # the row's own tab goes without saying
-                echo = codec.raw_echo(row)
-            rows.append(row)
-            out.parsed[row.ref] = parsed
-            if isinstance(parsed, str):
-                report.result(row.ref, Status.REJECTED, parsed, echo)
-            else:
-                report.result(row.ref, Status.REJECTED, "", echo)  # placeholder until executed
-        ot.rows = rows
-        out.rows[state] = rows
-    return out
-
-
-def run_turn(
-    d: codec.Decoded,
-    stop_after: str | None = None,
-    seed: str | None = None,
-    after_each: Any = None,
-    dice: Dice | None = None,
-) -> tuple[Campaign, Report, TurnOrders]:
-    """Resolve the open turn in memory: the new world and the report. Touches no sheet.
-    `seed` replaces the seed derived from the secret (verification of a published turn); `dice`
-    replaces the dice altogether (a check's blind dice)."""
-    c = d.campaign
-    report = new_report(c.turn, c.lang)
-    for text in d.warnings:
-        report.warn(text)
-    for problem in _order_tab_problems(d).values():
-        report.warn(_("{problem} — его приказы не прочитаны").format(problem=problem))
-    vocab = order_mod.Vocabulary(c, d.rules)
-    orders = _read_orders(d, vocab, report)
-    orderchecks.warn_no_actions_with_orders(orders, report)
-    ai_stability = int(d.rules.params.get("ai_stability", 0))
-    for st in c.states.values():
-        if st.ai:  # ANC-AI-02: an AI state's stability is always the fixed value, whatever the sheet says
-            st.stability = ai_stability
-    world = c.copy()
-    report.bind(world)  # the ledger moves the working copy's treasuries and science
-    report.facts.start_stability = {n: s.stability for n, s in c.states.items()}
-    report.facts.start_government = {n: s.government for n, s in c.states.items()}
-    report.facts.opening = {n: s.treasury for n, s in c.states.items()}
-    dice = dice or Dice(seed or turn_seed(c.secret, c.turn))
-    world = run_phases(world, PHASES, orders, dice, d.rules, report, stop_after=stop_after, after_each=after_each)
-    report.facts.dice = dice.log
-    for state in orders.rows:
-        for row, parsed in orders.of(state):
-            res = report.results[row.ref]
-            if not isinstance(parsed, str) and res.status is Status.REJECTED and not res.reason:
-                report.result(row.ref, Status.REJECTED, _("приказ не исполнен (фаза не дошла до него)"))
-    return world, report, orders
-
-
-def _order_tab_problems(d: codec.Decoded) -> dict[str, str]:
-    """Played state -> why its order tab cannot be read (missing, or several look-alikes)."""
-    found = d.found
-    if found is None:
-        return {}
-    lang = d.campaign.lang
-    out = {state: tabset.order_tab_problem(state, title, None, lang) for state, title in found.missing_orders.items()}
-    for state, tabs in found.ambiguous_orders.items():
-        out[state] = tabset.order_tab_problem(state, "", tabs, lang)
-    return out
-
-
-def summary(mode: str, before: Campaign, after: Campaign, report: Report) -> dict[str, Any]:
-    """What the CLI prints and `--json` gives (engine/core/summary.py): per state its movement in each
-    shown resource, the money's also at the top level of the state (opening, income, expenses,
-    closing) as before, and its stability; the game's words for its table and closing line."""
-    moved = movements(report.ledger, after, after.states, SHOWN, opening=before)
-    sides = [summaries.SideLine(name, moved[name], st.ai, {"stability": st.stability})
-             for name, st in after.states.items()]
-    return summaries.build(
-        mode, NAME, report, SHOWN, sides, unit=lambda r: codec.ledger_word(r.unit), flat=MONEY,
-        side_title=_("Государство"),  # the CLI table's first column
-        columns=[summaries.Column("stability", _.pgettext("столбец", "Ст"))],
-        dice_note=_("Без жребия хода ({dice}): доход, расход, казна и Ст могут измениться при разрешении — "
-                    "исход зависит от жребия хода."),
-        open_tabs=_("листы баланса, журнала, казны и приказов"),
-    )
-
-
-def _phase_hook(on_phase: Callable[[str], None] | None) -> Callable[[str, Any, Report], None] | None:
-    """run_phases' after_each for a caller that only wants the phase names (progress bars)."""
-    if on_phase is None:
-        return None
-    return lambda name, _world, _report: on_phase(codec.ledger_word(name))  # shown in the campaign's language
-
-
-DICE_NOTE = N_("исход зависит от жребия хода")
-LOT_NOTE = N_("очерёдность государств")
-
-
-def _at_resolve(reason: str) -> str:
-    """A checked row's reason is what the resolve would say: «при разрешении: …»."""
-    return _("при разрешении: {reason}").format(reason=reason)
-
-
-@codec.in_campaign_language
-def check(
-    tables: Tables,
-    secret: str | None = None,
-    on_phase: Callable[[str], None] | None = None,
-    tab_ids: dict[str, str] | None = None,
-) -> SyncResult:
-    """Judge every order as resolve would, and write only the status, reason and echo columns.
-
-    A check shows nothing of the turn's dice (issue 15, point 6; docs/reliability.md): the turn is
-    run with blind dice (engine/core/dice.py) -- no random event, no random birth, the lot in the
-    states' name order -- and once more with the lot reversed. An order whose result differs
-    between the two depends on the lot and says only that; a result of a state that an undrawn
-    event or birth may reach keeps its dice-free forecast and says that the dice may change it.
-    ``secret`` is ignored (kept for callers): a check is the same whatever the secret.
-    ``on_phase`` hears the name of each phase of the first run as it ends; ``tab_ids`` (title ->
-    stable id, on Google) follows renamed tabs exactly.  A missing order tab is a warning here
-    (players can still check theirs) and an error in resolve; a check also blanks a stale turn
-    stamp of a rewritten row."""
-    del secret  # a check must not depend on it
-    d = codec.decode(tables, tab_ids)
-    world, report, orders = run_turn(d, after_each=_phase_hook(on_phase), dice=Dice.blind_dice())
-    probe_world, probe, _probe_orders = run_turn(codec.decode(tables, tab_ids), dice=Dice.blind_dice(reverse=True))
-    lang = d.campaign.lang
-    reach = report.facts.dice_reach
-    note, lot_note = _(DICE_NOTE), _(LOT_NOTE)
-    for state in orders.rows:
-        for row, parsed in orders.of(state):
-            res = report.results[row.ref]
-            if isinstance(parsed, str):  # refused as written: no dice can change that
-                continue
-            other = probe.results.get(row.ref)
-            if other is None or (other.status, other.reason) != (res.status, res.reason):
-                reach.setdefault(state, set()).add(lot_note)
-                report.results[row.ref] = OrderResult(Status.ACCEPTED, f"{note} ({lot_note})", res.understood)
-                continue
-            res = ordertab.as_checked(res, _at_resolve)
-            if reach.get(state):
-                res = OrderResult(res.status, f"{res.reason} — {note}" if res.reason else note, res.understood)
-            report.results[row.ref] = res
-    changes = Changeset()
-    for ot in d.order_tabs.values():
-        changes.blocks += ordertab.status_strips(ot, report.results, lang)
-    s = summary("check", d.campaign, world, report)
-    lot_moves = summary("check", d.campaign, probe_world, probe)["states"]
-    for st, other_st in zip(s["states"], lot_moves):
-        if st != other_st:
-            reach.setdefault(st["name"], set()).add(lot_note)
-        st["dice"] = sorted(reach.get(st["name"], ()))  # what the forecast of this state leaves out
-    return SyncResult("check", d.campaign.turn, changes, report, world, s)
-
-
-@codec.in_campaign_language
-def resolve(
-    tables: Tables,
-    expect_turn: int | None = None,
-    seed: str | None = None,
-    secret: str | None = None,
-    on_phase: Callable[[str], None] | None = None,
-    tab_ids: dict[str, str] | None = None,
-) -> SyncResult:
-    """One whole turn: read, resolve, and the changes for one atomic write (with the pre-turn
-    snapshot appended to the history). `secret` comes from the GM's store when the sheet has none;
-    ``on_phase`` hears the name of each phase as it ends; ``tab_ids`` (title -> stable id, on
-    Google) follows renamed tabs exactly and is recorded in the registry tab for the next turns.
-    A played state whose order tab cannot be found stops the turn: it never silently sends nothing."""
-    d = codec.decode(tables, tab_ids)
-    c = d.campaign
-    if secret:
-        c.secret = secret
-    if expect_turn is not None and expect_turn != c.turn:
-        done = _(" — он уже разрешён") if expect_turn <= c.last_resolved else ""
-        raise TurnMismatch(
-            _("Открыт ход {turn}, а просили разрешить ход {expect_turn}{done}. Ничего не изменено.").format(
-                turn=c.turn, expect_turn=expect_turn, done=done
-            )
-        )
-    if not c.secret and not seed:
-        raise CampaignError(_("нет секрета кампании: без него ход не разрешить (см. docs/reliability.md)"))
-    missing = _order_tab_problems(d)
-    if missing:
-        tail = _(". Ничего не изменено.")
-        raise CampaignError([Problem(d.tabs["states"], c.states[st].row, "", m + tail) for st, m in missing.items()])
-    world, report, _orders = run_turn(d, seed=seed, after_each=_phase_hook(on_phase))
-    if (recount := draw.chronicle_line(tables)) is not None:  # the turn a rollback reopened: first line
-        report.chronicle.insert(0, recount)
-    lang = c.lang
-    seed = seed or turn_seed(c.secret, c.turn)
-    report.tell(
-        _("Зерно хода {turn}: {seed} (sha256 = {hash}, опубликован до хода).").format(
-            turn=c.turn, seed=seed, hash=commitment(seed)
-        )
-    )
-    at = CALENDAR.cursor(c.turn)
-    stamp = session.stamp(at, CALENDAR, lang)  # the turn number: a one-stage game
-    world.turn = session.advance(CALENDAR, at).turn
-    world.last_resolved = c.turn
-    changes = Changeset()
-    t = d.tabs
-    changes.replace += [
-        ReplaceTab(t["states"], codec.states_grid(world, d.rules, lang)),
-        ReplaceTab(t["provinces"], codec.provinces_grid(world, lang)),
-        ReplaceTab(t["population"], codec.population_grid(world, lang)),
-        ReplaceTab(_existing(tables, (ARMIES.ru, ARMIES.en)) or ARMIES.tab_name(lang), codec.armies_grid(world, lang)),
-        ReplaceTab(_existing(tables, (FLEETS.ru, FLEETS.en)) or FLEETS.tab_name(lang), codec.fleets_grid(world, lang)),
-        ReplaceTab(
-            _existing(tables, (DIPLOMACY.ru, DIPLOMACY.en)) or DIPLOMACY.tab_name(lang),
-            codec.diplomacy_grid(world, lang),
-        ),
-        ReplaceTab(_existing(tables, (ROUTES.ru, ROUTES.en)) or ROUTES.tab_name(lang), codec.routes_grid(world, lang)),
-        ReplaceTab(
-            _existing(tables, (TRANSIT.ru, TRANSIT.en)) or TRANSIT.tab_name(lang), codec.transit_grid(world, lang)
-        ),
-    ]
-    bal_tab = _existing(tables, BALANCE_TAB.values()) or BALANCE_TAB[lang]
-    grid, notes = public.balance(c, world, report.ledger.entries, lang, int(d.rules.params.get("balance_sort", 0)))
-    changes.replace.append(ReplaceTab(bal_tab, grid))
-    changes.clear_notes.append(bal_tab)  # rows are re-sorted and may be fewer: last turn's notes go
-    changes.notes += [(bal_tab, r, col, text) for r, col, text in notes if text]
-    hist_tab = _existing(tables, public.HISTORY_TAB.values()) or public.HISTORY_TAB[lang]
-    new_rows = public.history_rows(c.turn, world, report.ledger.entries, d.rules)
-    changes.blocks += session.append_rows(tables, hist_tab, [public.HISTORY_COLUMNS[lang]], new_rows)
-    charts_tab = _existing(tables, public.CHARTS_TAB.values()) or public.CHARTS_TAB[lang]
-    past = [r for r in tables.get(hist_tab, [])[1:] if r and not is_blank(r[0])]
-    charted = [str(v) for v in (tables.get(charts_tab) or [[None]])[0][1:] if v] or public.chart_states(world)
-    changes.replace.append(ReplaceTab(charts_tab, public.charts_grid(past + new_rows, charted, lang)))
-    changes.blocks += _append(tables, LEDGER, lang, codec.ledger_rows(report.ledger.entries), d)
-    changes.blocks += _append(
-        tables, CHRONICLE, lang, [[c.turn, line] for line in [_turn_title(c.turn, lang), *report.chronicle]], d
-    )
-    archive_rows: Grid = []
-    rank = {name: i for i, name in enumerate(c.states)}  # the states tab's order, not the tabs': a re-run
-    for ot in sorted(d.order_tabs.values(), key=lambda ot: rank.get(ot.state, len(rank))):  # from history agrees
-        grid, arch = ordertab.resolved_grid(ot, report.results, stamp, lang, codec.ARCHIVED_INPUTS)
-        changes.replace.append(ReplaceTab(ot.tab, grid))
-        archive_rows += arch
-    changes.blocks += _append(tables, ARCHIVE, lang, archive_rows, d)
-    changes.blocks += session.history_blocks(tables, at)
-    if tab_ids and d.found is not None:
-        registry = tabs_core.registry_grid(d.found.match, tab_ids)
-        reg_tab = tabs_core.registry_in(tables) or tabs_core.registry_title(lang)
-        if tables.get(reg_tab) != registry:
-            changes.replace.append(ReplaceTab(reg_tab, registry, tabs_core.registry_spec(registry, reg_tab)))
-    meta = meta_grid(world, lang, open_status(world.turn, lang), seed=seed)
-    changes.marker.append(session.meta_marker(tables, d.meta_tab, meta))  # an old secret row below is blanked
-    s = summary("resolve", c, world, report)
-    return SyncResult("resolve", c.turn, changes, report, world, s)
-
-
 def later_inputs(tables: Tables) -> dict[str, list[int]]:
     """The columns (0-based) of each order tab that players write after a turn (their next
     orders): verify skips a row whose input cells differ from the turn's -- the row is a new
@@ -649,33 +346,7 @@ def private_tabs(tables: Tables, order_tabs: Collection[str] | None = None) -> l
     return out
 
 
-def _turn_title(turn: int, lang: str) -> str:
-    with i18n.using(lang):
-        return _("=== Ход {turn} ===").format(turn=turn)
-
-
-def _existing(tables: Tables, names: Any) -> str | None:
-    for n in names:
-        if n in tables:
-            return n
-    return None
-
-
-def _append(tables: Tables, layout: Any, lang: str, rows: Grid, d: codec.Decoded | None = None) -> list[WriteBlock]:
-    """Rows appended to a log tab found by what the program created (tabset.locate; created in
-    the campaign's language, with a warning, if missing)."""
-    from engine.core.layout import find_tab
-
-    found = d.found.log(layout) if d is not None and d.found is not None else find_tab(tables, layout)
-    tab = found or layout.tab_name(lang)
-    return session.append_rows(tables, tab, [layout.header(lang)], rows)
-
-
-def column(key: str) -> str:
-    return column_letter(ORDERS.col(key))
-
-
-__all__ = ["CALENDAR", "NAME", "SyncResult", "check", "chronicle_seed", "fmt", "new_workbook", "resolve", "run_turn"]
+__all__ = ["CALENDAR", "NAME", "chronicle_seed", "fmt", "new_workbook"]
 
 
 @codec.in_campaign_language

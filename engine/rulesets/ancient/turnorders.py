@@ -1,24 +1,21 @@
-"""The orders of one turn, grouped by state, each parsed or with the reason it could not be."""
+"""The orders of one turn as the core's window runner hands them to the phases (engine/core/runner.py):
+state -> its rows read as orders (`Given`: the row and its `Order`), in sheet order. A row that could
+not be read is not among them: the runner refused it in words before any phase ran. Who sent rows
+at all (understood or not) is `TurnFacts.sent`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from typing import TypeAlias
 
 from engine.core.orders import OrderRow
+from engine.core.runner import Given
 
 from .orders import Order
 
+Orders: TypeAlias = Mapping[str, Sequence[Given[Order]]]
 
-@dataclass
-class TurnOrders:
-    """state -> its order rows in sheet order; `parsed[ref]` is an Order or an error text."""
 
-    rows: dict[str, list[OrderRow]] = field(default_factory=dict)
-    parsed: dict[str, Order | str] = field(default_factory=dict)
-
-    def of(self, state: str) -> list[tuple[OrderRow, Order | str]]:
-        return [(r, self.parsed[r.ref]) for r in self.rows.get(state, [])]
-
-    def sent(self, state: str) -> bool:
-        """Did the state send orders this turn (an explicit «no actions» counts)?"""
-        return bool(self.rows.get(state))
+def of(orders: Orders, state: str) -> list[tuple[OrderRow, Order]]:
+    """`state`'s rows read as orders this turn, each with its order, in sheet order."""
+    return [(g.row, g.order) for g in orders.get(state, ())]

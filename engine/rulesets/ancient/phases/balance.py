@@ -11,10 +11,10 @@ from ..messages import _
 from ..model import Campaign
 from ..resources import MONEY
 from ..rules import Rules
-from ..turnorders import TurnOrders
+from ..turnorders import Orders
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
+def run(world: Campaign, orders: Orders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     opening = report.facts.opening
     by_cat = report.ledger.by_category(report.turn, MONEY.code)
     for name in sorted(world.states):
@@ -23,7 +23,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: R
         income = sum((v for v in cats.values() if v > 0), start=0)
         expense = -sum((v for v in cats.values() if v < 0), start=0)
         before = opening.get(name, state.treasury)
-        if not orders.sent(name):
+        if name not in report.facts.sent:
             continue  # the balance tab has every state; the chronicle tells those who acted
         parts = [f"{category_label(k)} {fmt(v, sign=True)}" for k, v in sorted(cats.items())]
         detail = f" ({'; '.join(parts)})" if parts else ""

@@ -22,7 +22,7 @@ from ..orders import Colonise
 from ..resources import MONEY
 from ..rules import Rules
 from ..speech import Name, count
-from ..turnorders import TurnOrders
+from ..turnorders import Orders, of
 from ..vocab import STRATA
 
 PHASE = "колонизация"
@@ -96,10 +96,10 @@ def colonise(world: Campaign, state: State, order: Colonise, rules: Rules, repor
     return _("провинция {province} колонизирована: {n} {stratum} {source:откуда}, {cost} Д").format(**told)
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
+def run(world: Campaign, orders: Orders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     for name in report.lot or sorted(world.states):
         state = world.states[name]
-        for row, order in orders.of(name):
+        for row, order in of(orders, name):
             if not isinstance(order, Colonise):
                 continue
             try:

@@ -18,7 +18,7 @@ from ..model import Campaign, Relation
 from ..orders import Diplomacy
 from ..rules import Rules
 from ..speech import Name
-from ..turnorders import TurnOrders
+from ..turnorders import Orders, of
 
 PAIRED = {"peace": "peace", "alliance": "alliance", "vassal": "accept_vassal", "accept_vassal": "vassal"}
 
@@ -29,11 +29,11 @@ def _set(world: Campaign, a: str, b: str, kind: str, turn: int) -> None:
         world.relations.append(Relation(a, b, kind, turn))
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
+def run(world: Campaign, orders: Orders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     wanted: set[tuple[str, str, str]] = set()
     rows: list[tuple[str, Diplomacy]] = []
     for name in report.lot or sorted(world.states):
-        for row, order in orders.of(name):
+        for row, order in of(orders, name):
             if isinstance(order, Diplomacy):
                 wanted.add((name, order.kind, order.other))
                 rows.append((row.ref, order))

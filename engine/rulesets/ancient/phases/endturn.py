@@ -27,14 +27,14 @@ from ..resources import SCIENCE
 from ..rules import Rules
 from ..speech import Name, count
 from ..staffing import garrisons, production, province_output, short_crews
-from ..turnorders import TurnOrders
+from ..turnorders import Orders
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
+def run(world: Campaign, orders: Orders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     by_owner = world.by_owner()
     held = garrisons(world)
     zones = zone_graph(world)
-    _missed(world, orders, rules, report)
+    _missed(world, rules, report)
     for name in sorted(world.states):
         state = world.states[name]
         provinces = by_owner.get(name, [])
@@ -47,7 +47,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: R
     return world
 
 
-def _missed(world: Campaign, orders: TurnOrders, rules: Rules, report: Report) -> None:
+def _missed(world: Campaign, rules: Rules, report: Report) -> None:
     """ANC-TURN-03/04 on the core's ladder (engine/core/absence.py): two turns without orders in a
     row and the state passes to the GM; «Нет действий» counts as orders; a miss the GM excused
     («Пропуск прощён») is forgiven once.  Warnings are not told one by one: the states warned alike
@@ -58,7 +58,7 @@ def _missed(world: Campaign, orders: TurnOrders, rules: Rules, report: Report) -
         CALENDAR,
         Cursor(world.turn),
         {name: Standing(st.missed, st.excused) for name, st in played.items()},
-        {name for name in played if orders.sent(name)},
+        {name for name in played if name in report.facts.sent},
         int(rules.param("missed_turns_to_ai")),
     )
     warned: dict[tuple[int, int], list[str]] = {}  # (missed, limit) -> the states warned alike

@@ -19,7 +19,7 @@ from ..messages import _
 from ..model import Campaign, Province, State
 from ..resources import MONEY
 from ..rules import EventCard, Rules
-from ..turnorders import TurnOrders
+from ..turnorders import Orders
 from .lot import reach_all
 
 PHASE = "события"
@@ -40,7 +40,7 @@ def _state_weight(card: EventCard, state: State, rules: Rules) -> float:
     return float(bad if card.kind == "bad" else good)
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
+def run(world: Campaign, orders: Orders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     cards = list(rules.events.values())
     count = int(rules.param("events_per_turn"))
     by_owner = world.by_owner()

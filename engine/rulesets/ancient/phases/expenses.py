@@ -41,7 +41,7 @@ from ..resources import MONEY, SCIENCE
 from ..rules import Building, Rules
 from ..speech import Name, count
 from ..staffing import allocate, improved, production, short_crews, staff, workers_text
-from ..turnorders import TurnOrders
+from ..turnorders import Orders, of
 
 PHASE = "расходы"
 HANDLED = (Build, InvestStability, NoActions, Convert, Move, ChangeGovernment, Research, Pay, Recruit)
@@ -718,12 +718,12 @@ def _charges(world: Campaign, rules: Rules, report: Report, exp: Expenses) -> No
                 report.post(MONEY, name, PHASE, "правление", amount, reason)
 
 
-def _disband(world: Campaign, orders: TurnOrders, rules: Rules, report: Report) -> None:
+def _disband(world: Campaign, orders: Orders, rules: Rules, report: Report) -> None:
     """Units the players disband themselves are gone before upkeep is due (ANC-UPKEEP-03); heavy
     cavalry go back to the aristocracy, free, whether written «Распустить ТК» or «Перевести ТК → АР»
     (ANC-STRATA-17), so the aristocrats count for this turn's taxes and government income."""
     for name in report.lot or sorted(world.states):
-        for row, order in orders.of(name):
+        for row, order in of(orders, name):
             if not isinstance(order, Disband):
                 continue
             try:
@@ -800,7 +800,7 @@ def _disband_one(world: Campaign, state: State, order: Disband, rules: Rules, re
     return status, done.format(**told)
 
 
-def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: Report, exp: Expenses) -> None:
+def _upkeep(world: Campaign, orders: Orders, rules: Rules, report: Report, exp: Expenses) -> None:
     """ANC-UPKEEP-01/03: upkeep of every unit and ship; what the treasury cannot pay deserts —
     first units not fighting, then those in the capital, then those at the front, cheapest first."""
     armies_of: dict[str, list] = {}
@@ -817,8 +817,8 @@ def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: Report, e
         fleets = fleets_of.get(name, [])
         if not armies and not fleets:
             continue
-        moving = {o.force for _r, o in orders.of(name) if isinstance(o, March)}
-        moving |= {o.fleet for _r, o in orders.of(name) if isinstance(o, Sail)}
+        moving = {o.force for _r, o in of(orders, name) if isinstance(o, March)}
+        moving |= {o.fleet for _r, o in of(orders, name) if isinstance(o, Sail)}
         enemies = set(world.enemies(name))
         enemy_armies = {a.province for s in enemies for a in armies_of.get(s, [])}
 
@@ -873,7 +873,7 @@ def _upkeep(world: Campaign, orders: TurnOrders, rules: Rules, report: Report, e
             )
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
+def run(world: Campaign, orders: Orders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     exp = Expenses(world, rules, report)
     _charges(world, rules, report, exp)
     _disband(world, orders, rules, report)
@@ -890,7 +890,7 @@ def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: R
     }
     for name in report.lot or sorted(world.states):
         state = world.states[name]
-        for row, order in orders.of(name):
+        for row, order in of(orders, name):
             if not isinstance(order, HANDLED):
                 continue  # unreadable rows were answered when parsed; other kinds belong to other phases
             try:

@@ -8,7 +8,7 @@ from ..facts import Report
 from ..messages import _
 from ..model import Campaign
 from ..rules import Rules
-from ..turnorders import TurnOrders
+from ..turnorders import Orders
 
 
 def reach_all(report: Report, states: list[str], draw: str) -> None:
@@ -18,7 +18,7 @@ def reach_all(report: Report, states: list[str], draw: str) -> None:
         reach.setdefault(name, set()).add(draw)
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
+def run(world: Campaign, orders: Orders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     """Draw a permutation of all states; orders run state by state in this order."""
     report.lot = dice.shuffle("жребий", sorted(world.states))
     players = [s for s in report.lot if not world.states[s].ai]

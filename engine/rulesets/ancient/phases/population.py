@@ -17,7 +17,7 @@ from ..messages import _
 from ..model import Campaign, Province
 from ..rules import Rules
 from ..speech import Name
-from ..turnorders import TurnOrders
+from ..turnorders import Orders
 from .lot import reach_all
 
 
@@ -36,7 +36,7 @@ def missing_need(p: Province, rules: Rules) -> str | None:
     return None
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
+def run(world: Campaign, orders: Orders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     chance = int(rules.param("growth_chance_percent"))
     blocked_by_needs = bool(rules.param("growth_blocked_above_needs"))
     by_owner = world.by_owner()

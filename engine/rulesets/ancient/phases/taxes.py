@@ -23,12 +23,12 @@ from ..resources import MONEY
 from ..rules import Rules
 from ..speech import Name, count
 from ..staffing import staff, workers_text
-from ..turnorders import TurnOrders
+from ..turnorders import Orders
 
 PHASE = "налоги"
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
+def run(world: Campaign, orders: Orders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     start_stability = report.facts.start_stability
     start_government = report.facts.start_government
     revolts = report.facts.revolts

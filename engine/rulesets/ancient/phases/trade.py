@@ -32,7 +32,7 @@ from ..resources import MONEY
 from ..rules import Rules
 from ..speech import Name, count
 from ..staffing import garrisons, production, province_output
-from ..turnorders import TurnOrders
+from ..turnorders import Orders, of
 
 PHASE = "торговля"
 
@@ -230,12 +230,12 @@ def _can_sell(world: Campaign, rules: Rules, route: Route, held: frozenset[tuple
     return ""
 
 
-def routes(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
+def routes(world: Campaign, orders: Orders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     """Before phase 4: permissions, closures, new routes, and which routes function this turn."""
     lot = report.lot or sorted(world.states)
     report.facts.garrisons = garrisons(world)
     for name in lot:
-        for row, o in orders.of(name):
+        for row, o in of(orders, name):
             if isinstance(o, AllowTransit):
                 world.transit.add((name, o.other))
                 report.result(
@@ -272,7 +272,7 @@ def routes(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report
                 )
                 report.result(row.ref, Status.DONE, _("маршрут закрыт{note}").format(note=note))
     for name in lot:
-        for row, o in orders.of(name):
+        for row, o in of(orders, name):
             if isinstance(o, Trade):
                 try:
                     text = _open(world, rules, report, o)
@@ -452,7 +452,7 @@ def _run_routes(world: Campaign, rules: Rules, report: Report, lot: list[str]) -
         pending.append(route)
 
 
-def income(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
+def income(world: Campaign, orders: Orders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     """Phase 6 (ANC-TRADE-09/10/16): the caravan's income and the fair's half."""
     for route in report.facts.trade_income:
         internal = route.seller == route.buyer

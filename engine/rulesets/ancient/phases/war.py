@@ -30,7 +30,7 @@ from ..orders import Embark, March, Raze, Sail
 from ..resources import MONEY
 from ..rules import Rules
 from ..speech import Name
-from ..turnorders import TurnOrders
+from ..turnorders import Orders, of
 from ..vocab import FOREST
 
 PHASE = "война"
@@ -679,11 +679,11 @@ class War:
         return _("разрушено: {buildings}").format(buildings=", ".join(gone))
 
 
-def run(world: Campaign, orders: TurnOrders, dice: Dice, rules: Rules, report: Report) -> Campaign:
+def run(world: Campaign, orders: Orders, dice: Dice, rules: Rules, report: Report) -> Campaign:
     war = War(world, rules, report)
     for kinds in ((Embark, Sail, March), (Raze,)):
         for name in report.lot or sorted(world.states):
-            for row, order in orders.of(name):
+            for row, order in of(orders, name):
                 if not isinstance(order, kinds):
                     continue
                 try:
