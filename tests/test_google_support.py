@@ -55,10 +55,10 @@ class FakeTime:
 
 @dataclass(frozen=True)
 class Frozen:
-    """Drive files and spreadsheets of the emulator as they were (JSON, shared with nothing)."""
+    """Drive files (JSON) and spreadsheets of the emulator as they were, shared with nothing."""
 
     files: dict[str, dict[str, Any]]
-    spreadsheets: dict[str, dict[str, Any]]
+    spreadsheets: dict[str, Spreadsheet]
 
 
 @dataclass
@@ -144,7 +144,7 @@ class GoogleEnv:
         store = self.emu.app.store
         with store.lock:
             return Frozen({fid: jcopy(store.files[fid].to_json()) for fid in ids},
-                          {fid: jcopy(store.spreadsheets[fid].to_json()) for fid in ids if fid in store.spreadsheets})
+                          {fid: store.spreadsheets[fid].copy() for fid in ids if fid in store.spreadsheets})
 
     def thaw(self, frozen: Frozen) -> None:
         """Put the frozen files back exactly as they were, under the same ids: a campaign of several
@@ -154,8 +154,8 @@ class GoogleEnv:
         with store.lock:
             for fid, data in frozen.files.items():
                 store.files[fid] = DriveFile.from_json(jcopy(data))
-            for fid, data in frozen.spreadsheets.items():
-                store.spreadsheets[fid] = Spreadsheet.from_json(jcopy(data))
+            for fid, ss in frozen.spreadsheets.items():
+                store.spreadsheets[fid] = ss.copy()
 
     def tabs(self, spreadsheet_id: str, *names: str) -> Tables:
         """Only the named tabs (one ranged read: cheaper than reading the whole campaign)."""
