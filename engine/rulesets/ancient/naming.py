@@ -19,7 +19,7 @@ import csv
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import Any
 
@@ -114,9 +114,12 @@ def _both_ways() -> tuple[Translator, Translator]:
     return Translator(dict(pairs)), Translator({en: ru for ru, en in reversed(pairs)})
 
 
+@lru_cache(maxsize=8192)
 def aliases(name: str) -> tuple[str, ...]:
     """The name's equivalents in the other language that the templates know: «Рим» ↔ «Rome», and
-    a composed name word by word, «Рим: 1-я армия» ↔ «Rome: 1st army»."""
+    a composed name word by word, «Рим: 1-я армия» ↔ «Rome: 1st army».  Kept per name: it depends on
+    the shipped templates alone, and every decode asks it for every name of the campaign (a search
+    of the name for every template name, each time)."""
     out = list(_alias_index().get(fold(name), ()))
     for tr in _both_ways():
         other = tr.text(str(name))
