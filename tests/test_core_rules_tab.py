@@ -190,3 +190,31 @@ def test_a_value_beyond_the_far_edge_names_that_edge() -> None:
     bound = Bound(0, BIG, integer=True)
     assert bound.problem(Fraction(10**15)) == "1000000000000000 вне допустимого: от 0 до 1000000000"
     assert bound.problem(Fraction(-1)) == "−1 вне допустимого: не меньше 0"
+
+
+def test_the_same_tabs_are_read_once_and_give_the_same_rules_and_problems_again() -> None:
+    """RulesTabs.load keeps what it read by the tabs' content and language: a campaign decoded
+    again reads its rules tabs once, every problem is told each time, and a changed cell, another
+    title or another language is read anew."""
+    reads: list[str] = []
+
+    def counted(r: TabReader, code: Code) -> Code:
+        reads.append(r.tab)
+        return read_pieces(r, code)
+
+    game: RulesTabs[Code] = RulesTabs({"pieces": TabLoader(PIECES, "pieces", counted)}, BOUNDS, TEXTS, Code)
+    first: list[Problem] = []
+    code = game.load(tables(["ладья", "", 2], ["конь", "", "много"]), first)
+    again: list[Problem] = []
+    assert game.load(tables(["ладья", "", 2], ["конь", "", "много"]), again) is code
+    assert reads == [PIECES.ru] and again == first and len(first) == 1  # read once, told twice
+    changed: list[Problem] = []
+    assert game.load(tables(["ладья", "", 2], ["конь", "", 3]), changed).pieces == {"ладья": 2, "конь": 3}
+    assert changed == [] and len(reads) == 2
+    with i18n.using("en"):
+        english: list[Problem] = []
+        game.load(tables(["ладья", "", 2], ["конь", "", "много"]), english)
+    # read anew in English (the column as its tab names it)
+    assert len(reads) == 3 and [p.message for p in english] == ["field «Ходы»: not a number 'много'"]
+    game.load({PIECES.en: tables(["ладья", "", 2], english=True)[PIECES.ru]}, [])
+    assert len(reads) == 4  # the same cells under the other title: the tab's language may differ

@@ -618,3 +618,19 @@ def test_starting_techs(states, techs):
             assert t in techs, f"{name}: unknown technology {t}"
             missing = [p for p in prereqs(techs[t]) if p not in known]
             assert not missing, f"{name}: knows {t} without {missing}"
+
+
+def test_the_demo_parsed_once_is_the_file_and_each_caller_gets_its_own_copy() -> None:
+    """templates.load_scenario keeps the demo parsed once per process (the scenario tests build
+    hundreds of campaigns from it): what it gives is what the standard parser reads from the file,
+    and a caller that changes its copy changes nobody else's."""
+    from engine.rulesets.ancient import templates
+
+    first = templates.load_scenario("demo")
+    assert first == yaml.safe_load(SCENARIO_PATH.read_text(encoding="utf-8"))
+    first["states"][0]["name"] = "Атлантида"
+    first["states"].append({})
+    first.clear()
+    again = templates.load_scenario("demo")
+    assert again == yaml.safe_load(SCENARIO_PATH.read_text(encoding="utf-8"))
+    assert again["states"][0]["name"] != "Атлантида"

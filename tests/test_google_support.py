@@ -55,10 +55,10 @@ class FakeTime:
 
 @dataclass(frozen=True)
 class Frozen:
-    """Drive files and spreadsheets of the emulator as they were (JSON, shared with nothing)."""
+    """Drive files (JSON) and spreadsheets of the emulator as they were, shared with nothing."""
 
     files: dict[str, dict[str, Any]]
-    spreadsheets: dict[str, dict[str, Any]]
+    spreadsheets: dict[str, Spreadsheet]
 
 
 @dataclass
@@ -71,6 +71,7 @@ class GoogleEnv:
     fake: FakeTime
     templates: dict[str, str] = field(default_factory=dict)
     clients: dict[str, StrategosClient] = field(default_factory=dict)
+    prepared: dict[str, Any] = field(default_factory=dict)  # what a module made once, for its tests to thaw
 
     def key(self, identity: str) -> Path:
         """A service-account key the emulator accepts for ``identity``."""
@@ -144,7 +145,7 @@ class GoogleEnv:
         store = self.emu.app.store
         with store.lock:
             return Frozen({fid: jcopy(store.files[fid].to_json()) for fid in ids},
-                          {fid: jcopy(store.spreadsheets[fid].to_json()) for fid in ids if fid in store.spreadsheets})
+                          {fid: store.spreadsheets[fid].copy() for fid in ids if fid in store.spreadsheets})
 
     def thaw(self, frozen: Frozen) -> None:
         """Put the frozen files back exactly as they were, under the same ids: a campaign of several
@@ -154,8 +155,8 @@ class GoogleEnv:
         with store.lock:
             for fid, data in frozen.files.items():
                 store.files[fid] = DriveFile.from_json(jcopy(data))
-            for fid, data in frozen.spreadsheets.items():
-                store.spreadsheets[fid] = Spreadsheet.from_json(jcopy(data))
+            for fid, ss in frozen.spreadsheets.items():
+                store.spreadsheets[fid] = ss.copy()
 
     def tabs(self, spreadsheet_id: str, *names: str) -> Tables:
         """Only the named tabs (one ranged read: cheaper than reading the whole campaign)."""
@@ -208,6 +209,7 @@ class Shared:
     emu: Emulator
     keys: Path
     templates: dict[str, str] = field(default_factory=dict)
+    prepared: dict[str, Any] = field(default_factory=dict)
 
 
 @pytest.fixture(scope="module")
@@ -228,7 +230,7 @@ def google(emulator_server: Shared, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     env = GoogleEnv(emu, emulator_server.keys, emulator_server.keys / f"{SA}.json", FakeTime(),
-                    emulator_server.templates)
+                    emulator_server.templates, prepared=emulator_server.prepared)
     env.key(SA)
     env.reset()
     return env

@@ -151,6 +151,10 @@ class RulesTabs(Generic[R]):
     empty: Callable[[], R]
     names_by_language: bool = True
     fields: Mapping[Layout, TabFields] = field(default_factory=dict)
+    #: rules already read, by the content of the tabs they were read from (see :meth:`load`)
+    _loaded: dict[object, tuple[R, tuple[Problem, ...]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
 
     def reader(self, tables: Tables, layout: Layout, problems: list[Problem]) -> TabReader:
         """A reader of the tab of ``layout`` in ``tables``; its problems go to ``problems``."""
@@ -165,11 +169,44 @@ class RulesTabs(Generic[R]):
         return loader.read(self.reader(tables, loader.layout, problems), self.empty() if rules is None else rules)
 
     def load(self, tables: Tables, problems: list[Problem]) -> R:
-        """Build the rules from the campaign's rules tabs; every problem is appended to ``problems``."""
-        rules = self.empty()
-        for role in self.loaders:
-            rules = self.load_tab(role, tables, problems, rules)
-        return rules
+        """Build the rules from the campaign's rules tabs; every problem is appended to ``problems``.
+
+        The same tabs (the same titles and cells, read in the same language) give the same rules
+        and problems, so they are read once and kept (the last few): a command decodes its campaign
+        several times, and the rules tabs were most of each decode.  The rules are immutable (frozen
+        records, filled by ``replace``), so the one kept is given out as it is."""
+        key = self._content(tables)
+        hit = self._loaded.get(key) if key is not None else None
+        if hit is None:
+            found: list[Problem] = []
+            rules = self.empty()
+            for role in self.loaders:
+                rules = self.load_tab(role, tables, found, rules)
+            hit = (rules, tuple(found))
+            if key is not None:
+                if len(self._loaded) >= _KEPT_RULES:
+                    self._loaded.clear()
+                self._loaded[key] = hit
+        problems.extend(hit[1])
+        return hit[0]
+
+    def _content(self, tables: Tables) -> object | None:
+        """What :meth:`load` reads of ``tables``, as a key: the language, and each loader's tab
+        (its title and cells); ``None`` when a cell cannot be a key (then nothing is kept)."""
+        parts: list[object] = [i18n.current()]
+        for loader in self.loaders.values():
+            tab = find_tab(tables, loader.layout) or ""
+            grid = tables.get(tab) if tab else None
+            parts.append((tab, tuple(map(tuple, grid)) if grid else ()))
+        key = tuple(parts)
+        try:
+            hash(key)
+        except TypeError:
+            return None
+        return key
+
+
+_KEPT_RULES = 16  # rules read from this many different contents are kept (then forgotten at once)
 
 
 # how TabReader.values takes a cell without TabReader.value (see _plan)

@@ -314,7 +314,7 @@ def duplicate_sheet(ctx: BatchContext, i: int, req: dict[str, Any]) -> dict[str,
         sheet_id = ctx.new_int_id()
     elif ss.by_id(int(sheet_id)) is not None:
         raise _fail(f"A sheet with the id {int(sheet_id)} already exists.")
-    clone = Sheet.from_json(jcopy(source.to_json()))
+    clone = source.copy()
     clone.props["sheetId"] = int(sheet_id)
     clone.props["title"] = title
     clone.protected = []
@@ -1389,7 +1389,7 @@ def run_batch(
     requests = body.get("requests")
     if not isinstance(requests, list) or not requests:
         raise bad_request("Must specify at least one request.")
-    work = Spreadsheet.from_json(jcopy(ss.to_json()))
+    work = ss.copy()
     ctx = BatchContext(work, actor, owner_email, new_int_id)
     replies: list[dict[str, Any]] = []
     for i, request in enumerate(requests):

@@ -19,7 +19,6 @@ from typing import Any
 from . import fieldmask
 from .errors import ApiError, drive_error, drive_forbidden, drive_not_found, sheets_error
 from .http_types import ApiRequest, ApiResponse
-from .jsoncopy import jcopy
 from .model import Sheet, Spreadsheet, new_sheet, whole_sheet
 from .protection import ROLE_LEVELS
 from .sheets_api import create_spreadsheet_file
@@ -525,7 +524,7 @@ def _copy(store: Store, req: ApiRequest, identity: str, file_id: str) -> ApiResp
     store.files[new_id] = file
     ss = store.spreadsheets.get(file_id)
     if ss is not None:
-        clone = Spreadsheet.from_json(jcopy(ss.to_json()))
+        clone = ss.copy()
         clone.id = new_id
         clone.props["title"] = str(name)
         store.spreadsheets[new_id] = clone

@@ -115,6 +115,25 @@ def subtree(tree: MaskTree | None, *path: str) -> MaskTree | None:
     return node
 
 
+def projected(tree: MaskTree | None, *path: str) -> MaskTree | None:
+    """``tree`` with its part below ``path`` marked as done (``*``): for projecting an answer again
+    whose part there was already projected by that part of the mask (projecting twice gives what
+    once gives, so the second walk of every cell of a read can be skipped)."""
+    if tree is None:
+        return None
+    out: MaskTree = dict(tree)
+    node = out
+    for i, key in enumerate(path):
+        sub = node.get(key)
+        if "*" in node or sub is None or "*" in sub:
+            return tree  # nothing is projected below here
+        if i == len(path) - 1:
+            node[key] = {"*": None}
+        else:
+            node[key] = node = dict(sub)
+    return out
+
+
 def apply_update(target: dict[str, Any], source: dict[str, Any], tree: MaskTree | None) -> None:
     """Copy the masked fields of ``source`` into ``target``; masked-but-absent fields are cleared.
 

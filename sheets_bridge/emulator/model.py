@@ -160,6 +160,23 @@ class Sheet:
             "conditional_formats": self.conditional_formats,
         }
 
+    def copy(self) -> Sheet:
+        """A deep copy sharing no dict, list or cell with this sheet: what ``from_json(jcopy(to_json()))``
+        gives, without building the JSON in between (a batch copies its spreadsheet first)."""
+        return Sheet(
+            props=jcopy(self.props),
+            cells={key: cell.copy() for key, cell in self.cells.items()},
+            merges=jcopy(self.merges),
+            protected=jcopy(self.protected),
+            basic_filter=jcopy(self.basic_filter),
+            row_groups=jcopy(self.row_groups),
+            column_groups=jcopy(self.column_groups),
+            row_meta={k: jcopy(v) for k, v in self.row_meta.items()},
+            col_meta={k: jcopy(v) for k, v in self.col_meta.items()},
+            charts=jcopy(self.charts),
+            conditional_formats=jcopy(self.conditional_formats),
+        )
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Sheet:
         """Inverse of :meth:`to_json`."""
@@ -231,6 +248,15 @@ class Spreadsheet:
             "sheets": [s.to_json() for s in self.sheets],
             "named_ranges": self.named_ranges,
         }
+
+    def copy(self) -> Spreadsheet:
+        """A deep copy sharing nothing mutable with this spreadsheet (see :meth:`Sheet.copy`)."""
+        return Spreadsheet(
+            id=self.id,
+            props=jcopy(self.props),
+            sheets=[s.copy() for s in self.sheets],
+            named_ranges=jcopy(self.named_ranges),
+        )
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Spreadsheet:
@@ -550,6 +576,9 @@ def grid_data_out(
     """GridData for a rectangle: trimmed rowData plus row/column metadata."""
     sheet = rect.sheet
     cell_mask = fieldmask.subtree(mask, "rowData", "values")
+    # a cell's data holds only fields the mask names (cell_data_out): one of them with no
+    # sub-selection is already its projection (the campaign's read asks userEnteredValue alone)
+    flat = cell_mask is None or all(sub is None for sub in cell_mask.values())
     default_format = ss.props.get("defaultFormat", DEFAULT_FORMAT)
     out: dict[str, Any] = {}
     if rect.r0:
@@ -568,7 +597,7 @@ def grid_data_out(
             for c in range(rect.c0, (max(cells) + 1) if cells else rect.c0):
                 stored = cells.get(c)
                 data = cell_data_out(stored, default_format, cell_mask) if stored is not None else {}
-                values.append(fieldmask.project(data, cell_mask) if data else {})
+                values.append(data if flat and len(data) <= 1 else fieldmask.project(data, cell_mask))
             while values and not values[-1]:
                 values.pop()
             rows.append({"values": values} if values else {})
@@ -584,7 +613,8 @@ def grid_data_out(
         out["columnMetadata"] = [
             dimension_meta_out(sheet.col_meta.get(c), DEFAULT_COLUMN_PIXELS) for c in range(rect.c0, rect.c1)
         ]
-    return fieldmask.project(out, mask) if mask is not None else out  # type: ignore[no-any-return]
+    # the cells were projected above: the rest of the grid only
+    return fieldmask.project(out, fieldmask.projected(mask, "rowData", "values")) if mask is not None else out  # type: ignore[no-any-return]
 
 
 def dimension_meta_out(meta: dict[str, Any] | None, default_px: int) -> dict[str, Any]:
@@ -656,8 +686,8 @@ def spreadsheet_out(
     if ss.named_ranges:
         out["namedRanges"] = [named_range_out(nr) for nr in ss.named_ranges]
     out["spreadsheetUrl"] = f"https://docs.google.com/spreadsheets/d/{ss.id}/edit"
-    if mask is not None:
-        return fieldmask.project(out, mask)  # type: ignore[no-any-return]
+    if mask is not None:  # the grid data was projected by grid_data_out: the rest of the answer only
+        return fieldmask.project(out, fieldmask.projected(mask, "sheets", "data"))  # type: ignore[no-any-return]
     return out
 
 

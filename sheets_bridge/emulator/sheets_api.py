@@ -13,9 +13,7 @@ from urllib.parse import unquote
 from . import batch, valueops
 from .errors import bad_request, not_found, permission_denied, sheets_error
 from .http_types import ApiRequest, ApiResponse
-from .jsoncopy import jcopy
 from .model import (
-    Sheet,
     Spreadsheet,
     default_spreadsheet_properties,
     new_sheet,
@@ -192,7 +190,7 @@ def _copy_to(store: Store, req: ApiRequest, ss_id: str, sheet_id: int) -> ApiRes
     sheet = source.by_id(sheet_id)
     if sheet is None:
         raise bad_request(f"No grid with id: {sheet_id}")
-    clone = Sheet.from_json(jcopy(sheet.to_json()))
+    clone = sheet.copy()
     new_id = store.new_int_id()
     clone.props["sheetId"] = new_id
     title = f"Copy of {sheet.title}"

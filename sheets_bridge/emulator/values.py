@@ -78,12 +78,13 @@ class Cell:
 
     def copy(self) -> Cell:
         """Deep-enough copy for copy/paste and sheet duplication."""
+        value, fmt, validation, extra = self.value, self.fmt, self.validation, self.extra
         return Cell(
-            jcopy(self.value),
-            jcopy(self.fmt),
+            None if value is None else jcopy(value),
+            None if fmt is None else jcopy(fmt),
             self.note,
-            jcopy(self.validation),
-            jcopy(self.extra),
+            None if validation is None else jcopy(validation),
+            jcopy(extra) if extra else {},
         )
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from sheets_bridge.emulator import a1, fieldmask
 from sheets_bridge.emulator.errors import ApiError
+from sheets_bridge.emulator.jsoncopy import jcopy
 from sheets_bridge.emulator.model import Spreadsheet, new_sheet, resolve_a1
 from sheets_bridge.emulator.valueops import find_table
 from sheets_bridge.emulator.values import (
@@ -137,6 +138,54 @@ def test_field_masks() -> None:
     assert target == {"gridProperties": {"rowCount": 9}, "title": "t"}
     with pytest.raises(fieldmask.MaskError):
         fieldmask.parse("a(b")
+
+
+def test_a_projected_part_is_skipped_and_the_answer_is_the_same() -> None:
+    """``projected`` marks a part of the mask done: projecting again with it gives what projecting
+    with the whole mask gives, when that part was projected already (the read answers rely on it)."""
+    tree = fieldmask.parse("sheets(properties.title,data.rowData.values(note,userEnteredFormat.textFormat))")
+    assert tree is not None
+    done = fieldmask.projected(tree, "sheets", "data")
+    assert done == {"sheets": {"properties": {"title": None}, "data": {"*": None}}}
+    assert tree["sheets"]["data"] != {"*": None}  # type: ignore[index]  # the mask itself is untouched
+    cell = {"note": "n", "userEnteredFormat": {"textFormat": {"bold": True}, "wrap": 1}, "formattedValue": "v"}
+    doc = {"sheets": [{"properties": {"title": "a", "index": 0}, "data": [{"rowData": [{"values": [cell]}]}]}]}
+    data_mask = fieldmask.subtree(tree, "sheets", "data")
+    inner = [{**s, "data": fieldmask.project(s["data"], data_mask)} for s in doc["sheets"]]
+    assert fieldmask.project({"sheets": inner}, done) == fieldmask.project(doc, tree)
+    # nothing below the path to skip: the same mask back
+    assert fieldmask.projected(fieldmask.parse("sheets"), "sheets", "data") == {"sheets": None}
+    assert fieldmask.projected(None, "sheets", "data") is None
+
+
+def test_a_copy_is_the_json_round_trip_and_shares_nothing() -> None:
+    """``Spreadsheet.copy`` (a batch works on one) equals the JSON round trip it replaced, and
+    changing anything in the copy leaves the original as it was."""
+    ss = _spreadsheet()
+    sheet = ss.sheets[1]
+    sheet.ensure(0, 0).value = {"stringValue": "x"}
+    sheet.ensure(0, 1).fmt = {"textFormat": {"bold": True}}
+    sheet.ensure(2, 1).validation = {"condition": {"type": "ONE_OF_LIST", "values": [{"userEnteredValue": "a"}]}}
+    sheet.ensure(3, 3).extra["hyperlink"] = {"url": "u"}
+    sheet.ensure(1, 1).note = "n"
+    sheet.merges.append({"sheetId": 7, "startRowIndex": 0, "endRowIndex": 1})
+    sheet.row_meta[4] = {"pixelSize": 30}
+    sheet.basic_filter = {"range": {"sheetId": 7}}
+    copy = ss.copy()
+    assert copy.to_json() == Spreadsheet.from_json(jcopy(ss.to_json())).to_json() == ss.to_json()
+    before = jcopy(ss.to_json())
+    got = copy.sheets[1]
+    got.cells[(0, 0)].value["stringValue"] = "y"  # type: ignore[index]
+    got.cells[(0, 1)].fmt["textFormat"]["bold"] = False  # type: ignore[index]
+    got.cells[(2, 1)].validation["condition"]["values"].append({})  # type: ignore[index]
+    got.cells[(3, 3)].extra["hyperlink"]["url"] = "v"
+    got.merges[0]["endRowIndex"] = 2
+    got.row_meta[4]["pixelSize"] = 1
+    got.basic_filter["range"]["sheetId"] = 1  # type: ignore[index]
+    got.props["title"] = "other"
+    copy.named_ranges[0]["range"]["endRowIndex"] = 9
+    copy.props["title"] = "z"
+    assert ss.to_json() == before
 
 
 def test_append_table_detection() -> None:
