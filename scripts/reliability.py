@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))  # the tests' helpers (test_google_support, ...)
+sys.path[:0] = [str(ROOT / "tests"), *sorted({str(p.parent) for p in (ROOT / "tests").rglob("test_*.py")})]  # helpers
 
 import openpyxl  # noqa: E402
 

@@ -8,7 +8,7 @@ Calc (headless) to PDF with the page setup the campaign gives it (landscape, one
 header repeated) -- nothing is resized or hidden for the picture -- and its first page turned
 into a PNG with pdftoppm (Debian: libreoffice-calc-nogui, poppler-utils); the chart is the
 report's chart (`strategos report`), drawn with matplotlib from the «История» tab.
-tests/test_libreoffice.py prints the balance the same way and checks it is one page wide.
+tests/bridge/test_libreoffice.py prints the balance the same way and checks it is one page wide.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ et_xmlfile's general writer: most of a save's time.  The cells this program writ
 numbers, booleans, formulas, with or without a style -- are written here as the same XML text
 directly; any other cell (rich text, a date, an error, an array formula, a hyperlink) still goes
 through openpyxl's own code.  The parts and their bytes are the same as openpyxl's
-(tests/test_xlsx_writer.py).
+(tests/bridge/test_xlsx_writer.py).
 """
 
 from __future__ import annotations

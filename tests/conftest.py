@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +12,12 @@ import pytest
 
 from engine.core import i18n
 from sheets_bridge import sync
+
+# The tests are laid out like the code (core/, bridge/, emulator/, games/<game>/); a test imports
+# another's helpers by module name wherever that file lives, so every test folder is importable.
+for _folder in sorted({p.parent for p in Path(__file__).resolve().parent.rglob("test_*.py")}):
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,7 @@ The program's texts are written in Russian, the campaigns' first language, so a 
 is its own msgid (the gettext convention: the source language is the key). Other languages are
 `.po` catalogues beside the code that uses them, one *domain* per package (``strategos`` for the
 core, the bridge and the CLI; one per ruleset, named after it), read with Babel and kept
-complete by ``tests/test_catalogues.py`` (every extracted msgid translated, the same ``{fields}``).
+complete by ``tests/core/test_catalogues.py`` (every extracted msgid translated, the same ``{fields}``).
 
 The language is a context variable, set once where a command starts (``with using("en"): …``),
 so a phase deep inside a turn writes ``_("Построено «{b}»").format(b=…)`` without passing the

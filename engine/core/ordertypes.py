@@ -3,7 +3,7 @@
 A game's orders are typed values parsed from a player's row (`OrderRow`).  An `OrderType` also
 prints an order back as the row cells a player would type for it, so that parsing the printed
 row gives the same order again: `parse(print(o)) == o`.  The pair is what a round-trip test holds
-a game to (tests/test_order_types.py), what a tool that writes orders for a player (a demo, a
+a game to (tests/core/test_order_types.py), what a tool that writes orders for a player (a demo, a
 default order for an absent player, a benchmark) can use instead of spelling rows by hand, and it
 keeps the parser honest: every order it can make, it can also read.
 

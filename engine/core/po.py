@@ -4,7 +4,7 @@ Every command builds its argument parser in the GM's language, so a Russian run 
 catalogue of argparse's texts and an English campaign the English ones of the core and its game.
 babel's reader costs an import of babel's catalogue, dates and locale data (about 25 ms, a twentieth
 of a whole `check` of the demo) for a format that is a few keywords and quoted strings; this
-reader takes what babel's `read_po` takes from the same file (tests/test_po_reader.py compares
+reader takes what babel's `read_po` takes from the same file (tests/core/test_po_reader.py compares
 them on every shipped catalogue): the non-obsolete messages, the first of two with the same id
 and context (its flags joined with the later one's, as babel's catalogue merges them), C escapes
 undone, the plural forms by the header's ``nplurals`` (else by its language's own count).

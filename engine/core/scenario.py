@@ -156,7 +156,7 @@ def check_turn(
 ) -> list[str]:
     """Every expectation of turn `n` of a scenario against the tables `after` it (`before`: the
     tables it was judged on): the game.s own (`scenario.expect`) and the generic ones.  Also for a
-    turn resolved elsewhere — by the CLI on a workbook, read back (tests/test_golden_workbooks.py)."""
+    turn resolved elsewhere — by the CLI on a workbook, read back (tests/games/ancient/test_golden_workbooks.py)."""
     out = ScenarioOutcome()
     for message in ruleset.scenario.expect(expect, after, result):
         out.expect(False, f"ход {n}: {message}")

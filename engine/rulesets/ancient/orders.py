@@ -4,7 +4,7 @@
 a message that quotes the input; `order.describe(lang)` is the normalised echo written back
 to the row («понято как»); `order.cells()` prints it back as the cells a player would type,
 which `parse` reads to an equal order — together they are `ORDER_TYPE`, the game's parse/print
-pair (engine/core/ordertypes.py, tests/test_order_types.py). Legality (money, ownership,
+pair (engine/core/ordertypes.py, tests/core/test_order_types.py). Legality (money, ownership,
 prerequisites) is judged later by the phase that executes the order, because it depends on what
 happened earlier in the turn.
 """
