@@ -6,7 +6,7 @@ tables, the changeset applied by `apply_changes` as a backend would — and comp
 its expectations.  What every game has is checked here: the command's error, the order rows'
 status, reason and echo, the chronicle, the warnings, the ledger per resource and the balance
 sheet against it, the open cursor, an unchanged workbook.  What is one game's own (its states,
-provinces, armies…) goes to the ruleset.s `scenario.expect`.  The ruleset also builds the
+provinces, armies…) goes to the ruleset's `scenario.expect`.  The ruleset also builds the
 starting tables (`scenario.tables`), writes the orders (`scenario.orders`) and reads back what
 the turn wrote (`scenario.readback`), since tab layouts are the game's.
 
@@ -155,8 +155,8 @@ def check_turn(
     ruleset: Ruleset, expect: Mapping[str, Any], before: Tables, after: Tables, result: SyncResult, n: int = 1
 ) -> list[str]:
     """Every expectation of turn `n` of a scenario against the tables `after` it (`before`: the
-    tables it was judged on): the game.s own (`scenario.expect`) and the generic ones.  Also for a
-    turn resolved elsewhere — by the CLI on a workbook, read back (tests/games/ancient/test_golden_workbooks.py)."""
+    tables it was judged on): the game's own (`scenario.expect`) and the generic ones.  Also for a
+    turn resolved elsewhere — by the CLI on a workbook, read back (the golden workbooks' test)."""
     out = ScenarioOutcome()
     for message in ruleset.scenario.expect(expect, after, result):
         out.expect(False, f"ход {n}: {message}")
