@@ -71,7 +71,6 @@ class GoogleEnv:
     fake: FakeTime
     templates: dict[str, str] = field(default_factory=dict)
     clients: dict[str, StrategosClient] = field(default_factory=dict)
-    prepared: dict[str, Any] = field(default_factory=dict)  # what a module made once, for its tests to thaw
 
     def key(self, identity: str) -> Path:
         """A service-account key the emulator accepts for ``identity``."""
@@ -209,7 +208,6 @@ class Shared:
     emu: Emulator
     keys: Path
     templates: dict[str, str] = field(default_factory=dict)
-    prepared: dict[str, Any] = field(default_factory=dict)
 
 
 @pytest.fixture(scope="module")
@@ -230,7 +228,7 @@ def google(emulator_server: Shared, tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     env = GoogleEnv(emu, emulator_server.keys, emulator_server.keys / f"{SA}.json", FakeTime(),
-                    emulator_server.templates, prepared=emulator_server.prepared)
+                    emulator_server.templates)
     env.key(SA)
     env.reset()
     return env

@@ -31,26 +31,6 @@ EGYPT, ROME = f"Приказы — {FIRST}", f"Приказы — {SECOND}"
 PLAYERS = {FIRST: P1, SECOND: P2}
 
 
-def _private(google: GoogleEnv, orders: bool = True) -> gsheets.CreatedCampaign:
-    """A small campaign with private order books (the campaign, the GM's book, one book per
-    player), the demo's sample orders written if asked, as created: made through the backend's
-    create once per test module, then put back under the same ids for each test that asks
-    (``GoogleEnv.thaw``; its spreadsheets name each other, so a Drive copy would not do).  The
-    tests whose subject is the creation itself create their own."""
-    key = f"private:{orders}"
-    if key not in google.prepared:
-        created = google.create(small_spec(), players=PLAYERS, private_orders=True)
-        if orders:
-            backend = google.backend(created.spreadsheet_id)
-            backend.write(ruleset.demo_changes(backend.read()))
-        ids = {created.spreadsheet_id, created.gm_book, *created.order_books.values()}
-        google.prepared[key] = (created, google.freeze(ids))
-    created, frozen = google.prepared[key]
-    google.thaw(frozen)
-    google.reset()
-    return created  # type: ignore[no-any-return]
-
-
 def _per_spreadsheet(google: GoogleEnv) -> tuple[Counter[str], Counter[str]]:
     """(reads, writes) per spreadsheet id since the last reset."""
     reads: Counter[str] = Counter()
@@ -160,7 +140,9 @@ def test_each_player_finds_a_private_report_in_their_own_order_book(google: Goog
     """Issue #8: in private-orders mode resolve writes each played state's own report (its ledger
     lines, order results, technologies, what it may build or learn) as a tab of that player's
     order book -- in the same one write per spreadsheet -- and nowhere else."""
-    created = _private(google)
+    created = google.create(small_spec(), players=PLAYERS, private_orders=True)
+    backend = google.backend(created.spreadsheet_id)
+    backend.write(ruleset.demo_changes(backend.read()))
     for turn in (1, 2):
         google.reset()
         sync.resolve(google.backend(created.spreadsheet_id), turn=turn)
@@ -186,7 +168,9 @@ def test_each_player_finds_a_private_report_in_their_own_order_book(google: Goog
 
 
 def test_a_rollback_brings_each_private_report_back_with_the_campaign(google: GoogleEnv) -> None:
-    created = _private(google)
+    created = google.create(small_spec(), players=PLAYERS, private_orders=True)
+    backend = google.backend(created.spreadsheet_id)
+    backend.write(ruleset.demo_changes(backend.read()))
     sync.resolve(google.backend(created.spreadsheet_id), turn=1)
     sync.resolve(google.backend(created.spreadsheet_id), turn=2)
     p1 = make_client(google.key(P1))
@@ -256,13 +240,16 @@ def test_i15_p10_no_player_can_open_another_players_orders_or_the_secret(google:
     (tabs the ruleset declares ``audience="gm"``) live in a spreadsheet only the GM can open: after
     two resolves and a rollback, nothing a player can open holds another player's order text or
     the dice secret; history, rollback and verify still work."""
-    created = _private(google)  # the secret is in the GM's store (small_spec), in no cell
+    spec = small_spec()  # the secret is in the GM's store, in no cell
+    created = google.create(spec, players=PLAYERS, private_orders=True)
     secrets.save(created.spreadsheet_id, support.SECRET)
     assert created.gm_book
     gm_book = google.emu.dump(created.gm_book)
     assert {p.get("emailAddress") for p in gm_book["permissions"]} == {GM}
     assert {s["properties"]["title"] for s in gm_book["sheets"]} >= {history.HISTORY_TAB, "Архив приказов",
                                                                       "События ведущего"}
+    backend = google.backend(created.spreadsheet_id)
+    backend.write(ruleset.demo_changes(backend.read()))
     rome = make_client(google.key(P2)).open_by_key(created.order_books[ROME]).worksheet(ROME)
     rome.update([["Построить", "Храм", "П001-000", "", "", "тайный план XYZZY-1"],
                  ["Построить", "Крепость-XYZZY-2", "П001-000", "", "", ""]], "A20:F21")
@@ -290,7 +277,7 @@ def test_i15_p10_no_player_can_open_another_players_orders_or_the_secret(google:
 def test_i15_p10_a_gm_only_tab_created_later_goes_to_the_gm_book(google: GoogleEnv) -> None:
     """The audience is the ruleset's declaration, not a list of names in the bridge: a new tab
     with ``audience="gm"`` is created in the GM-only spreadsheet and recorded in ``_strategos``."""
-    created = _private(google, orders=False)
+    created = google.create(small_spec(), players=PLAYERS, private_orders=True)
     backend = google.backend(created.spreadsheet_id)
     backend.read()
     notes = ReplaceTab("Заметки ведущего", [["Заметка"], ["засада у Канн"]], audience=AUDIENCE_GM)
@@ -312,8 +299,10 @@ def test_i15_p10_a_resolve_that_fails_after_the_gm_book_leaves_no_double_rows(
     """The GM-only book is written first, with the journal of what the other spreadsheets are owed
     (issue 23, point 3). If the campaign's write fails after it, the next read delivers the rest:
     the re-run finds the turn resolved, with one snapshot per turn and no order archived twice."""
-    created = _private(google)
+    created = google.create(small_spec(), players=PLAYERS, private_orders=True)
     sid = created.spreadsheet_id
+    backend = google.backend(sid)
+    backend.write(ruleset.demo_changes(backend.read()))
     real = gsheets_journal.send_batch
 
     def campaign_fails(client: object, spreadsheet_id: str, batch: gsheets.Batch) -> None:
