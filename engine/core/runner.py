@@ -360,11 +360,6 @@ def participants(tables: Tables, sides: Sequence[str]) -> tuple[str, ...]:
     return tuple(n for n in sides if n in named)
 
 
-def open_window(game: WindowGame[Any, Any], tables: Tables, world: Any) -> Window:
-    at = meta.open_cursor(tables, game.calendar)
-    return Window(at, participants(tables, list(game.sides(world))))
-
-
 def _idle_word(j: Judged[Any, Any], game: WindowGame[Any, Any]) -> OrderResult:
     """What a check tells a side that may not act in the open window: whose window it is, and that its row waits."""
     movers = ", ".join(j.window.participants) or "—"
